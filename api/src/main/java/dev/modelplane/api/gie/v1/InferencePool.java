@@ -1,0 +1,30 @@
+package dev.modelplane.api.gie.v1;
+
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * A set of model-server pods that serve the same base model on the same accelerator, fronted by an endpoint picker
+ * that chooses one of them for each inference request. Gateways route to the pool as a backend; the picker named in
+ * {@code endpointPickerRef} decides which pod gets each request.
+ */
+@Group(InferencePool.GROUP)
+@Version(InferencePool.VERSION)
+@Kind("InferencePool")
+@Plural("inferencepools")
+@Singular("inferencepool")
+@ShortNames("infpool")
+@Categories({"gateway-api-inference", "modelplane"})
+public class InferencePool extends CustomResource<InferencePoolSpec, InferencePoolStatus> implements Namespaced {
+  /** API group of the Gateway API Inference Extension's stable types. */
+  public static final String GROUP = "inference.networking.k8s.io";
+  /** The served and stored version. */
+  public static final String VERSION = "v1";
+}

@@ -1,0 +1,18 @@
+package dev.modelplane.api.gie.v1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.modelplane.api.common.Schemas;
+import dev.modelplane.crdtools.SchemaPatch;
+import io.fabric8.generator.annotation.Size;
+import java.util.List;
+
+/**
+ * The state of a pool as reported by each parent (gateway) that references it.
+ *
+ * @param parents One entry per parent that routes to this pool, written by that parent's controller. A pool no
+ *     parent references yet has an entry with parentRef kind {@code Status} and name {@code default}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record InferencePoolStatus(
+    @Size(max = 32) @SchemaPatch(Schemas.ATOMIC_LIST) List<ParentStatus> parents) {
+}

@@ -1,0 +1,23 @@
+package dev.modelplane.api.gie.v1alpha2;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.modelplane.api.common.Schemas;
+import dev.modelplane.crdtools.SchemaPatch;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.List;
+
+/**
+ * Observed state of an objective.
+ *
+ * @param conditions Conditions of the objective; {@code Ready} tells whether the objective is accepted and in use.
+ *     A new objective starts with {@code Ready=Unknown}, reason {@code Pending}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record InferenceObjectiveStatus(
+    @Size(max = 8)
+    @SchemaPatch("{\"x-kubernetes-list-type\":\"map\",\"x-kubernetes-list-map-keys\":[\"type\"],"
+        + "\"default\":[{\"type\":\"Ready\",\"status\":\"Unknown\",\"reason\":\"Pending\","
+        + "\"message\":\"Waiting for controller\",\"lastTransitionTime\":\"1970-01-01T00:00:00Z\"}]}")
+    List<Condition> conditions) {
+}
