@@ -1,0 +1,48 @@
+package dev.modelplane.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of the {@code modelplane} launcher. */
+@Command(
+    name = "modelplane",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Kubernetes-native serving of large language models.",
+    subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class})
+public final class Main implements Runnable {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the CLI and returns its exit code (for tests). */
+  public static int run(String... args) {
+    return new CommandLine(new Main()).execute(args);
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Reads the version written into the jar at build time. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      Properties properties = new Properties();
+      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          properties.load(in);
+        }
+      }
+      return new String[] {"modelplane " + properties.getProperty("version", "unknown"),
+          "Java " + Runtime.version() + " (" + System.getProperty("java.vendor", "?") + ")"};
+    }
+  }
+}
