@@ -73,6 +73,7 @@ fi
 # interrupted build never leaves a half-filled cache directory.
 tmp="$(mktemp -d "$base/.build-$tag.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
 mkdir -p "$tmp/bin"
 
 export CGO_ENABLED=0            # static binaries, no C toolchain needed (as upstream release builds)

@@ -112,7 +112,7 @@ pids+=($!); etcd_pid=$!
   --service-cluster-ip-range=127.96.0.0/16 \
   --service-account-issuer=https://kubernetes.default.svc.cluster.local \
   --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
-  --enable-aggregator-routing=true --cert-dir="$work/apiserver-certs" \
+  --endpoint-reconciler-type=none --enable-aggregator-routing=true --cert-dir="$work/apiserver-certs" \
   >"$work/kube-apiserver.log" 2>&1 &
 pids+=($!); api_pid=$!
 

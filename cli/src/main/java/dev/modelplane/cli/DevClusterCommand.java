@@ -1,0 +1,270 @@
+package dev.modelplane.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.ControlPlaneBinaries;
+import dev.modelplane.controlplane.FakeNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code modelplane dev-cluster up|down|status}: a real control plane on loopback for local use and demos. */
+@Command(
+    name = "dev-cluster",
+    description = {"Runs a local Kubernetes control plane (etcd, kube-apiserver, controller-manager, scheduler and "
+        + "kwok fake nodes) on 127.0.0.1, in the background, with the modelplane CRDs installed.",
+        "Nothing leaves loopback: pod IPs are 127.x addresses."},
+    subcommands = {DevClusterCommand.Up.class, DevClusterCommand.Down.class, DevClusterCommand.Status.class,
+        DevClusterCommand.Serve.class})
+final class DevClusterCommand implements Runnable {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** What the background process writes once the cluster is ready. */
+  record State(long pid, String server, String kubeconfig, String workDir, String startedAt, long startupMillis) {
+  }
+
+  static Path stateDir(Path configured) {
+    if (configured != null) {
+      return configured;
+    }
+    String cache = System.getenv("XDG_CACHE_HOME");
+    Path base = cache != null && !cache.isBlank() ? Path.of(cache) : Path.of(System.getProperty("user.home"), ".cache");
+    return base.resolve("modelplane/dev-cluster");
+  }
+
+  static Optional<State> readState(Path dir) {
+    Path file = dir.resolve("state.json");
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      State state = JSON.readValue(file.toFile(), State.class);
+      return ProcessHandle.of(state.pid()).filter(ProcessHandle::isAlive).map(p -> state);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  abstract static class Base implements Callable<Integer> {
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+        description = "Where the cluster keeps its state, kubeconfig and logs (default: ~/.cache/modelplane/dev-cluster).")
+    Path stateDirOption;
+
+    Path stateDir() {
+      return DevClusterCommand.stateDir(stateDirOption);
+    }
+
+    PrintWriter out() {
+      return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+      return spec.commandLine().getErr();
+    }
+  }
+
+  @Command(name = "up", description = "Starts the cluster in the background (builds the binaries first if needed) "
+      + "and prints KUBECONFIG=<path> as its last line.")
+  static final class Up extends Base {
+    @Option(names = "--cpu-nodes", defaultValue = "1", description = "Fake CPU-only nodes (default: ${DEFAULT-VALUE}).")
+    int cpuNodes;
+
+    @Option(names = "--gpu-nodes", defaultValue = "2", description = "Fake GPU nodes (default: ${DEFAULT-VALUE}).")
+    int gpuNodes;
+
+    @Option(names = "--gpus-per-node", defaultValue = "1",
+        description = "nvidia.com/gpu capacity of each GPU node (default: ${DEFAULT-VALUE}).")
+    int gpusPerNode;
+
+    @Option(names = "--timeout", defaultValue = "PT10M",
+        description = "How long to wait for the cluster, ISO-8601 (default: ${DEFAULT-VALUE}; a first run builds "
+            + "the binaries, which takes much longer: that build runs before the wait starts).")
+    Duration timeout;
+
+    @Override
+    public Integer call() throws Exception {
+      Path dir = stateDir();
+      Optional<State> running = readState(dir);
+      if (running.isPresent()) {
+        out().println("modelplane dev-cluster is already running (pid " + running.get().pid() + ", "
+            + running.get().server() + ")");
+        out().println("KUBECONFIG=" + running.get().kubeconfig());
+        return 0;
+      }
+      err().println("dev-cluster: locating the control-plane binaries (the first run builds them from Go modules)...");
+      err().flush();
+      Path bin = ControlPlaneBinaries.findOrBuild();
+      Files.createDirectories(dir);
+      Files.deleteIfExists(dir.resolve("state.json"));
+      List<String> command = new ArrayList<>();
+      command.add(ProcessHandle.current().info().command().orElse("java"));
+      String root = System.getProperty("modelplane.repo.root");
+      if (root != null) {
+        command.add("-Dmodelplane.repo.root=" + root);
+      }
+      command.addAll(List.of("-Dmodelplane.control-plane.bin=" + bin, "-cp", System.getProperty("java.class.path"),
+          Main.class.getName(), "dev-cluster", "serve", "--state-dir", dir.toString(),
+          "--cpu-nodes", Integer.toString(cpuNodes), "--gpu-nodes", Integer.toString(gpuNodes),
+          "--gpus-per-node", Integer.toString(gpusPerNode)));
+      if (new java.io.File("/usr/bin/setsid").canExecute()) {
+        command.add(0, "/usr/bin/setsid"); // its own session: closing the terminal does not stop the cluster
+      }
+      Path log = dir.resolve("dev-cluster.log");
+      Process process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
+          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+      Instant deadline = Instant.now().plus(timeout);
+      while (Instant.now().isBefore(deadline)) {
+        Optional<State> state = readState(dir);
+        if (state.isPresent()) {
+          out().println("modelplane dev-cluster is up: " + state.get().server() + " (control plane ready in "
+              + state.get().startupMillis() + " ms; logs in " + dir.resolve("work/logs") + ")");
+          out().println("Stop it with: modelplane dev-cluster down");
+          out().println("KUBECONFIG=" + state.get().kubeconfig());
+          return 0;
+        }
+        if (!process.isAlive()) {
+          err().println("dev-cluster: the background process exited with " + process.exitValue() + "; see " + log);
+          err().println(String.join("\n", tail(log, 20)));
+          return 1;
+        }
+        Thread.sleep(200);
+      }
+      process.destroy();
+      err().println("dev-cluster: not ready after " + timeout + "; see " + log);
+      return 1;
+    }
+  }
+
+  @Command(name = "down", description = "Stops the cluster and removes its state.")
+  static final class Down extends Base {
+    @Override
+    public Integer call() throws Exception {
+      Path dir = stateDir();
+      Optional<State> state = readState(dir);
+      if (state.isEmpty()) {
+        out().println("modelplane dev-cluster is not running");
+        Files.deleteIfExists(dir.resolve("state.json"));
+        return 0;
+      }
+      ProcessHandle handle = ProcessHandle.of(state.get().pid()).orElseThrow();
+      handle.destroy();
+      try {
+        handle.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        handle.destroyForcibly();
+      }
+      Files.deleteIfExists(dir.resolve("state.json"));
+      out().println("modelplane dev-cluster stopped");
+      return 0;
+    }
+  }
+
+  @Command(name = "status", description = "Says whether the cluster runs, where, and how much memory it uses.")
+  static final class Status extends Base {
+    @Override
+    public Integer call() throws Exception {
+      Optional<State> state = readState(stateDir());
+      if (state.isEmpty()) {
+        out().println("modelplane dev-cluster is not running");
+        return 3;
+      }
+      Path memory = stateDir().resolve("memory.json");
+      out().println("modelplane dev-cluster is running: " + state.get().server() + " (pid " + state.get().pid()
+          + ", since " + state.get().startedAt() + ")");
+      if (Files.exists(memory)) {
+        out().println("memory (RSS MiB) at start: " + Files.readString(memory).strip());
+      }
+      out().println("KUBECONFIG=" + state.get().kubeconfig());
+      return 0;
+    }
+  }
+
+  @Command(name = "serve", hidden = true, description = "Runs the cluster in the foreground until stopped (used by up).")
+  static final class Serve extends Base {
+    @Option(names = "--cpu-nodes", defaultValue = "1")
+    int cpuNodes;
+
+    @Option(names = "--gpu-nodes", defaultValue = "2")
+    int gpuNodes;
+
+    @Option(names = "--gpus-per-node", defaultValue = "1")
+    int gpusPerNode;
+
+    @Override
+    public Integer call() throws Exception {
+      Path dir = stateDir();
+      Path work = dir.resolve("work");
+      deleteRecursively(work);
+      Files.createDirectories(work);
+      try (ControlPlane cp = ControlPlane.start(ControlPlaneBinaries.findOrBuild(), work, true,
+          ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER, ControlPlane.Component.KWOK)) {
+        cp.installCrds();
+        List<FakeNode> nodes = new ArrayList<>();
+        for (int i = 0; i < cpuNodes; i++) {
+          nodes.add(FakeNode.cpu("cpu-node-" + i));
+        }
+        for (int i = 0; i < gpuNodes; i++) {
+          nodes.add(FakeNode.nvidia("gpu-node-" + i, gpusPerNode));
+        }
+        cp.addNodes(nodes.toArray(FakeNode[]::new));
+        Path kubeconfig = dir.resolve("kubeconfig");
+        Files.copy(cp.kubeconfig(), kubeconfig, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Map<String, Long> memory = cp.memoryMiB();
+        Files.writeString(dir.resolve("memory.json"), JSON.writeValueAsString(memory));
+        State state = new State(ProcessHandle.current().pid(), cp.server(), kubeconfig.toString(), work.toString(),
+            Instant.now().toString(), cp.startupTime().toMillis());
+        Path tmp = dir.resolve("state.json.tmp");
+        JSON.writeValue(tmp.toFile(), state);
+        Files.move(tmp, dir.resolve("state.json"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        System.out.println("dev-cluster ready: " + cp.server() + " pids=" + cp.pids());
+        System.out.flush();
+        CountDownLatch stop = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+        stop.await();
+      }
+      return 0;
+    }
+  }
+
+  static List<String> tail(Path file, int lines) {
+    try {
+      List<String> all = Files.readAllLines(file);
+      return all.subList(Math.max(0, all.size() - lines), all.size());
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}

@@ -1,0 +1,367 @@
+package dev.modelplane.controlplane;
+
+import dev.modelplane.api.ApiResources;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kubernetes control plane on loopback: etcd and kube-apiserver (RBAC, default admission, service-account
+ * tokens), optionally kube-controller-manager, kube-scheduler and kwok with fake nodes whose pod IPs are 127.x
+ * addresses. Every listener binds 127.0.0.1 and every address handed out is loopback. {@link #close()} (also run at
+ * JVM exit) stops every process it started, by PID, and removes its working directory.
+ */
+public final class ControlPlane implements AutoCloseable {
+  /** The first address of the service range, which the apiserver takes for the {@code kubernetes} Service. */
+  static final String KUBERNETES_SERVICE_IP = "127.96.0.1";
+  static final String SERVICE_CIDR = "127.96.0.0/16";
+  private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+  /** Components beyond etcd and kube-apiserver. */
+  public enum Component { CONTROLLER_MANAGER, SCHEDULER, KWOK }
+
+  private final Path binDir;
+  private final Path workDir;
+  private final boolean ownsWorkDir;
+  private final Pki pki;
+  private final int apiPort;
+  private final Path kubeconfig;
+  private final Map<String, ManagedProcess> processes = new LinkedHashMap<>();
+  private final Set<Component> running = EnumSet.noneOf(Component.class);
+  private final Thread shutdownHook = new Thread(this::close, "control-plane-shutdown");
+  private final Duration startupTime;
+  private KubernetesClient client;
+  private int nextNodeIndex;
+  private boolean closed;
+
+  private ControlPlane(Path binDir, Path workDir, boolean ownsWorkDir) throws IOException {
+    this.binDir = binDir;
+    this.workDir = workDir;
+    this.ownsWorkDir = ownsWorkDir;
+    long t0 = System.nanoTime();
+    Files.createDirectories(workDir.resolve("logs"));
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    this.pki = Pki.create(workDir.resolve("pki"));
+    int etcdPort = freePort();
+    int etcdPeerPort = freePort();
+    this.apiPort = freePort();
+    this.kubeconfig = Kubeconfig.write(workDir.resolve("kubeconfig"), server(), pki, "admin");
+    Kubeconfig.write(workDir.resolve("controller-manager.kubeconfig"), server(), pki, "controller-manager");
+    Kubeconfig.write(workDir.resolve("scheduler.kubeconfig"), server(), pki, "scheduler");
+    launch("etcd", List.of(bin("etcd"), "--name=modelplane", "--data-dir=" + workDir.resolve("etcd"),
+        "--listen-client-urls=http://127.0.0.1:" + etcdPort, "--advertise-client-urls=http://127.0.0.1:" + etcdPort,
+        "--listen-peer-urls=http://127.0.0.1:" + etcdPeerPort,
+        "--initial-advertise-peer-urls=http://127.0.0.1:" + etcdPeerPort,
+        "--initial-cluster=modelplane=http://127.0.0.1:" + etcdPeerPort,
+        "--unsafe-no-fsync", "--log-level=warn", "--quota-backend-bytes=4294967296"));
+    launch("kube-apiserver", List.of(bin("kube-apiserver"), "--etcd-servers=http://127.0.0.1:" + etcdPort,
+        "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + apiPort,
+        "--tls-cert-file=" + pki.cert("apiserver"), "--tls-private-key-file=" + pki.key("apiserver"),
+        "--client-ca-file=" + pki.cert("ca"), "--authorization-mode=Node,RBAC", "--allow-privileged=true",
+        "--service-cluster-ip-range=" + SERVICE_CIDR,
+        "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+        "--service-account-key-file=" + pki.dir.resolve("sa.pub"),
+        "--service-account-signing-key-file=" + pki.key("sa"),
+        "--cert-dir=" + workDir.resolve("apiserver-certs"),
+        "--profiling=false", "--v=1"));
+    waitFor("kube-apiserver /readyz", () -> "ok".equals(rawQuietly("/readyz")));
+    this.startupTime = Duration.ofNanos(System.nanoTime() - t0);
+    LOG.info("event=control_plane_ready server={} startup_ms={}", server(), startupTime.toMillis());
+  }
+
+  /** Starts etcd and kube-apiserver (in a fresh temp directory) and then the given components. */
+  public static ControlPlane start(Component... components) throws IOException {
+    return start(ControlPlaneBinaries.findOrBuild(), Files.createTempDirectory("modelplane-cp-"), true, components);
+  }
+
+  /** Starts a control plane from the binaries in {@code binDir}, keeping its files in {@code workDir}. */
+  public static ControlPlane start(Path binDir, Path workDir, boolean removeWorkDirOnClose, Component... components)
+      throws IOException {
+    ControlPlane cp = new ControlPlane(binDir, workDir, removeWorkDirOnClose);
+    try {
+      cp.enable(components);
+    } catch (IOException | RuntimeException e) {
+      cp.close();
+      throw e;
+    }
+    return cp;
+  }
+
+  /** Starts the given components unless they already run. */
+  public synchronized void enable(Component... components) throws IOException {
+    for (Component component : components) {
+      if (running.contains(component)) {
+        continue;
+      }
+      switch (component) {
+        case CONTROLLER_MANAGER -> startControllerManager();
+        case SCHEDULER -> startScheduler();
+        case KWOK -> startKwok();
+      }
+      running.add(component);
+    }
+  }
+
+  /** Whether a component runs. */
+  public synchronized boolean isRunning(Component component) {
+    return running.contains(component);
+  }
+
+  private void startControllerManager() throws IOException {
+    Path kc = workDir.resolve("controller-manager.kubeconfig");
+    launch("kube-controller-manager", List.of(bin("kube-controller-manager"), "--kubeconfig=" + kc,
+        "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
+        "--bind-address=127.0.0.1", "--secure-port=" + freePort(), "--leader-elect=false",
+        "--use-service-account-credentials=true", "--service-account-private-key-file=" + pki.key("sa"),
+        "--root-ca-file=" + pki.cert("ca"), "--cluster-signing-cert-file=" + pki.cert("ca"),
+        "--cluster-signing-key-file=" + pki.key("ca"), "--cert-dir=" + workDir.resolve("kcm-certs"),
+        // Fast enough for tests: the defaults wait minutes before evicting or collecting.
+        "--concurrent-gc-syncs=5", "--node-monitor-grace-period=60s", "--v=1"));
+    // The ServiceAccount controller is part of the controller-manager: its first effect marks it as working.
+    waitFor("kube-controller-manager (default ServiceAccount)",
+        () -> client().serviceAccounts().inNamespace("default").withName("default").get() != null);
+  }
+
+  private void startScheduler() throws IOException {
+    Path kc = workDir.resolve("scheduler.kubeconfig");
+    launch("kube-scheduler", List.of(bin("kube-scheduler"), "--kubeconfig=" + kc,
+        "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
+        "--bind-address=127.0.0.1", "--secure-port=" + freePort(), "--leader-elect=false",
+        "--cert-dir=" + workDir.resolve("scheduler-certs"), "--v=1"));
+  }
+
+  private void startKwok() throws IOException {
+    launch("kwok", List.of(bin("kwok"), "--kubeconfig=" + kubeconfig,
+        "--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=" + FakeNode.KWOK_ANNOTATION + "=fake",
+        // Nodes without an InternalIP or pod CIDR get loopback ones, never kwok's 10.x defaults.
+        "--node-ip=127.0.0.1", "--cidr=127.1.0.0/16", "--node-lease-duration-seconds=40", "--v=1"));
+  }
+
+  /**
+   * Creates fake nodes and waits until kwok reports them Ready. Each node gets its own /24 pod CIDR inside
+   * 127.0.0.0/8, starting at 127.2.0.0/24.
+   */
+  public synchronized List<Node> addNodes(FakeNode... nodes) throws IOException {
+    if (!running.contains(Component.KWOK)) {
+      enable(Component.KWOK);
+    }
+    List<Node> created = new ArrayList<>();
+    for (FakeNode fake : nodes) {
+      String cidr = "127." + (2 + nextNodeIndex / 256) + "." + (nextNodeIndex % 256) + ".0/24";
+      nextNodeIndex++;
+      Map<String, Quantity> capacity = new LinkedHashMap<>();
+      capacity.put("cpu", new Quantity(fake.cpu()));
+      capacity.put("memory", new Quantity(fake.memory()));
+      capacity.put("pods", new Quantity("110"));
+      if (fake.gpus() > 0) {
+        capacity.put(fake.gpuResource(), new Quantity(Integer.toString(fake.gpus())));
+      }
+      Map<String, String> labels = new LinkedHashMap<>(fake.labels());
+      labels.put("kubernetes.io/hostname", fake.name());
+      labels.put("kubernetes.io/os", "linux");
+      labels.put("kubernetes.io/arch", "amd64");
+      labels.put("type", "kwok");
+      Node node = new NodeBuilder()
+          .withNewMetadata().withName(fake.name()).withLabels(labels)
+          .addToAnnotations(FakeNode.KWOK_ANNOTATION, "fake").endMetadata()
+          .withNewSpec().withPodCIDR(cidr).withPodCIDRs(cidr).endSpec()
+          .withNewStatus().withCapacity(capacity).withAllocatable(capacity).endStatus()
+          .build();
+      created.add(client().nodes().resource(node).create());
+    }
+    for (FakeNode fake : nodes) {
+      waitFor("node " + fake.name() + " Ready", () -> {
+        Node n = client().nodes().withName(fake.name()).get();
+        return n != null && n.getStatus() != null && n.getStatus().getConditions() != null
+            && n.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+      });
+    }
+    return created;
+  }
+
+  /** Applies every modelplane CRD and waits until the apiserver reports each one Established. */
+  public void installCrds() {
+    KubernetesClient c = client();
+    for (Class<? extends HasMetadata> type : ApiResources.resourceClasses()) {
+      CustomResourceDefinition crd = c.getKubernetesSerialization()
+          .unmarshal(ApiResources.crdYaml(type), CustomResourceDefinition.class);
+      c.apiextensions().v1().customResourceDefinitions().resource(crd)
+          .fieldManager("modelplane-control-plane").forceConflicts().serverSideApply();
+    }
+    for (Class<? extends HasMetadata> type : ApiResources.resourceClasses()) {
+      String name = HasMetadata.getPlural(type) + "." + HasMetadata.getGroup(type);
+      c.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(
+          crd -> crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
+              .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
+          60, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The apiserver URL, {@code https://127.0.0.1:<port>}. */
+  public String server() {
+    return "https://127.0.0.1:" + apiPort;
+  }
+
+  /** A kubeconfig for a cluster admin (group system:masters) with embedded certificates. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** The directory holding certificates, kubeconfigs, etcd data and logs. */
+  public Path workDir() {
+    return workDir;
+  }
+
+  /** How long etcd + kube-apiserver took from start until /readyz answered ok. */
+  public Duration startupTime() {
+    return startupTime;
+  }
+
+  /** A shared admin client; closed with the control plane. */
+  public synchronized KubernetesClient client() {
+    if (client == null) {
+      client = newClient();
+    }
+    return client;
+  }
+
+  /** A new admin client, which the caller closes. */
+  public KubernetesClient newClient() {
+    try {
+      Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+      config.setRequestTimeout(30_000);
+      return new KubernetesClientBuilder().withConfig(config).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Resident memory of each running process, in MiB. */
+  public synchronized Map<String, Long> memoryMiB() {
+    Map<String, Long> rss = new LinkedHashMap<>();
+    processes.forEach((name, p) -> rss.put(name, p.rssMiB()));
+    return rss;
+  }
+
+  /** PIDs of the processes this control plane started. */
+  public synchronized Map<String, Long> pids() {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    processes.forEach((name, p) -> pids.put(name, p.pid()));
+    return pids;
+  }
+
+  /** Stops every process (reverse start order) and removes the working directory if this control plane made it. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (client != null) {
+      client.close();
+    }
+    List<ManagedProcess> reverse = new ArrayList<>(processes.values());
+    java.util.Collections.reverse(reverse);
+    for (ManagedProcess process : reverse) {
+      process.stop(Duration.ofSeconds(10));
+    }
+    if (ownsWorkDir) {
+      deleteRecursively(workDir);
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // Already shutting down: this call is the hook.
+    }
+  }
+
+  private String rawQuietly(String path) {
+    try {
+      return client().raw(path);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private void launch(String name, List<String> command) throws IOException {
+    processes.put(name, ManagedProcess.start(name, command, workDir.resolve("logs")));
+  }
+
+  private String bin(String name) {
+    return binDir.resolve(name).toString();
+  }
+
+  private void waitFor(String what, BooleanSupplier condition) throws IOException {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (true) {
+      try {
+        if (condition.getAsBoolean()) {
+          return;
+        }
+      } catch (RuntimeException e) {
+        // Not up yet.
+      }
+      for (ManagedProcess process : processes.values()) {
+        if (!process.isAlive()) {
+          throw new IOException(process.name() + " exited while waiting for " + what + "; last log lines:\n"
+              + process.tail(20));
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        StringBuilder logs = new StringBuilder();
+        processes.values().forEach(p -> logs.append("\n--- ").append(p.name()).append(":\n").append(p.tail(10)));
+        throw new IOException("timed out after " + START_TIMEOUT.toSeconds() + "s waiting for " + what + logs);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for " + what, e);
+      }
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      LOG.warn("event=cleanup_failed dir={} error={}", dir, e.toString());
+    }
+  }
+}

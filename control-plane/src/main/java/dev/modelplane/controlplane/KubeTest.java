@@ -1,0 +1,57 @@
+package dev.modelplane.controlplane;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one test sees of the shared control plane: its own namespace, a client bound to it, and fake nodes it adds
+ * (removed again after the test, so node-dependent tests do not see each other's nodes).
+ */
+public final class KubeTest {
+  private final ControlPlane controlPlane;
+  private final String namespace;
+  private final KubernetesClient client;
+  private final KubernetesClient namespaced;
+  private final List<String> nodes = new ArrayList<>();
+
+  KubeTest(ControlPlane controlPlane, String namespace) {
+    this.controlPlane = controlPlane;
+    this.namespace = namespace;
+    this.client = controlPlane.client();
+    this.namespaced = client.adapt(NamespacedKubernetesClient.class).inNamespace(namespace);
+  }
+
+  /** The test's namespace. */
+  public String namespace() {
+    return namespace;
+  }
+
+  /** An admin client whose namespaced operations default to the test's namespace. */
+  public KubernetesClient client() {
+    return namespaced;
+  }
+
+  /** The shared control plane. */
+  public ControlPlane controlPlane() {
+    return controlPlane;
+  }
+
+  /** Adds fake nodes for this test (kwok is started if needed); they are deleted after the test. */
+  public List<Node> addNodes(FakeNode... fakeNodes) throws IOException {
+    for (FakeNode node : fakeNodes) {
+      nodes.add(node.name());
+    }
+    return controlPlane.addNodes(fakeNodes);
+  }
+
+  void cleanUp() {
+    for (String node : nodes) {
+      client.nodes().withName(node).delete();
+    }
+    client.namespaces().withName(namespace).delete();
+  }
+}

@@ -1,0 +1,96 @@
+package dev.modelplane.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The controllers of a real cluster: kube-controller-manager turns a Deployment into Pods and garbage-collects them
+ * with their owner; kube-scheduler places pods by extended resources such as GPUs; kwok runs them on fake nodes
+ * with loopback pod IPs.
+ */
+@WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER,
+    ControlPlane.Component.KWOK})
+class ControllersTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  @Test
+  void aDeploymentMakesRunningPodsWithLoopbackIpsAndTheyAreCollectedWithIt(KubeTest test) throws IOException {
+    test.addNodes(FakeNode.cpu("cpu-" + test.namespace()));
+    KubernetesClient client = test.client();
+    Deployment deployment = new DeploymentBuilder()
+        .withNewMetadata().withName("web").endMetadata()
+        .withNewSpec().withReplicas(2)
+        .withNewSelector().addToMatchLabels("app", "web").endSelector()
+        .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
+        .withNewSpec().addNewContainer().withName("web").withImage("registry.invalid/never-pulled:1")
+        .withNewResources().addToRequests("cpu", new Quantity("100m")).endResources().endContainer()
+        .endSpec().endTemplate().endSpec().build();
+    client.apps().deployments().resource(deployment).create();
+
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      List<Pod> pods = client.pods().withLabel("app", "web").list().getItems();
+      assertThat(pods).hasSize(2).allSatisfy(p -> {
+        assertThat(p.getStatus().getPhase()).isEqualTo("Running");
+        assertThat(p.getStatus().getPodIP()).startsWith("127.");
+        assertThat(p.getMetadata().getOwnerReferences()).isNotEmpty();
+      });
+    });
+    await().atMost(TIMEOUT).untilAsserted(() ->
+        assertThat(client.apps().deployments().withName("web").get().getStatus().getReadyReplicas()).isEqualTo(2));
+
+    client.apps().deployments().withName("web").delete();
+    await().atMost(TIMEOUT).untilAsserted(() ->
+        assertThat(client.pods().withLabel("app", "web").list().getItems()).isEmpty());
+    assertThat(client.apps().replicaSets().withLabel("app", "web").list().getItems()).isEmpty();
+  }
+
+  @Test
+  void aPodAskingForMoreGpusThanAnyNodeHasStaysPendingWithTheSchedulerReason(KubeTest test) throws IOException {
+    test.addNodes(FakeNode.nvidia("gpu-" + test.namespace(), 2));
+    KubernetesClient client = test.client();
+    client.pods().resource(gpuPod("too-big", 3)).create();
+    client.pods().resource(gpuPod("fits", 2)).create();
+
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      Pod fits = client.pods().withName("fits").get();
+      assertThat(fits.getSpec().getNodeName()).isEqualTo("gpu-" + test.namespace());
+      assertThat(fits.getStatus().getPhase()).isEqualTo("Running");
+      assertThat(fits.getStatus().getPodIP()).startsWith("127.");
+    });
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      Pod tooBig = client.pods().withName("too-big").get();
+      assertThat(tooBig.getStatus().getPhase()).isEqualTo("Pending");
+      assertThat(tooBig.getStatus().getConditions()).anySatisfy(c -> {
+        assertThat(c.getType()).isEqualTo("PodScheduled");
+        assertThat(c.getStatus()).isEqualTo("False");
+        assertThat(c.getReason()).isEqualTo("Unschedulable");
+        assertThat(c.getMessage()).contains("Insufficient nvidia.com/gpu");
+      });
+    });
+    List<Event> events = client.events().v1().events().list().getItems();
+    assertThat(events).anySatisfy(e -> {
+      assertThat(e.getReason()).isEqualTo("FailedScheduling");
+      assertThat(e.getNote()).contains("Insufficient nvidia.com/gpu");
+    });
+  }
+
+  private static Pod gpuPod(String name, int gpus) {
+    return new PodBuilder().withNewMetadata().withName(name).endMetadata()
+        .withNewSpec().addNewContainer().withName("server").withImage("registry.invalid/never-pulled:1")
+        .withNewResources().withLimits(Map.of("nvidia.com/gpu", new Quantity(Integer.toString(gpus))))
+        .endResources().endContainer().endSpec().build();
+  }
+}
