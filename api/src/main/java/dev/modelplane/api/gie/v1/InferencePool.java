@@ -21,7 +21,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("inferencepools")
 @Singular("inferencepool")
 @ShortNames("infpool")
-@Categories({"gateway-api-inference", "modelplane"})
+@Categories("modelplane")
 public class InferencePool extends CustomResource<InferencePoolSpec, InferencePoolStatus> implements Namespaced {
   /** API group of the Gateway API Inference Extension's stable types. */
   public static final String GROUP = "inference.networking.k8s.io";

@@ -20,7 +20,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("InferenceObjective")
 @Plural("inferenceobjectives")
 @Singular("inferenceobjective")
-@Categories({"gateway-api-inference", "modelplane"})
+@Categories("modelplane")
 @AdditionalPrinterColumn(name = "Inference Pool", jsonPath = ".spec.poolRef.name",
     type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Priority", jsonPath = ".spec.priority", type = AdditionalPrinterColumn.Type.STRING)
