@@ -51,6 +51,7 @@ dest="$base/$tag"
 complete() {
   local b
   for b in "${binaries[@]}"; do [[ -x "$1/bin/$b" ]] || return 1; done
+  [[ -s "$1/etc/kwok-stages.yaml" ]]
 }
 
 if [[ "$mode" != force ]] && complete "$dest"; then echo "$dest/bin"; exit 0; fi
@@ -106,6 +107,17 @@ step k8s "$k8s_ldflags" "$tmp/bin/" \
   k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
 step etcd "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$etcd_version" "$tmp/bin/etcd" go.etcd.io/etcd/server/v3
 step kwok "-s -w" "$tmp/bin/kwok" sigs.k8s.io/kwok/cmd/kwok
+
+# kwok has no built-in stages: `kwok` fails with "no stages found" unless a --config file holds them.
+# These are the defaults kwokctl uses (fast node init + heartbeat with lease, fast pod ready/complete/
+# delete), taken from the pinned kwok module. Use: kwok --config=<dir>/etc/kwok-stages.yaml ...
+mkdir -p "$tmp/etc"
+kwok_dir="$(cd "$here/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)"
+for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+         pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+  echo "---"
+  cat "$kwok_dir/kustomize/stage/$f"
+done >"$tmp/etc/kwok-stages.yaml"
 
 complete "$tmp" || die "build finished but binaries are missing: $(ls "$tmp/bin")"
 {

@@ -15,8 +15,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bin="${1:-$("$here/build.sh" --check | tail -1)}"
-for b in etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok; do
-  [[ -x "$bin/$b" ]] || { echo "smoke: $bin/$b missing; run hack/control-plane/build.sh" >&2; exit 1; }
+for b in bin/etcd bin/kube-apiserver bin/kube-controller-manager bin/kube-scheduler bin/kubectl bin/kwok etc/kwok-stages.yaml; do
+  [[ -e "$bin/../$b" ]] || { echo "smoke: $bin/../$b missing; run hack/control-plane/build.sh" >&2; exit 1; }
 done
 
 work="$(mktemp -d /tmp/modelplane-smoke.XXXXXX)"
@@ -142,7 +142,7 @@ pids+=($!); kcm_pid=$!
 pids+=($!); sched_pid=$!
 # --node-ip: the InternalIP kwok gives nodes that have none; --cidr: pod IPs for nodes without
 # spec.podCIDR (default 10.0.0.0/24); --node-port 0 (default): kwok serves no kubelet port.
-"$bin/kwok" --kubeconfig="$work/admin.kubeconfig" \
+"$bin/kwok" --kubeconfig="$work/admin.kubeconfig" --config="$bin/../etc/kwok-stages.yaml" \
   --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
   --node-ip=127.0.0.1 --cidr=127.1.0.0/24 --node-lease-duration-seconds=40 \
   >"$work/kwok.log" 2>&1 &
