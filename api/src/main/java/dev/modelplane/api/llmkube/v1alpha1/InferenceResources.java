@@ -1,0 +1,30 @@
+package dev.modelplane.api.llmkube.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+
+/**
+ * Compute resources of each inference pod. CPU and memory become requests (no limits); GPUs become a limit on the
+ * vendor's extended resource.
+ *
+ * @param cpu CPU request as a quantity, for example {@code 2} or {@code 2000m}.
+ * @param memory Memory request as a quantity, for example {@code 4Gi}.
+ * @param hostMemory System RAM needed when weights or KV cache live in RAM ({@code moeCPUOffload},
+ *     {@code noKvOffload}), as a quantity such as {@code 64Gi}. Becomes the memory request and wins over
+ *     {@code memory}, so the scheduler places the pod on a node with enough RAM instead of it being killed after the
+ *     model loads.
+ * @param gpu GPUs per pod, 0 to 8. Used when the Model does not set {@code hardware.gpu.count}; how a model is split
+ *     across several GPUs is configured on the Model.
+ * @param gpuMemory GPU memory each pod needs, as a quantity such as {@code 16Gi}; informational, for scheduling
+ *     decisions and checks.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record InferenceResources(
+    @Pattern(Patterns.QUANTITY) String cpu,
+    @Pattern(Patterns.QUANTITY) String memory,
+    @Pattern(Patterns.QUANTITY) String hostMemory,
+    @Min(0) @Max(8) Integer gpu,
+    @Pattern(Patterns.QUANTITY) String gpuMemory) {
+}

@@ -1,0 +1,13 @@
+package dev.modelplane.api.llmkube.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/** Weight data type for vLLM. */
+public enum VllmDtype {
+  /** Taken from the model's configuration. */
+  @JsonProperty("auto") AUTO,
+  /** 16-bit IEEE floats. */
+  @JsonProperty("float16") FLOAT16,
+  /** 16-bit brain floats. */
+  @JsonProperty("bfloat16") BFLOAT16
+}
