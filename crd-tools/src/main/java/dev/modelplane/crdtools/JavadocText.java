@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 final class JavadocText {
   private static final Pattern INLINE_TAG = Pattern.compile("\\{@(code|literal|link|linkplain|value)\\s+([^}]*)}");
   private static final Pattern HTML_TAG = Pattern.compile("</?[a-zA-Z][^>]*>");
+  private static final Pattern LITERAL = Pattern.compile("\u0000(\\d+)\u0000");
   private static final Pattern PARAM = Pattern.compile("^@param\\s+(\\S+)\\s*(.*)$");
 
   private JavadocText() {
@@ -68,11 +69,16 @@ final class JavadocText {
     if (doc == null) {
       return null;
     }
-    String text = INLINE_TAG.matcher(doc).replaceAll(m -> Matcher.quoteReplacement(
-        m.group(1).startsWith("link") ? linkText(m.group(2).strip()) : m.group(2).strip()));
+    // Inline tags are set aside first, so that "<...>" inside {@code ...} survives the removal of HTML tags.
+    java.util.List<String> literals = new java.util.ArrayList<>();
+    String text = INLINE_TAG.matcher(doc).replaceAll(m -> {
+      literals.add(m.group(1).startsWith("link") ? linkText(m.group(2).strip()) : m.group(2).strip());
+      return "\u0000" + (literals.size() - 1) + "\u0000";
+    });
     text = text.replace("<p>", "\n\n");
     text = HTML_TAG.matcher(text).replaceAll("");
     text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+    text = LITERAL.matcher(text).replaceAll(m -> Matcher.quoteReplacement(literals.get(Integer.parseInt(m.group(1)))));
     StringBuilder out = new StringBuilder();
     for (String paragraph : text.strip().split("\\n\\s*\\n")) {
       String joined = String.join(" ", paragraph.strip().split("\\s*\\n\\s*")).replaceAll("\\s+", " ").strip();
