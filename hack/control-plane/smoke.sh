@@ -23,10 +23,12 @@ work="$(mktemp -d /tmp/modelplane-smoke.XXXXXX)"
 pids=()
 cleanup() {
   local rc=$?
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$p" 2>/dev/null || true
+  # Stop in reverse start order (clients before kube-apiserver before etcd), each bounded to 10s.
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    kill "${pids[i]}" 2>/dev/null || continue
+    for _ in $(seq 100); do kill -0 "${pids[i]}" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "${pids[i]}" 2>/dev/null || true
+    wait "${pids[i]}" 2>/dev/null || true
   done
   if [[ $rc -ne 0 ]]; then
     for f in "$work"/*.log; do [[ -f "$f" ]] && { echo "--- tail $f" >&2; tail -15 "$f" >&2; }; done
@@ -56,8 +58,8 @@ free_port() {
 wait_for() {
   local secs="$1" what="$2"; shift 2
   local deadline=$((SECONDS + secs))
-  until "$@" >/dev/null 2>&1; do
-    ((SECONDS < deadline)) || fail "timed out after ${secs}s waiting for $what"
+  until "$@" >"$work/last-wait.out" 2>&1; do
+    ((SECONDS < deadline)) || fail "timed out after ${secs}s waiting for $what: $(tail -3 "$work/last-wait.out")"
     for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || fail "process $p died while waiting for $what"; done
     sleep 0.2
   done
@@ -76,6 +78,13 @@ sign() { # name subject [extfile]
 printf 'subjectAltName=IP:127.0.0.1,DNS:localhost,IP:127.96.0.1\nextendedKeyUsage=serverAuth\n' >"$pki/serving.ext"
 printf 'extendedKeyUsage=clientAuth\n' >"$pki/client.ext"
 sign apiserver "/CN=kube-apiserver" "$pki/serving.ext"
+# Front-proxy CA + client (request-header authn; aggregated API servers and the components' delegated
+# authn read it from the extension-apiserver-authentication ConfigMap).
+ossl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=modelplane-smoke-front-proxy-ca" \
+  -keyout "$pki/front-proxy-ca.key" -out "$pki/front-proxy-ca.crt"
+ossl req -newkey rsa:2048 -nodes -subj "/CN=front-proxy-client" -keyout "$pki/front-proxy-client.key" -out "$pki/front-proxy-client.csr"
+ossl x509 -req -in "$pki/front-proxy-client.csr" -CA "$pki/front-proxy-ca.crt" -CAkey "$pki/front-proxy-ca.key" \
+  -CAcreateserial -days 2 -out "$pki/front-proxy-client.crt" -extfile "$pki/client.ext"
 sign admin "/O=system:masters/CN=modelplane-admin" "$pki/client.ext"
 sign controller-manager "/CN=system:kube-controller-manager" "$pki/client.ext"
 sign scheduler "/CN=system:kube-scheduler" "$pki/client.ext"
@@ -112,6 +121,10 @@ pids+=($!); etcd_pid=$!
   --service-cluster-ip-range=127.96.0.0/16 \
   --service-account-issuer=https://kubernetes.default.svc.cluster.local \
   --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
+  --requestheader-client-ca-file="$pki/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client \
+  --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
+  --requestheader-extra-headers-prefix=X-Remote-Extra- \
+  --proxy-client-cert-file="$pki/front-proxy-client.crt" --proxy-client-key-file="$pki/front-proxy-client.key" \
   --endpoint-reconciler-type=none --enable-aggregator-routing=true --cert-dir="$work/apiserver-certs" \
   >"$work/kube-apiserver.log" 2>&1 &
 pids+=($!); api_pid=$!
@@ -121,6 +134,7 @@ t1="$(now_ms)"
 log "etcd + kube-apiserver ready in $((t1 - t0)) ms ($("$bin/kube-apiserver" --version))"
 k get ns >"$work/ns.txt" || fail "kubectl get ns"
 grep -q '^kube-system ' "$work/ns.txt" || fail "kube-system namespace missing"
+log "service kubernetes ClusterIP: $(k get svc kubernetes -o 'jsonpath={.spec.clusterIP}')"
 log "kubectl get ns: $(awk 'NR>1{print $1}' "$work/ns.txt" | tr '\n' ' ')"
 
 # ---- controller-manager, scheduler, kwok -------------------------------------------------------
@@ -148,8 +162,11 @@ pids+=($!); sched_pid=$!
   >"$work/kwok.log" 2>&1 &
 pids+=($!); kwok_pid=$!
 
-# /healthz is in the always-allowed paths of both; probe anonymously over their self-signed certs.
-healthz() { "$bin/kubectl" --kubeconfig=/dev/null --server="https://127.0.0.1:$1" --insecure-skip-tls-verify=true get --raw=/healthz; }
+# /healthz is in the always-allowed paths of both; they serve self-signed certs (hence no CA check).
+healthz() {
+  "$bin/kubectl" --kubeconfig=/dev/null --server="https://127.0.0.1:$1" --insecure-skip-tls-verify=true \
+    --client-certificate="$pki/admin.crt" --client-key="$pki/admin.key" get --raw=/healthz
+}
 wait_for 60 "kube-controller-manager /healthz" healthz "$kcm_port"
 wait_for 60 "kube-scheduler /healthz" healthz "$sched_port"
 
