@@ -108,7 +108,9 @@ class OtterscaleSchemaTest {
         assertThat(node.path("minimum").asInt()).as(role + " " + degree).isEqualTo(1);
         assertThat(node.path("default").asInt()).as(role + " " + degree).isEqualTo(1);
       }
-      assertThat(at(ModelService.class, role + ".parallelism").has("pipeline")).isFalse();
+      assertThat(at(ModelService.class, role + ".parallelism").path("properties").has("pipeline")).isFalse();
+      assertThat(at(ModelService.class, role + ".parallelism").path("default").isObject()).as(role).isTrue();
+      assertThat(at(ModelService.class, role + ".parallelism").path("default").isEmpty()).as(role).isTrue();
       assertThat(at(ModelService.class, role + ".resources.limits{}").path("x-kubernetes-int-or-string").asBoolean())
           .isTrue();
       assertThat(at(ModelService.class, role + ".nodeSelector{}").path("type").asText()).isEqualTo("string");

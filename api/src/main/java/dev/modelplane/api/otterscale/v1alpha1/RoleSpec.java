@@ -1,6 +1,7 @@
 package dev.modelplane.api.otterscale.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.modelplane.crdtools.SchemaPatch;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -14,8 +15,8 @@ import java.util.Map;
  * seccomp profile and all capabilities dropped.
  *
  * @param replicas How many pods to run, 1 by default; 0 keeps the Deployment but stops its pods.
- * @param parallelism How vLLM spreads the model over the accelerators of one pod. Pipeline parallelism and
- *     multi-node serving are not offered.
+ * @param parallelism How vLLM spreads the model over the accelerators of one pod; when omitted, every degree is 1.
+ *     Pipeline parallelism and multi-node serving are not offered.
  * @param resources CPU and memory for the vLLM container. Leave accelerator devices out: the operator adds the
  *     device resource of {@code accelerator.type}, {@code tensor × dataLocal} of them, to requests and limits.
  * @param nodeSelector Node labels the pods must be scheduled on.
@@ -25,7 +26,7 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RoleSpec(
     @Default("1") @Min(0) Integer replicas,
-    ParallelismSpec parallelism,
+    @SchemaPatch("{\"default\":{}}") ParallelismSpec parallelism,
     ResourceRequirements resources,
     Map<String, String> nodeSelector,
     List<Toleration> tolerations,
