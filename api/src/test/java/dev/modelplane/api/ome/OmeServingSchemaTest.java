@@ -295,7 +295,7 @@ class OmeServingSchemaTest {
     for (String path : List.of("spec.engine.minReplicas", "spec.engine.runner", "spec.engine.leader",
         "spec.engine.acceleratorOverride", "spec.router.config", "spec.predictor.model.baseModel",
         "spec.predictor.workerSpec.size", "spec.kedaConfig.enableKeda", "status.modelStatus.modelCopies.totalCopies",
-        "status.components{}.traffic[].percent")) {
+        "status.components{}.traffic[].percent", "status.address.CACerts", "status.components{}.address.CACerts")) {
       assertThat(at(InferenceService.class, path).path("description").asText()).as(path).isNotBlank();
     }
     for (String path : List.of("spec.containers", "spec.hostNetwork", "spec.workers.size", "spec.engineConfig",

@@ -10,9 +10,8 @@ import io.fabric8.generator.annotation.Pattern;
  * {@code autoscaling.keda.sh/threshold} and {@code autoscaling.keda.sh/operator} take precedence over the fields
  * here. Upstream OME reads only the InferenceService-level block and ignores the per-component one.
  *
- * @param enableKeda Asks for KEDA autoscaling. Upstream OME ignores this flag and decides by the
- *     {@code ome.io/autoscalerClass} annotation alone; modelplane treats {@code true} as that annotation's
- *     {@code keda} when the annotation is absent.
+ * @param enableKeda Asks for KEDA autoscaling. Upstream OME ignores this flag and goes by the
+ *     {@code ome.io/autoscalerClass} annotation alone.
  * @param promServerAddress Full URL (scheme, host and port) of the Prometheus server KEDA queries, e.g.
  *     {@code http://prometheus-operated.monitoring.svc.cluster.local:9090} (also the default).
  * @param customPromQuery PromQL query whose single numeric result drives scaling. A {@code %s} in it is replaced

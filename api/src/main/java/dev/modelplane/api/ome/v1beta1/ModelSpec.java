@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The model of a deprecated predictor together with the container that serves it: the fields of a Kubernetes
- * container (all optional, including {@code name}) at the top level, plus which model, runtime and protocol to use.
+ * The model of a deprecated predictor: which base model, fine-tuned weights and runtime to use, next to the fields
+ * of a Kubernetes container (all optional, including {@code name}). The container fields are accepted for
+ * compatibility but are not carried over when the predictor is converted to an engine; the serving container
+ * belongs in the predictor's {@code containers}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @SchemaPatch(PodTemplateSchemas.CONTAINER_LISTS)

@@ -8,17 +8,18 @@ import java.util.Objects;
 
 /**
  * The deprecated single-component form of an InferenceService: a pod template with deployment settings plus the
- * model to serve. It is converted to {@code engine}, {@code model} and {@code runtime} (the pod-spec and
- * deployment fields move to the engine, {@code model.baseModel} becomes {@code spec.model.name},
- * {@code model.runtime} becomes {@code spec.runtime.name}, and the {@code model} container becomes the engine's
- * runner). New InferenceServices should use those fields directly.
+ * model to serve. It is converted when the InferenceService has no engine: the pod-spec and deployment fields
+ * become the engine, the container named {@code ome-container} (else the first container) becomes the engine's
+ * runner, {@code workerSpec} becomes the engine's worker, {@code model.baseModel} and
+ * {@code model.fineTunedWeights} become {@code spec.model}, and {@code model.runtime} becomes
+ * {@code spec.runtime}. New InferenceServices should use those fields directly.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @SchemaPatch(PodTemplateSchemas.POD_SPEC_LISTS)
 @ValidationRule(value = "!has(self.minAvailable) || !has(self.maxUnavailable)",
     message = "minAvailable and maxUnavailable are mutually exclusive")
 public final class PredictorSpec extends ComponentExtensionSpec {
-  /** The model to serve and the container that serves it. */
+  /** The model to serve and the runtime to serve it with. */
   @JsonProperty("model")
   private ModelSpec model;
 

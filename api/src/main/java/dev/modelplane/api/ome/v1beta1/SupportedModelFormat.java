@@ -6,17 +6,18 @@ import io.fabric8.generator.annotation.Required;
 import java.util.Map;
 
 /**
- * One kind of model a serving runtime can serve. A model matches an entry when the format (and its version), the
- * framework (and its version), and — where the entry sets them — architecture, quantization and diffusion pipeline
- * agree. Architecture and quantization must be present on both sides or on neither.
+ * One kind of model a serving runtime can serve. A model matches an entry when its format and framework agree
+ * with the entry's (names, and versions under the entry's operators), when its architecture and quantization
+ * equal the entry's or are absent on both sides, and when the diffusion-pipeline components the entry sets equal
+ * the model's.
  *
- * @param name Label of this entry. Runtimes compare priorities of entries with the same name, so entries meant to
- *     compete for the same models should share a name.
+ * @param name Label of this entry. Matching uses {@code modelFormat.name}; upstream OME also treats this as a
+ *     format name when checking that entries of the same name share one priority.
  * @param modelFormat Weight format the runtime loads, e.g. {@code safetensors}, with an optional version and
  *     comparison operator.
  * @param modelType Deprecated and unused; kept so that older manifests stay valid.
- * @param version Deprecated version of the model format ({@code major}, {@code major.minor} or
- *     {@code major.minor.patch}); use {@code modelFormat.version}.
+ * @param version Older place for the model format's version ({@code major}, {@code major.minor} or
+ *     {@code major.minor.patch}); matching uses {@code modelFormat.version}.
  * @param modelFramework Library the model must be built for, e.g. {@code transformers}, with an optional version
  *     and comparison operator.
  * @param modelArchitecture Model class the runtime supports, e.g. {@code LlamaForCausalLM}, as in the
