@@ -8,6 +8,7 @@ import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
 import dev.modelplane.api.ome.v1beta1.DecoderSpec;
 import dev.modelplane.api.ome.v1beta1.EngineSpec;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.api.ome.v1beta1.InferenceServiceProtocol;
 import dev.modelplane.api.ome.v1beta1.ScaleMetric;
 import dev.modelplane.api.ome.v1beta1.ServingRuntime;
 import dev.modelplane.api.testing.Crds;
@@ -361,6 +362,28 @@ class OmeServingSchemaTest {
     copy.setMinReplicas(1);
     assertThat(copy).isNotEqualTo(engine);
     assertThat(engine.toString()).contains("minReplicas=0", "runner=RunnerSpec(");
+  }
+
+  @Test
+  void samplesReadAsTypedObjects() {
+    Path samples = Crds.repoRoot().resolve("deploy/samples/ome");
+    ClusterServingRuntime vllm = SERIALIZATION.unmarshal(
+        Manifests.documents(samples.resolve("clusterservingruntime-vllm-llama.yaml")).get(0).toString(),
+        ClusterServingRuntime.class);
+    EngineSpec engine = vllm.getSpec().getEngineConfig();
+    assertThat(engine.getRunner().getName()).isEqualTo("ome-container");
+    assertThat(engine.getVolumes()).singleElement().satisfies(v -> assertThat(v.getName()).isEqualTo("dshm"));
+    assertThat(vllm.getSpec().getSupportedModelFormats().get(0).acceleratorConfig().get("nvidia-h100-80gb")
+        .tensorParallelismOverride().tensorParallelSize()).isEqualTo(2L);
+    assertThat(vllm.getSpec().getProtocolVersions()).containsExactly(InferenceServiceProtocol.OPENAI);
+
+    InferenceService legacy = SERIALIZATION.unmarshal(
+        Manifests.documents(samples.resolve("inferenceservice-predictor.yaml")).get(0).toString(),
+        InferenceService.class);
+    assertThat(legacy.getSpec().predictor().getModel().getBaseModel()).isEqualTo("mistral-7b-instruct");
+    assertThat(legacy.getSpec().predictor().getContainers()).singleElement()
+        .satisfies(c -> assertThat(c.getName()).isEqualTo("ome-container"));
+    assertThat(legacy.getSpec().predictor().getMinReplicas()).isZero();
   }
 
   private static JsonNode columns(Class<? extends HasMetadata> type) {

@@ -21,6 +21,9 @@ import java.util.Objects;
  * PodDisruptionBudget and an autoscaler (a HorizontalPodAutoscaler by default, a KEDA ScaledObject with the
  * annotation {@code ome.io/autoscalerClass: keda}, none with {@code external}). Engines and decoders with a leader
  * or worker run as a LeaderWorkerSet instead.
+ *
+ * <p>fabric8's {@code edit()} and {@code toBuilder()}, inherited from PodSpec, build a plain PodSpec and drop the
+ * component's own fields; copy a component through serialization instead.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public abstract class ComponentExtensionSpec extends PodSpec {
