@@ -15,6 +15,7 @@ import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
 import javax.tools.FileObject;
@@ -68,7 +69,10 @@ public final class JavadocIndexProcessor extends AbstractProcessor {
         case RECORD_COMPONENT -> {
           String name = member.getSimpleName().toString();
           String doc = paramDocs.get(name);
-          record(className + "#" + jsonName(member, name), JavadocText.clean(doc), member);
+          // @JsonProperty cannot target a record component itself; javac copies it to the accessor and field.
+          String json = jsonName(member, jsonName(((RecordComponentElement) member).getAccessor(),
+              jsonName(recordField(type, name), name)));
+          record(className + "#" + json, JavadocText.clean(doc), member);
         }
         case FIELD -> {
           if (type.getKind() == ElementKind.RECORD
@@ -104,6 +108,15 @@ public final class JavadocIndexProcessor extends AbstractProcessor {
     }
   }
 
+  private static Element recordField(TypeElement type, String name) {
+    for (Element e : type.getEnclosedElements()) {
+      if (e.getKind() == ElementKind.FIELD && e.getSimpleName().contentEquals(name)) {
+        return e;
+      }
+    }
+    return null;
+  }
+
   private static boolean hasAnnotation(Element element, String annotation) {
     for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
       if (mirror.getAnnotationType().toString().equals(annotation)) {
@@ -114,6 +127,9 @@ public final class JavadocIndexProcessor extends AbstractProcessor {
   }
 
   private static String jsonName(Element element, String fallback) {
+    if (element == null) {
+      return fallback;
+    }
     for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
       if (!mirror.getAnnotationType().toString().equals(JSON_PROPERTY)) {
         continue;

@@ -46,7 +46,7 @@ class OmeServingSchemaTest {
     assertThat(csr.path("names").path("plural").asText()).isEqualTo("clusterservingruntimes");
     JsonNode isvc = Crds.crd(InferenceService.class).path("spec");
     assertThat(isvc.path("scope").asText()).isEqualTo("Namespaced");
-    assertThat(texts(isvc.path("names").path("shortNames"))).containsExactly("isvc");
+    assertThat(texts(isvc.path("names").path("shortNames"))).containsExactly("isvc", "oisvc");
     assertThat(isvc.path("versions").get(0).path("subresources").has("status")).isTrue();
     assertThat(isvc.path("versions").get(0).path("subresources").has("scale")).isFalse();
   }

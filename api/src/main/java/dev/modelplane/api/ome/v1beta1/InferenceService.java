@@ -24,7 +24,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("InferenceService")
 @Plural("inferenceservices")
 @Singular("inferenceservice")
-@ShortNames("isvc")
+@ShortNames({"isvc", "oisvc"})
 @Categories({"modelplane"})
 @AdditionalPrinterColumn(name = "URL", jsonPath = ".status.url", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type=='Ready')].status",
