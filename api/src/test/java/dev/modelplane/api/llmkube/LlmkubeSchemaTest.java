@@ -19,8 +19,6 @@ import dev.modelplane.api.llmkube.v1alpha1.VllmAttentionBackend;
 import dev.modelplane.api.llmkube.v1alpha1.VllmQuantization;
 import dev.modelplane.api.testing.Crds;
 import dev.modelplane.api.testing.Manifests;
-import dev.modelplane.api.testing.SchemaValidator;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -469,22 +467,6 @@ class LlmkubeSchemaTest {
   }
 
   // ---- Manifests -------------------------------------------------------------------------------------------------
-
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"inference.llmkube.dev_inferenceservices.yaml", "inference.llmkube.dev_models.yaml"})
-  void fullManifestValidatesAndRoundTrips(String name) {
-    Path file = Crds.repoRoot().resolve("api/src/test/resources/full").resolve(name);
-    List<JsonNode> docs = Manifests.documents(file);
-    // The second document holds the other side of fields that CEL rules make mutually exclusive.
-    assertThat(docs).hasSize(2);
-    for (JsonNode doc : docs) {
-      Class<? extends HasMetadata> type = Manifests.classFor(doc).orElseThrow();
-      assertThat(SchemaValidator.validate(Crds.schema(type), doc)).isEmpty();
-      HasMetadata typed = SERIALIZATION.convertValue(doc, type);
-      JsonNode back = SERIALIZATION.unmarshal(SERIALIZATION.asJson(typed), JsonNode.class);
-      assertThat(back).isEqualTo(SERIALIZATION.unmarshal(doc.toString(), JsonNode.class));
-    }
-  }
 
   @Test
   void newSamplesReadAsTypedObjects() {
