@@ -1,0 +1,206 @@
+package dev.modelplane.simulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.function.Consumer;
+
+/** The HTTP side of one rank on Vert.x: routing, bodies, errors, and SSE streaming of engine output. */
+final class HttpFrontend {
+  private static final String JSON_TYPE = "application/json";
+  private final Vertx vertx;
+  private final Rank rank;
+  private final String podName = System.getenv("POD_NAME");
+  private final String podNamespace = System.getenv("POD_NAMESPACE");
+  private HttpServer server;
+
+  HttpFrontend(Vertx vertx, Rank rank) {
+    this.vertx = vertx;
+    this.rank = rank;
+  }
+
+  Future<HttpServer> listen(String host, int port) {
+    HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port).setTcpNoDelay(true)
+        .setIdleTimeout(0).setCompressionSupported(false);
+    return vertx.createHttpServer(options).requestHandler(this::handle).listen().onSuccess(s -> server = s);
+  }
+
+  int actualPort() {
+    return server.actualPort();
+  }
+
+  Future<Void> close() {
+    return server == null ? Future.succeededFuture() : server.close();
+  }
+
+  private void handle(HttpServerRequest req) {
+    HttpServerResponse resp = req.response();
+    if (podName != null) {
+      resp.putHeader("x-inference-pod", podName).putHeader("x-inference-port", String.valueOf(actualPort()));
+    }
+    if (podNamespace != null) {
+      resp.putHeader("x-inference-namespace", podNamespace);
+    }
+    String path = req.path();
+    HttpMethod method = req.method();
+    switch (path) {
+      case "/health", "/health/ready" -> {
+        if (rank.ready()) {
+          resp.setStatusCode(200).end();
+        } else {
+          error(resp, new ApiError(503, "The model is still loading.", null));
+        }
+      }
+      case "/metrics" -> {
+        rank.engine.refreshGauges();
+        resp.putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(rank.metrics.registry.scrape());
+      }
+      case "/v1/models" -> onlyWhenReady(req, HttpMethod.GET,
+          () -> resp.putHeader("content-type", JSON_TYPE).end(rank.modelsJson()));
+      case "/v1/chat/completions" -> withBody(req, body -> completion(req, body, true));
+      case "/v1/completions" -> withBody(req, body -> completion(req, body, false));
+      case "/v1/embeddings" -> withBody(req, body -> json(resp, () -> rank.embeddingsJson(body)));
+      case "/tokenize" -> withBody(req, body -> json(resp, () -> rank.tokenizeJson(body)));
+      case "/v1/load_lora_adapter" -> withBody(req, body -> loadLora(resp, body));
+      case "/v1/unload_lora_adapter" -> withBody(req, body -> unloadLora(resp, body));
+      default -> error(resp, ApiError.notFound("No route for " + method + " " + path + "."));
+    }
+  }
+
+  private void onlyWhenReady(HttpServerRequest req, HttpMethod method, Runnable action) {
+    if (req.method() != method) {
+      error(req.response(), new ApiError(405, "Method " + req.method() + " is not allowed here.", null));
+    } else if (!rank.ready()) {
+      error(req.response(), new ApiError(503, "The model is still loading.", null));
+    } else {
+      action.run();
+    }
+  }
+
+  /** Reads a JSON body (POST only, size-limited) and hands it on; answers 400/405/413/503 itself. */
+  private void withBody(HttpServerRequest req, Consumer<JsonNode> next) {
+    HttpServerResponse resp = req.response();
+    if (req.method() != HttpMethod.POST) {
+      error(resp, new ApiError(405, "Method " + req.method() + " is not allowed here; use POST.", null));
+      return;
+    }
+    if (!rank.ready()) {
+      error(resp, new ApiError(503, "The model is still loading.", null));
+      return;
+    }
+    int limit = rank.config.maxRequestBodyBytes();
+    Buffer body = Buffer.buffer();
+    boolean[] failed = {false};
+    req.handler(chunk -> {
+      if (failed[0]) {
+        return;
+      }
+      if (body.length() + chunk.length() > limit) {
+        failed[0] = true;
+        error(resp, new ApiError(413, "The request body exceeds " + limit + " bytes.", null));
+        req.connection().close();
+        return;
+      }
+      body.appendBuffer(chunk);
+    });
+    req.endHandler(v -> {
+      if (failed[0]) {
+        return;
+      }
+      JsonNode node;
+      try {
+        node = Rank.JSON.readTree(body.getBytes());
+      } catch (java.io.IOException e) {
+        String detail = e.getMessage() == null ? "" : e.getMessage().split("\n")[0];
+        error(resp, ApiError.badRequest("The request body is not valid JSON: " + detail));
+        return;
+      }
+      if (node == null || node.isMissingNode()) {
+        error(resp, ApiError.badRequest("The request body is empty; a JSON object is required."));
+        return;
+      }
+      next.accept(node);
+    });
+  }
+
+  private interface JsonProducer {
+    String get() throws CompletionRequest.RequestException;
+  }
+
+  private void json(HttpServerResponse resp, JsonProducer producer) {
+    try {
+      resp.putHeader("content-type", JSON_TYPE).end(producer.get());
+    } catch (CompletionRequest.RequestException e) {
+      error(resp, e.error);
+    }
+  }
+
+  static void error(HttpServerResponse resp, ApiError e) {
+    if (resp.ended() || resp.headWritten()) {
+      return;
+    }
+    resp.setStatusCode(e.status()).putHeader("content-type", JSON_TYPE).end(e.toJson());
+  }
+
+  private void loadLora(HttpServerResponse resp, JsonNode body) {
+    String name = body.path("lora_name").asText("");
+    String path = body.path("lora_path").asText("");
+    if (name.isEmpty() || path.isEmpty()) {
+      error(resp, ApiError.badRequest("Both 'lora_name' and 'lora_path' must be provided."));
+      return;
+    }
+    if (!rank.adapters.add(new LoraAdapters.Adapter(name, path, rank.config.model(),
+        System.currentTimeMillis() / 1000))) {
+      error(resp, ApiError.badRequest("The lora adapter '" + name + "' has already been loaded."));
+      return;
+    }
+    resp.putHeader("content-type", "text/plain").end("Success: LoRA adapter '" + name + "' added successfully.");
+  }
+
+  private void unloadLora(HttpServerResponse resp, JsonNode body) {
+    String name = body.path("lora_name").asText("");
+    if (name.isEmpty()) {
+      error(resp, ApiError.badRequest("'lora_name' must be provided."));
+    } else if (!rank.adapters.remove(name)) {
+      error(resp, ApiError.notFound("The lora adapter '" + name + "' cannot be found."));
+    } else {
+      resp.putHeader("content-type", "text/plain").end("Success: LoRA adapter '" + name + "' removed successfully.");
+    }
+  }
+
+  private void completion(HttpServerRequest req, JsonNode body, boolean chat) {
+    HttpServerResponse resp = req.response();
+    Rank.Prepared p;
+    try {
+      p = rank.prepare(CompletionRequest.parse(body, chat));
+    } catch (CompletionRequest.RequestException e) {
+      error(resp, e.error);
+      return;
+    }
+    Context ctx = vertx.getOrCreateContext();
+    ResponseWriter writer = new ResponseWriter(rank, p, resp, ctx, chat);
+    Sequence seq = new Sequence(writer.id, p.promptIds(), p.output().tokens(), p.output().finishReason(),
+        p.maxTokens(), p.adapter(), writer);
+    ApiError rejected = rank.engine.submit(seq);
+    if (rejected != null) {
+      error(resp, rejected);
+      return;
+    }
+    resp.closeHandler(v -> {
+      if (!seq.done) {
+        rank.engine.cancel(seq);
+      }
+    });
+    if (p.request().stream()) {
+      resp.setChunked(true).putHeader("content-type", "text/event-stream").putHeader("cache-control", "no-cache");
+      resp.writeHead();
+    }
+  }
+}
