@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Builds promtool (Prometheus's checker; `promtool check metrics` is the strict exposition-format parser our
-# simulator tests use) from its Go module, once, into
+# Builds promtool (Prometheus's checker; `promtool check metrics` is the strict exposition-format parser and linter
+# the simulator tests use) from the Go module github.com/prometheus/prometheus, once, into
 #   ${MODELPLANE_CACHE:-~/.cache/modelplane}/promtool/<version>/promtool
 # and prints that path as the last line of stdout. Needs Go and the Go module proxy. Progress goes to stderr.
+#
+# `go install …@version` refuses Prometheus's module (its go.mod has replace/exclude directives), so the build
+# runs in a throw-away main module that requires it. The first version of PROMTOOL_VERSIONS whose whole
+# dependency graph the proxy serves wins (the newest ones pin pseudo-versions a proxy mirror may lack).
 set -euo pipefail
-# The first version whose whole dependency graph the module proxy serves wins (newer ones may pin pseudo-versions
-# a proxy mirror lacks); PROMTOOL_VERSION forces one.
-versions="${PROMTOOL_VERSION:-v0.316.0 v0.310.0 v0.305.0 v0.300.1 v0.55.1}"
+versions="${PROMTOOL_VERSIONS:-v0.310.0 v0.305.0 v0.300.1}"
 cache="${MODELPLANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modelplane}/promtool"
 for version in $versions; do
   if [ -x "$cache/$version/promtool" ]; then echo "$cache/$version/promtool"; exit 0; fi
@@ -19,8 +21,10 @@ for version in $versions; do
   bin="$cache/$version/promtool"
   if [ -x "$bin" ]; then echo "$bin"; exit 0; fi
   tmp="$(mktemp -d "$cache/.build.XXXXXX")"
-  echo "promtool: building github.com/prometheus/prometheus/cmd/promtool@$version (first run only)" >&2
-  if GOBIN="$tmp" GOFLAGS=-mod=mod go install "github.com/prometheus/prometheus/cmd/promtool@$version" >&2; then
+  echo "promtool: building github.com/prometheus/prometheus/cmd/promtool@$version (first run only, a few minutes)" >&2
+  if (cd "$tmp" && go mod init modelplane.local/promtool >/dev/null 2>&1 \
+      && GOFLAGS=-mod=mod go get "github.com/prometheus/prometheus/cmd/promtool@$version" >&2 \
+      && GOFLAGS=-mod=mod go build -o promtool github.com/prometheus/prometheus/cmd/promtool >&2); then
     mkdir -p "$cache/$version"
     mv "$tmp/promtool" "$bin"
     rm -rf "$tmp"
