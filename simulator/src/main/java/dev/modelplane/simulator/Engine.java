@@ -2,23 +2,36 @@ package dev.modelplane.simulator;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One rank's engine: vLLM-style continuous batching on a single thread. Each step decodes one token for every
- * running sequence and spends the rest of the {@code max-num-batched-tokens} budget on prefill chunks, first of
- * sequences already running, then of waiting ones it admits (FCFS, up to {@code max-num-seqs}, while KV blocks and
- * LoRA slots allow). A decode that finds no free block preempts the most recently admitted sequence, which later
- * recomputes. The step's duration comes from {@link LatencyModel}; the thread sleeps until the step's end on the
- * wall clock (model time × {@code --time-scale}) and then hands the tokens out.
+ * One rank's engine: vLLM-style continuous batching on a single thread, driven by two kinds of events.
+ *
+ * <ul>
+ *   <li><b>Admission</b> (FCFS, as soon as a request arrives or capacity frees): a waiting request starts when fewer
+ *       than {@code max-num-seqs} run, its blocks fit in the KV cache (after prefix-cache reuse), a LoRA slot is free
+ *       for its adapter, and the prefill token budget ({@code max-num-batched-tokens} minus one token per decoding
+ *       sequence) has room; a prompt larger than the whole budget runs alone, in chunks.</li>
+ *   <li><b>Prefill done</b>: after {@link LatencyModel#prefillNanos}; emits the first token. The sequence joins the
+ *       decode batch at the next step.</li>
+ *   <li><b>Decode step</b>: back-to-back steps of {@link LatencyModel#decodeNanos} for the whole batch, one token per
+ *       sequence; {@code --prefill-interference} (0..1) adds that fraction of the compute time of prefills admitted
+ *       since the last step (0: prefills run beside decode, as llm-d-inference-sim assumes; 1: they stall it, as in
+ *       vLLM's mixed batches). A step that finds no free block preempts the most recently admitted sequence, which
+ *       later recomputes.</li>
+ * </ul>
+ * Timestamps are model time; the thread sleeps until each event on the wall clock (model time × {@code --time-scale})
+ * and never lets a late wake-up shift later events (it catches up instead).
  */
 final class Engine implements Runnable {
   private final SimulatorConfig config;
@@ -32,7 +45,20 @@ final class Engine implements Runnable {
   private final ConcurrentLinkedQueue<Sequence> cancels = new ConcurrentLinkedQueue<>();
   private final AtomicInteger waitingCount = new AtomicInteger();
   private final ArrayDeque<Sequence> waiting = new ArrayDeque<>();
+  /** Admitted sequences (prefilling or decoding), in admission order. */
   private final List<Sequence> running = new ArrayList<>();
+  private final PriorityQueue<Sequence> prefilling = new PriorityQueue<>(
+      Comparator.comparingLong((Sequence s) -> s.prefillEnd).thenComparingLong(s -> s.order));
+  private final List<Sequence> decoding = new ArrayList<>();
+  private List<Sequence> stepMembers = new ArrayList<>();
+  private long stepEnd = -1;
+  private long lastStepEnd = -1;
+  /** True while decode steps follow each other without a gap, so the next starts where the last ended. */
+  private boolean continuous;
+  private int prefillTokensInFlight;
+  private long pendingInterference;
+  private long admissions;
+  private final double interference;
   private final Map<String, Integer> activeAdapters = new HashMap<>();
   private final LinkedHashSet<String> residentAdapters = new LinkedHashSet<>();
   private final int maxLoras;
@@ -51,6 +77,7 @@ final class Engine implements Runnable {
     this.metrics = metrics;
     this.clock = clock;
     this.maxLoras = config.maxLoras();
+    this.interference = config.prefillInterference();
     publishLora();
   }
 
@@ -120,46 +147,43 @@ final class Engine implements Runnable {
 
   @Override
   public void run() {
-    long stepStart = clock.now();
     while (!stopped) {
       drainInbox();
-      if (running.isEmpty() && waiting.isEmpty()) {
-        publish();
-        LockSupport.park(this);
-        stepStart = clock.now();
-        continue;
+      long now = clock.now();
+      admit(now);
+      if (stepEnd < 0 && !decoding.isEmpty()) {
+        // Steps run back to back; after an idle gap the next one starts now.
+        startDecodeStep(continuous ? lastStepEnd : now);
       }
-      Step step = schedule(stepStart);
       publish();
-      if (step.isEmpty()) {
-        // Nothing can run (e.g. the head of the queue waits for an adapter slot): wait for a change.
-        LockSupport.parkNanos(this, 1_000_000);
-        stepStart = clock.now();
+      long next = Long.MAX_VALUE;
+      if (stepEnd >= 0) {
+        next = stepEnd;
+      }
+      if (!prefilling.isEmpty()) {
+        next = Math.min(next, prefilling.peek().prefillEnd);
+      }
+      if (next == Long.MAX_VALUE) {
+        LockSupport.park(this);
         continue;
       }
-      long end = stepStart + latency.stepNanos(running.size(), step.decodes.size(), step.prefill,
-          step.adaptersLoaded);
-      clock.sleepUntil(end, () -> stopped);
-      long emitted = Math.max(end, clock.now());
-      complete(step, emitted);
-      stepStart = emitted;
+      if (clock.now() < next) {
+        // Wakes early on an arrival or cancel; the loop then admits and sleeps again.
+        clock.sleepUntil(next, () -> stopped || !inbox.isEmpty() || !cancels.isEmpty());
+        if (clock.now() < next) {
+          continue;
+        }
+      }
+      while (!prefilling.isEmpty() && prefilling.peek().prefillEnd <= next) {
+        finishPrefill(prefilling.poll());
+      }
+      if (stepEnd >= 0 && stepEnd <= next) {
+        finishDecodeStep();
+      }
     }
   }
 
-  // ---- scheduling -----------------------------------------------------------------------------------
-
-  /** What one step does. */
-  private static final class Step {
-    final List<Sequence> decodes = new ArrayList<>();
-    final List<Sequence> prefills = new ArrayList<>();
-    final List<Integer> chunks = new ArrayList<>();
-    final LatencyModel.PrefillWork prefill = new LatencyModel.PrefillWork();
-    int adaptersLoaded;
-
-    boolean isEmpty() {
-      return decodes.isEmpty() && prefills.isEmpty();
-    }
-  }
+  // ---- admission --------------------------------------------------------------------------------------
 
   private void drainInbox() {
     for (Sequence s; (s = inbox.poll()) != null; ) {
@@ -172,6 +196,10 @@ final class Engine implements Runnable {
       if (waiting.remove(s)) {
         waitingCount.decrementAndGet();
       } else if (running.remove(s)) {
+        if (prefilling.remove(s)) {
+          prefillTokensInFlight -= s.budgetHeld;
+        }
+        decoding.remove(s);
         release(s);
       } else {
         continue;
@@ -180,46 +208,9 @@ final class Engine implements Runnable {
     }
   }
 
-  private Step schedule(long now) {
-    Step step = new Step();
-    int left = budget;
-    boolean preempted = false;
-    for (int i = 0; i < running.size() && left > 0; i++) {
-      Sequence s = running.get(i);
-      if (s.prefilling()) {
-        int chunk = Math.min(s.target - s.computed, left);
-        step.prefills.add(s);
-        step.chunks.add(chunk);
-        step.prefill.add(chunk, s.uncachedAtAdmission);
-        left -= chunk;
-        continue;
-      }
-      // A decode step writes KV for token index promptLen + generated - 1.
-      int needBlocks = (s.promptLen + s.generated + kv.blockSize() - 1) / kv.blockSize();
-      boolean ok = true;
-      while (s.blockCount < needBlocks) {
-        int id = kv.grow();
-        if (id >= 0) {
-          appendBlock(s, id);
-          continue;
-        }
-        Sequence victim = running.get(running.size() - 1);
-        preempt(victim);
-        preempted = true;
-        if (victim == s) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) {
-        break;
-      }
-      step.decodes.add(s);
-      left -= 1;
-    }
-    // Admit waiting sequences (not in a step that had to preempt, as vLLM does).
+  private void admit(long now) {
     Iterator<Sequence> it = waiting.iterator();
-    while (!preempted && it.hasNext() && left > 0 && running.size() < maxNumSeqs) {
+    while (it.hasNext() && running.size() < maxNumSeqs) {
       Sequence s = it.next();
       if (s.adapter != null && !activeAdapters.containsKey(s.adapter) && activeAdapters.size() >= maxLoras) {
         continue;
@@ -227,6 +218,12 @@ final class Engine implements Runnable {
       int target = s.promptLen + s.generated;
       long[] hashes = kv.prefixHashes(s.tokens, target, s.adapter);
       int matched = Math.min(kv.matchedBlocks(hashes), (target - 1) / kv.blockSize());
+      int uncached = target - matched * kv.blockSize();
+      int prefillBudget = Math.max(1, budget - decoding.size());
+      int hold = Math.min(uncached, prefillBudget);
+      if (prefillTokensInFlight > 0 && prefillTokensInFlight + hold > prefillBudget) {
+        break;
+      }
       int[] table = kv.allocate(hashes, matched, target);
       if (table == null) {
         break;
@@ -241,7 +238,7 @@ final class Engine implements Runnable {
       s.target = target;
       s.cachedTokens = matched * kv.blockSize();
       s.computed = s.cachedTokens;
-      s.uncachedAtAdmission = target - s.computed;
+      s.order = admissions++;
       if (!s.everAdmitted) {
         s.everAdmitted = true;
         s.admitNanos = now;
@@ -249,38 +246,121 @@ final class Engine implements Runnable {
         metrics.prefixHits.inc(s.cachedTokens, metrics.model);
         metrics.queueTime.observe(seconds(now - s.arrivalNanos), metrics.model);
       }
+      long swap = 0;
       if (s.adapter != null) {
-        activeAdapters.merge(s.adapter, 1, Integer::sum);
-        if (!residentAdapters.remove(s.adapter)) {
-          step.adaptersLoaded++;
-          while (residentAdapters.size() >= maxLoras) {
-            String evict = null;
-            for (String r : residentAdapters) {
-              if (!activeAdapters.containsKey(r)) {
-                evict = r;
-                break;
-              }
-            }
-            if (evict == null) {
-              break;
-            }
-            residentAdapters.remove(evict);
-          }
-        }
-        residentAdapters.add(s.adapter);
+        swap = useAdapter(s.adapter);
       }
       running.add(s);
-      int chunk = Math.min(s.target - s.computed, left);
-      step.prefills.add(s);
-      step.chunks.add(chunk);
-      step.prefill.add(chunk, s.uncachedAtAdmission);
-      left -= chunk;
+      s.budgetHeld = hold;
+      prefillTokensInFlight += hold;
+      s.prefillEnd = now + latency.prefillNanos(running.size(), uncached) + swap;
+      pendingInterference += latency.prefillComputeNanos(running.size(), uncached) + swap;
+      prefilling.add(s);
     }
-    return step;
+  }
+
+  /** Marks an adapter active and returns the swap cost when it had to be brought onto the GPU. */
+  private long useAdapter(String adapter) {
+    activeAdapters.merge(adapter, 1, Integer::sum);
+    if (residentAdapters.remove(adapter)) {
+      residentAdapters.add(adapter);
+      return 0;
+    }
+    while (residentAdapters.size() >= maxLoras) {
+      String evict = null;
+      for (String r : residentAdapters) {
+        if (!activeAdapters.containsKey(r)) {
+          evict = r;
+          break;
+        }
+      }
+      if (evict == null) {
+        break;
+      }
+      residentAdapters.remove(evict);
+    }
+    residentAdapters.add(adapter);
+    return latency.loraLoadNanos();
+  }
+
+  // ---- prefill and decode -------------------------------------------------------------------------------
+
+  private void finishPrefill(Sequence s) {
+    prefillTokensInFlight -= s.budgetHeld;
+    s.budgetHeld = 0;
+    s.computed = s.target;
+    commitFullBlocks(s, s.computed);
+    emit(s, s.prefillEnd);
+    if (!s.done) {
+      decoding.add(s);
+    }
+  }
+
+  private void startDecodeStep(long start) {
+    List<Sequence> members = new ArrayList<>(decoding.size());
+    for (int i = 0; i < decoding.size(); i++) {
+      Sequence s = decoding.get(i);
+      // This step writes KV for token index promptLen + generated - 1.
+      int needBlocks = (s.promptLen + s.generated + kv.blockSize() - 1) / kv.blockSize();
+      boolean ok = true;
+      while (s.blockCount < needBlocks) {
+        int id = kv.grow();
+        if (id >= 0) {
+          appendBlock(s, id);
+          continue;
+        }
+        Sequence victim = running.get(running.size() - 1);
+        int at = decoding.indexOf(victim);
+        preempt(victim);
+        if (victim == s) {
+          ok = false;
+          break;
+        }
+        if (at >= 0 && at < i) {
+          // A sequence already placed in this step was preempted.
+          members.remove(victim);
+          i--;
+        }
+      }
+      if (!ok) {
+        break;
+      }
+      members.add(s);
+    }
+    if (members.isEmpty()) {
+      continuous = false;
+      return;
+    }
+    stepMembers = members;
+    long duration = latency.decodeNanos(running.size()) + Math.round(interference * pendingInterference);
+    pendingInterference = 0;
+    stepEnd = start + duration;
+  }
+
+  private void finishDecodeStep() {
+    long end = stepEnd;
+    stepEnd = -1;
+    lastStepEnd = end;
+    for (Sequence s : stepMembers) {
+      if (s.done || !s.decodingNow) {
+        continue;
+      }
+      commitFullBlocks(s, s.promptLen + s.generated);
+      emit(s, end);
+    }
+    decoding.removeIf(s -> s.done);
+    running.removeIf(s -> s.done);
+    continuous = !decoding.isEmpty();
   }
 
   private void preempt(Sequence s) {
     running.remove(s);
+    if (prefilling.remove(s)) {
+      prefillTokensInFlight -= s.budgetHeld;
+      s.budgetHeld = 0;
+    }
+    decoding.remove(s);
+    s.decodingNow = false;
     release(s);
     s.computed = 0;
     waiting.addFirst(s);
@@ -303,32 +383,10 @@ final class Engine implements Runnable {
     s.blockTable[s.blockCount++] = id;
   }
 
-  // ---- completing a step ------------------------------------------------------------------------------
-
-  private void complete(Step step, long now) {
-    for (int i = 0; i < step.prefills.size(); i++) {
-      Sequence s = step.prefills.get(i);
-      if (s.done) {
-        continue;
-      }
-      s.computed += step.chunks.get(i);
-      commitFullBlocks(s, s.computed);
-      if (!s.prefilling()) {
-        emit(s, now);
-      }
-    }
-    for (Sequence s : step.decodes) {
-      if (s.done) {
-        continue;
-      }
-      commitFullBlocks(s, s.promptLen + s.generated);
-      emit(s, now);
-    }
-    running.removeIf(s -> s.done);
-  }
-
-  private void emit(Sequence s, long now) {
+  private void emit(Sequence s, long scheduled) {
+    long now = Math.max(scheduled, clock.now());
     int index = s.generated++;
+    s.decodingNow = true;
     String m = metrics.model;
     metrics.generationTokens.inc(1, m);
     if (s.firstTokenNanos < 0) {
@@ -344,6 +402,7 @@ final class Engine implements Runnable {
     s.listener.onToken(s, index);
     if (s.generated >= s.outputLen()) {
       release(s);
+      running.remove(s);
       finish(s, s.finishReason, now);
     }
   }

@@ -3,21 +3,17 @@ package dev.modelplane.simulator;
 import java.util.SplittableRandom;
 
 /**
- * Turns an engine step into a duration (model nanoseconds).
+ * The latency model (model nanoseconds), with llm-d-inference-sim's formulas so the same flags cost the same:
  *
  * <ul>
- *   <li>decode part: {@code inter-token-latency × load factor}, the memory-bound cost of one forward pass;</li>
- *   <li>prefill part, per-token calculator: {@code (prefill-overhead + prefill-time-per-token × uncached tokens in
- *       the step) × load factor}; constant calculator: {@code time-to-first-token × load factor} spread over a
- *       prompt's chunks in proportion to their size;</li>
- *   <li>a step that both decodes and prefills costs the larger of the two (the weights are read once for the
- *       whole batch, so a mixed step is bound by whichever of memory or compute dominates), plus the LoRA swap
- *       cost when it loads an adapter.</li>
+ *   <li>prefill of one request, per-token calculator: {@code (prefill-overhead + prefill-time-per-token × uncached
+ *       tokens) × load factor}; constant calculator: {@code time-to-first-token × load factor};</li>
+ *   <li>one decode step of the running batch: {@code inter-token-latency × load factor};</li>
+ *   <li>load factor: {@code 1 + (time-factor-under-load − 1)·(running − 1)/(max-num-seqs − 1)};</li>
+ *   <li>jitter: Gaussian with the configured standard deviation (at most 30 % of the mean), clamped to ±70 % of the
+ *       mean, from a seeded generator.</li>
  * </ul>
- * The load factor is llm-d-inference-sim's: {@code 1 + (time-factor-under-load − 1)·(running − 1)/(max-num-seqs − 1)},
- * so with the same flags a lone request costs the same on both simulators. Jitter is Gaussian with the configured
- * standard deviation (at most 30 % of the mean) clamped to ±70 % of the mean, as the peer does, from a seeded
- * generator.
+ * How prefills and decode steps share the GPU is the engine's business ({@code --prefill-interference}).
  */
 final class LatencyModel {
   private final boolean constant;
@@ -55,32 +51,28 @@ final class LatencyModel {
     return 1 + (factor - 1) * (Math.min(running, maxNumSeqs) - 1) / (maxNumSeqs - 1);
   }
 
-  /** One step: {@code decodes} sequences decode, {@code prefill} describes the prefill chunks. */
-  long stepNanos(int running, int decodes, PrefillWork prefill, int adaptersLoaded) {
+  /** Prefill time of one request with {@code uncached} tokens to compute, {@code running} sequences admitted. */
+  long prefillNanos(int running, int uncached) {
     double lf = loadFactor(running);
-    long decode = decodes > 0 ? jitter(itl * lf, itlStdDev) : 0;
-    long pre = 0;
-    if (prefill.tokens > 0 || prefill.constantShare > 0) {
-      pre = constant
-          ? jitter(ttft * prefill.constantShare * lf, ttftStdDev * prefill.constantShare)
-          : jitter((prefillOverhead + (double) prefillPerToken * prefill.tokens) * lf, prefillStdDev);
-    }
-    return Math.max(decode, pre) + adaptersLoaded * loraLoad;
+    return constant
+        ? jitter(ttft * lf, ttftStdDev)
+        : jitter((prefillOverhead + (double) prefillPerToken * uncached) * lf, prefillStdDev);
   }
 
-  /** Prefill work in a step: uncached tokens, and for the constant calculator the sum of chunk/prompt shares. */
-  static final class PrefillWork {
-    int tokens;
-    double constantShare;
+  /** The compute-bound (GPU) part of that prefill, without overhead or jitter: what a decode step can be stalled by. */
+  long prefillComputeNanos(int running, int uncached) {
+    double lf = loadFactor(running);
+    return Math.round(constant ? ttft * lf : (double) prefillPerToken * uncached * lf);
+  }
 
-    void add(int chunk, int uncachedTotal) {
-      tokens += chunk;
-      constantShare += uncachedTotal <= 0 ? 1.0 : (double) chunk / uncachedTotal;
-    }
+  /** One decode step with {@code running} sequences admitted. */
+  long decodeNanos(int running) {
+    return jitter(itl * loadFactor(running), itlStdDev);
+  }
 
-    boolean isEmpty() {
-      return tokens == 0 && constantShare == 0;
-    }
+  /** Swap cost of bringing one adapter onto the GPU. */
+  long loraLoadNanos() {
+    return loraLoad;
   }
 
   private long jitter(double mean, double stdDev) {

@@ -30,7 +30,10 @@ final class Sequence {
   int target;
   int computed;
   int cachedTokens;
-  int uncachedAtAdmission;
+  int budgetHeld;
+  long prefillEnd;
+  long order;
+  boolean decodingNow;
   int generated;
   int[] blockTable = new int[0];
   int blockCount;

@@ -76,6 +76,11 @@ public final class SimulatorConfig {
       + "are chunked (default 2048). (vLLM's flag; modelplane)")
   Integer maxNumBatchedTokens;
 
+  @Option(names = "--prefill-interference", description = "Fraction (0-1) of a prefill's compute time that stalls "
+      + "the decode step it overlaps: 0 runs prefills beside decoding as llm-d-inference-sim does, 1 serialises them "
+      + "as vLLM's mixed batches do (default ${DEFAULT-VALUE}). (modelplane)")
+  double prefillInterference = 0.0;
+
   @Option(names = "--enable-kvcache", arity = "0..1", fallbackValue = "true",
       description = "Prefix caching over the KV blocks (default ${DEFAULT-VALUE}; blocks are always accounted).")
   boolean enableKvcache = true;
@@ -224,6 +229,10 @@ public final class SimulatorConfig {
     return maxNumBatchedTokens != null ? maxNumBatchedTokens : 2048;
   }
 
+  public double prefillInterference() {
+    return prefillInterference;
+  }
+
   public String hashSeed() {
     if (hashSeed != null) {
       return hashSeed;
@@ -293,6 +302,9 @@ public final class SimulatorConfig {
     if (maxLoras < 1 || maxCpuLoras() < maxLoras) {
       p.add("--max-loras must be >= 1 and --max-cpu-loras >= --max-loras");
     }
+    if (prefillInterference < 0 || prefillInterference > 1) {
+      p.add("--prefill-interference must be within 0-1");
+    }
     if (!(timeScale > 0)) {
       p.add("--time-scale must be > 0");
     }
@@ -337,6 +349,7 @@ public final class SimulatorConfig {
   public SimulatorConfig maxWaitingQueueLength(int v) { maxWaitingQueueLength = v; return this; }
   public SimulatorConfig maxModelLen(int v) { maxModelLen = v; return this; }
   public SimulatorConfig maxNumBatchedTokens(int v) { maxNumBatchedTokens = v; return this; }
+  public SimulatorConfig prefillInterference(double v) { prefillInterference = v; return this; }
   public SimulatorConfig enableKvcache(boolean v) { enableKvcache = v; return this; }
   public SimulatorConfig kvCacheSize(int v) { kvCacheSize = v; return this; }
   public SimulatorConfig blockSize(int v) { blockSize = v; return this; }

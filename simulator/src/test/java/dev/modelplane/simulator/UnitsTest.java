@@ -62,17 +62,20 @@ class UnitsTest {
   }
 
   @Test
-  void mixedStepsCostTheLargerPartAndJitterStaysWithinSeventyPercent() {
-    SimulatorConfig c = SimulatorConfig.of("m").interTokenLatency(Duration.ofMillis(10))
-        .prefillOverhead(Duration.ofMillis(20)).prefillTimePerToken(Duration.ofMillis(1));
+  void prefillAndDecodeFollowThePeersFormulasWithJitterWithinSeventyPercent() {
+    SimulatorConfig c = SimulatorConfig.of("m").maxNumSeqs(5).timeFactorUnderLoad(3.0)
+        .interTokenLatency(Duration.ofMillis(10)).prefillOverhead(Duration.ofMillis(20))
+        .prefillTimePerToken(Duration.ofMillis(1));
     LatencyModel m = new LatencyModel(c, 1);
-    LatencyModel.PrefillWork w = new LatencyModel.PrefillWork();
-    w.add(100, 100);
-    assertThat(m.stepNanos(2, 1, w, 0)).isEqualTo(120_000_000L);
-    assertThat(m.stepNanos(2, 1, new LatencyModel.PrefillWork(), 0)).isEqualTo(10_000_000L);
+    assertThat(m.prefillNanos(1, 100)).isEqualTo(120_000_000L);
+    assertThat(m.prefillNanos(3, 100)).isEqualTo(240_000_000L);
+    assertThat(m.prefillComputeNanos(1, 100)).isEqualTo(100_000_000L);
+    assertThat(m.decodeNanos(5)).isEqualTo(30_000_000L);
+    assertThat(new LatencyModel(SimulatorConfig.of("m").latencyCalculator("constant")
+        .timeToFirstToken(Duration.ofMillis(50)), 1).prefillNanos(1, 1000)).isEqualTo(50_000_000L);
     LatencyModel j = new LatencyModel(c.interTokenLatencyStdDev(Duration.ofMillis(50)), 1);
     for (int i = 0; i < 1000; i++) {
-      assertThat(j.stepNanos(1, 1, new LatencyModel.PrefillWork(), 0)).isBetween(3_000_000L, 17_000_000L);
+      assertThat(j.decodeNanos(1)).isBetween(3_000_000L, 17_000_000L);
     }
   }
 
