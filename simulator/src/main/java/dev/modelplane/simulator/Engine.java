@@ -384,7 +384,9 @@ final class Engine implements Runnable {
   }
 
   private void emit(Sequence s, long scheduled) {
-    long now = Math.max(scheduled, clock.now());
+    long actual = clock.now();
+    long now = Math.max(scheduled, actual);
+    metrics.engineLag.observe(seconds(Math.max(0, actual - scheduled)), metrics.model);
     int index = s.generated++;
     s.decodingNow = true;
     String m = metrics.model;

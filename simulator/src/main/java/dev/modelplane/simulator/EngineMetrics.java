@@ -42,6 +42,7 @@ final class EngineMetrics {
   final PromRegistry.Histogram requestPromptTokens;
   final PromRegistry.Histogram requestGenerationTokens;
   final PromRegistry.Histogram requestMaxTokens;
+  final PromRegistry.Histogram engineLag;
 
   EngineMetrics(String model, int blockSize, int numBlocks, int maxModelLen, boolean prefixCaching) {
     this.model = model;
@@ -97,6 +98,9 @@ final class EngineMetrics {
         "Number of generation tokens processed.", tokenBuckets, m));
     requestMaxTokens = registry.register(new PromRegistry.Histogram("vllm:request_params_max_tokens",
         "Histogram of the max_tokens request parameter.", tokenBuckets, m));
+    engineLag = registry.register(new PromRegistry.Histogram("modelplane_simulator_token_lag_seconds",
+        "Wall-clock lateness of each token against the latency model, in model seconds (not a vLLM metric).",
+        new double[] {0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0}, m));
 
     running.set(0, model);
     waiting.set(0, model);
@@ -113,7 +117,7 @@ final class EngineMetrics {
       success.touch(model, r);
     }
     for (PromRegistry.Histogram h : List.of(ttft, itl, tpot, requestTpot, e2e, queueTime, inferenceTime,
-        prefillTime, decodeTime, requestPromptTokens, requestGenerationTokens, requestMaxTokens)) {
+        prefillTime, decodeTime, requestPromptTokens, requestGenerationTokens, requestMaxTokens, engineLag)) {
       h.touch(model);
     }
   }

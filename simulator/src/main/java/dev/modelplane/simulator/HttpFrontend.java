@@ -6,38 +6,61 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.function.Consumer;
 
-/** The HTTP side of one rank on Vert.x: routing, bodies, errors, and SSE streaming of engine output. */
+/**
+ * The HTTP side of one rank on Vert.x: routing, bodies, errors, and SSE streaming of engine output. One instance
+ * per event loop listens on the rank's port (Vert.x shares the socket and spreads connections), because a server
+ * started outside a verticle would serve every connection from a single event loop.
+ */
 final class HttpFrontend {
   private static final String JSON_TYPE = "application/json";
   private final Vertx vertx;
   private final Rank rank;
   private final String podName = System.getenv("POD_NAME");
   private final String podNamespace = System.getenv("POD_NAMESPACE");
-  private HttpServer server;
+  private volatile int port;
 
   HttpFrontend(Vertx vertx, Rank rank) {
     this.vertx = vertx;
     this.rank = rank;
   }
 
-  Future<HttpServer> listen(String host, int port) {
-    HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port).setTcpNoDelay(true)
-        .setIdleTimeout(0).setCompressionSupported(false);
-    return vertx.createHttpServer(options).requestHandler(this::handle).listen().onSuccess(s -> server = s);
+  /** Listens on {@code port} (0: a free one) with one server per event loop; completes with the actual port. */
+  Future<Integer> listen(String host, int port, int instances) {
+    HttpServerOptions options = new HttpServerOptions().setHost(host).setTcpNoDelay(true).setIdleTimeout(0)
+        .setCompressionSupported(false).setAcceptBacklog(4096);
+    // The first server picks the port (port 0 means any); the others join it.
+    return vertx.deployVerticle(new Listener(options.setPort(port))).compose(id -> {
+      int actual = this.port;
+      if (instances <= 1) {
+        return Future.succeededFuture(actual);
+      }
+      return vertx.deployVerticle(() -> new Listener(new HttpServerOptions(options).setPort(actual)),
+          new io.vertx.core.DeploymentOptions().setInstances(instances - 1)).map(x -> actual);
+    });
+  }
+
+  /** One server on one event loop. */
+  private final class Listener extends io.vertx.core.VerticleBase {
+    private final HttpServerOptions options;
+
+    Listener(HttpServerOptions options) {
+      this.options = options;
+    }
+
+    @Override
+    public Future<?> start() {
+      return vertx.createHttpServer(options).requestHandler(HttpFrontend.this::handle).listen()
+          .onSuccess(s -> port = s.actualPort());
+    }
   }
 
   int actualPort() {
-    return server.actualPort();
-  }
-
-  Future<Void> close() {
-    return server == null ? Future.succeededFuture() : server.close();
+    return port;
   }
 
   private void handle(HttpServerRequest req) {

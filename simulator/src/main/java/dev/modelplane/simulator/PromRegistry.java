@@ -129,10 +129,20 @@ final class PromRegistry {
       return "histogram";
     }
 
+    private String[] lastValues;
+    private double[] lastChild;
+
     /** Layout of a child: [count per bound..., count(+Inf), sum]. */
     void observe(double v, String... values) {
       synchronized (this) {
-        double[] c = children.computeIfAbsent(List.of(values), k -> new double[bounds.length + 2]);
+        double[] c;
+        if (lastValues != null && java.util.Arrays.equals(lastValues, values)) {
+          c = lastChild;
+        } else {
+          c = children.computeIfAbsent(List.of(values), k -> new double[bounds.length + 2]);
+          lastValues = values.clone();
+          lastChild = c;
+        }
         int i = Arrays.binarySearch(bounds, v);
         c[i >= 0 ? i : -i - 1]++;
         c[bounds.length + 1] += v;

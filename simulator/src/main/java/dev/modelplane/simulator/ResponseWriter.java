@@ -5,14 +5,49 @@ import io.vertx.core.http.HttpServerResponse;
 
 /**
  * Writes one completion's response as the engine produces it: SSE chunks (OpenAI's {@code chat.completion.chunk}
- * and {@code text_completion} shapes, vLLM's field order) or, when not streaming, one JSON body at the end. Engine
- * callbacks hop to the request's Vert.x context.
+ * and {@code text_completion} shapes, vLLM's field order) or, when not streaming, one JSON body at the end. The
+ * engine thread only records progress; the request's event loop builds and writes the chunks. All writers of one
+ * event loop share an {@link Outbox}, so a decode step of thousands of sequences costs one hand-off per loop, not
+ * one per token.
  */
 final class ResponseWriter implements Sequence.Listener {
+  /** Writers of one event loop with output to write, drained by one task on that loop. */
+  static final class Outbox {
+    private static final java.util.concurrent.ConcurrentHashMap<Context, Outbox> BY_CONTEXT =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private final Context ctx;
+    private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> work =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private Outbox(Context ctx) {
+      this.ctx = ctx;
+    }
+
+    static Outbox of(Context ctx) {
+      return BY_CONTEXT.computeIfAbsent(ctx, Outbox::new);
+    }
+
+    void post(Runnable r) {
+      work.add(r);
+      if (scheduled.compareAndSet(false, true)) {
+        ctx.runOnContext(v -> drain());
+      }
+    }
+
+    private void drain() {
+      scheduled.set(false);
+      for (Runnable r; (r = work.poll()) != null; ) {
+        r.run();
+      }
+    }
+  }
+
+
   final String id;
   private final Rank.Prepared p;
   private final HttpServerResponse resp;
-  private final Context ctx;
+  private final Outbox outbox;
   private final boolean chat;
   private final long created;
   private final String modelJson;
@@ -21,7 +56,7 @@ final class ResponseWriter implements Sequence.Listener {
     this.id = rank.newId(chat ? "chatcmpl-" : "cmpl-");
     this.p = p;
     this.resp = resp;
-    this.ctx = ctx;
+    this.outbox = Outbox.of(ctx);
     this.chat = chat;
     this.created = rank.created();
     this.modelJson = Json.quote(p.model());
@@ -32,11 +67,10 @@ final class ResponseWriter implements Sequence.Listener {
     if (!p.request().stream()) {
       return;
     }
-    boolean last = index == seq.outputLen() - 1;
-    String chunk = chunk(seq.output.get(index), index == 0, last ? seq.finishReason : null);
-    ctx.runOnContext(v -> {
+    outbox.post(() -> {
       if (!resp.ended() && !resp.closed()) {
-        resp.write(chunk);
+        boolean last = index == seq.outputLen() - 1;
+        resp.write(chunk(seq.output.get(index), index == 0, last ? seq.finishReason : null));
       }
     });
   }
@@ -47,9 +81,10 @@ final class ResponseWriter implements Sequence.Listener {
       return;
     }
     int completion = seq.generated;
+    int cached = seq.cachedTokens;
     String usage = "{\"prompt_tokens\":" + seq.promptLen + ",\"total_tokens\":" + (seq.promptLen + completion)
         + ",\"completion_tokens\":" + completion + ",\"prompt_tokens_details\":{\"cached_tokens\":"
-        + seq.cachedTokens + "}}";
+        + cached + "}}";
     String tail;
     if (p.request().stream()) {
       StringBuilder sb = new StringBuilder();
@@ -64,7 +99,7 @@ final class ResponseWriter implements Sequence.Listener {
     } else {
       tail = full(seq, usage);
     }
-    ctx.runOnContext(v -> {
+    outbox.post(() -> {
       if (resp.ended() || resp.closed()) {
         return;
       }

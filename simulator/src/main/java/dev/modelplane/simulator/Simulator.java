@@ -35,7 +35,7 @@ public final class Simulator implements AutoCloseable {
         Rank rank = new Rank(i, config, seed);
         HttpFrontend fe = new HttpFrontend(vertx, rank);
         int port = i == 0 ? base : sim.frontends.get(0).actualPort() + i;
-        await(fe.listen(config.host(), port));
+        await(fe.listen(config.host(), port, Math.max(1, Runtime.getRuntime().availableProcessors())));
         rank.start();
         sim.ranks.add(rank);
         sim.frontends.add(fe);
@@ -61,13 +61,6 @@ public final class Simulator implements AutoCloseable {
   public void close() {
     for (Rank r : ranks) {
       r.stop();
-    }
-    for (HttpFrontend f : frontends) {
-      try {
-        await(f.close());
-      } catch (RuntimeException ignored) {
-        // closing anyway
-      }
     }
     try {
       vertx.close().await(10, TimeUnit.SECONDS);
