@@ -33,15 +33,23 @@ final class HttpFrontend {
   Future<Integer> listen(String host, int port, int instances) {
     HttpServerOptions options = new HttpServerOptions().setHost(host).setTcpNoDelay(true).setIdleTimeout(0)
         .setCompressionSupported(false).setAcceptBacklog(4096);
-    // The first server picks the port (port 0 means any); the others join it.
-    return vertx.deployVerticle(new Listener(options.setPort(port))).compose(id -> {
-      int actual = this.port;
-      if (instances <= 1) {
-        return Future.succeededFuture(actual);
-      }
-      return vertx.deployVerticle(() -> new Listener(new HttpServerOptions(options).setPort(actual)),
-          new io.vertx.core.DeploymentOptions().setInstances(instances - 1)).map(x -> actual);
-    });
+    // Servers on one event loop each share the socket only when they name the same port, so port 0 is resolved
+    // to a free port first.
+    int concrete;
+    try {
+      concrete = port != 0 ? port : freePort(host);
+    } catch (java.io.IOException e) {
+      return Future.failedFuture(e);
+    }
+    return vertx.deployVerticle(() -> new Listener(new HttpServerOptions(options).setPort(concrete)),
+        new io.vertx.core.DeploymentOptions().setInstances(instances)).map(x -> this.port);
+  }
+
+  private static int freePort(String host) throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      s.bind(new java.net.InetSocketAddress(host, 0));
+      return s.getLocalPort();
+    }
   }
 
   /** One server on one event loop. */
