@@ -39,7 +39,7 @@ run_side() { # label port command...
   "$@" > "/tmp/fidelity-$label.log" 2>&1 &
   local pid=$!
   wait_ready "$port" || { echo "$label did not start; see /tmp/fidelity-$label.log" >&2; kill "$pid"; return 1; }
-  "$java" -cp "$cp" dev.modelplane.simulator.bench.LoadGen "$port" "$requests" "$rate" "$prompt" "$output" "$label" sim-model
+  "$java" -cp "$cp" dev.modelplane.simulator.bench.LoadGen "$port" "$requests" "$rate" "$prompt" "$output" "$label" sim-model 250 32
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 

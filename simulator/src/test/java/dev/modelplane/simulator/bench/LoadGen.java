@@ -83,7 +83,7 @@ public final class LoadGen {
           Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
         }
       }
-      String body = "{\"model\":\"" + model + "\",\"prompt\":\"" + prompt(i, promptWords) + "\",\"max_tokens\":" + output
+      String body = "{\"model\":\"" + model + "\",\"prompt\":\"" + prompt(label, i, promptWords) + "\",\"max_tokens\":" + output
           + ",\"ignore_eos\":true,\"stream\":true}";
       long sent = System.nanoTime();
       Lane lane = lanes.get(i % laneCount);
@@ -209,11 +209,12 @@ public final class LoadGen {
     }
   }
 
-  /** A prompt of {@code words} words unique to request {@code i} (no shared prefix). */
-  static String prompt(int i, int words) {
+  /** A prompt of {@code words} words unique to run {@code label} and request {@code i} (no shared prefix). */
+  static String prompt(String label, int i, int words) {
     StringBuilder sb = new StringBuilder();
+    String head = label.replaceAll("[^A-Za-z]", "") + i + "w";
     for (int w = 0; w < words; w++) {
-      sb.append('r').append(i).append('w').append(w).append(' ');
+      sb.append(head).append(w).append(' ');
     }
     return sb.toString().trim();
   }
