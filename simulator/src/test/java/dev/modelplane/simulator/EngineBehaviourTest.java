@@ -109,6 +109,28 @@ class EngineBehaviourTest {
   }
 
   @Test
+  void prefillInterferenceStallsRunningDecodes() throws Exception {
+    double[] worstGap = new double[2];
+    double[] interference = {0.0, 1.0};
+    for (int run = 0; run < 2; run++) {
+      try (Simulator sim = Simulator.start(base().prefillInterference(interference[run])
+          .interTokenLatency(Duration.ofMillis(10)).prefillTimePerToken(Duration.ofMillis(2)))) {
+        SimClient c = new SimClient(sim.port());
+        var decoding = async(c, "/v1/completions", SimClient.completion("m", "short prompt", 60, true));
+        awaitMetrics(c, m -> SimClient.sample(m, "vllm:generation_tokens_total") >= 5);
+        // A 400-token prompt: 800 ms of prefill compute while the first stream decodes.
+        c.stream("/v1/completions", SimClient.completion("m", words("big", 400), 1, true));
+        List<Long> arrivals = decoding.get(60, TimeUnit.SECONDS).arrivals();
+        for (int i = 1; i < arrivals.size(); i++) {
+          worstGap[run] = Math.max(worstGap[run], (arrivals.get(i) - arrivals.get(i - 1)) / 1e9);
+        }
+      }
+    }
+    // Off: prefills run beside decoding (the peer's model); on: the decode step waits for the prefill.
+    assertThat(worstGap[1]).isGreaterThan(2 * worstGap[0]);
+  }
+
+  @Test
   void aFullQueueAnswers429() throws Exception {
     try (Simulator sim = Simulator.start(base().maxNumSeqs(1).maxWaitingQueueLength(1)
         .interTokenLatency(Duration.ofMillis(20)))) {
