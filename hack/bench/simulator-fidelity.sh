@@ -7,7 +7,8 @@
 #
 # The peer binary: $LLMD_SIM_BIN, or built from a source checkout in $LLMD_SIM_SRC with `go build` (its module,
 # and its dependency llm-d-router, are not served by the Go module proxy this machine reaches; when
-# $LLMD_ROUTER_SRC is set it is used through a `replace`). Without a peer only our side runs.
+# $LLMD_ROUTER_SRC is set it is used through a `replace`). Without a peer only our side runs. OURS_FLAGS adds flags
+# to our side only (e.g. OURS_FLAGS="--prefill-interference 1").
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 requests="${1:-240}" rate="${2:-8}" prompt="${3:-200}" output="${4:-100}"
@@ -46,7 +47,7 @@ run_side() { # label port command...
 echo "workload: $requests requests, Poisson $rate/s, $prompt-token unique prompts, $output output tokens (ignore_eos), streaming"
 echo "flags: ${flags[*]}"
 run_side modelplane "$ours_port" "$java" -jar "$root/cli/target/modelplane.jar" simulator --model sim-model \
-  --host 127.0.0.1 --port "$ours_port" "${flags[@]}"
+  --host 127.0.0.1 --port "$ours_port" "${flags[@]}" ${OURS_FLAGS:-}
 if [ -n "$peer" ]; then
   POD_IP=127.0.0.1 run_side llm-d-sim "$peer_port" "$peer" --model sim-model --port "$peer_port" "${flags[@]}" \
     --force-dummy-tokenizer
