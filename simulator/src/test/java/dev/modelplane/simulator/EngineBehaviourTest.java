@@ -52,8 +52,9 @@ class EngineBehaviourTest {
   @Test
   void ttftGrowsWithUncachedPromptTokensAndDropsOnAPrefixHit() throws Exception {
     try (Simulator sim = Simulator.start(base().prefillOverhead(Duration.ofMillis(5))
-        .prefillTimePerToken(Duration.ofMillis(2)).interTokenLatency(Duration.ofMillis(1)))) {
+        .prefillTimePerToken(Duration.ofMillis(3)).interTokenLatency(Duration.ofMillis(1)))) {
       SimClient c = new SimClient(sim.port());
+      c.stream("/v1/completions", SimClient.completion("m", words("warm", 16), 2, true)); // JIT, connections
       double shortTtft = c.stream("/v1/completions", SimClient.completion("m", words("a", 16), 2, true)).ttftSeconds();
       double midTtft = c.stream("/v1/completions", SimClient.completion("m", words("b", 200), 2, true)).ttftSeconds();
       String longPrompt = words("c", 400);
@@ -64,7 +65,7 @@ class EngineBehaviourTest {
                   SimClient.JSON.createObjectNode().put("include_usage", true)).toString());
       double hitTtft = again.ttftSeconds();
 
-      // Model: 5 ms + 2 ms per uncached token -> ~37 ms, ~405 ms, ~805 ms, and ~37 ms with 384 tokens cached.
+      // Model: 5 ms + 3 ms per uncached token -> ~53 ms, ~605 ms, ~1205 ms, and ~53 ms with 384 tokens cached.
       assertThat(midTtft).isGreaterThan(shortTtft);
       assertThat(longTtft).isGreaterThan(midTtft);
       assertThat(longTtft).isGreaterThan(2 * shortTtft);
@@ -73,7 +74,7 @@ class EngineBehaviourTest {
       assertThat(usage.at("/prompt_tokens_details/cached_tokens").asInt()).isEqualTo(384);
 
       String m = c.metrics();
-      assertThat(SimClient.sample(m, "vllm:prefix_cache_queries_total")).isEqualTo(16 + 200 + 400 + 400);
+      assertThat(SimClient.sample(m, "vllm:prefix_cache_queries_total")).isEqualTo(16 + 16 + 200 + 400 + 400);
       assertThat(SimClient.sample(m, "vllm:prefix_cache_hits_total")).isEqualTo(384);
     }
   }
@@ -132,12 +133,13 @@ class EngineBehaviourTest {
 
   @Test
   void aFullQueueAnswers429() throws Exception {
+    // Each request decodes for ~2 s, so the queue is still full when the third arrives even on a loaded machine.
     try (Simulator sim = Simulator.start(base().maxNumSeqs(1).maxWaitingQueueLength(1)
-        .interTokenLatency(Duration.ofMillis(20)))) {
+        .interTokenLatency(Duration.ofMillis(50)))) {
       SimClient c = new SimClient(sim.port());
-      var first = async(c, "/v1/completions", SimClient.completion("m", "first", 20, true));
+      var first = async(c, "/v1/completions", SimClient.completion("m", "first", 40, true));
       awaitMetrics(c, m -> SimClient.sample(m, "vllm:num_requests_running") == 1);
-      var second = async(c, "/v1/completions", SimClient.completion("m", "second", 20, true));
+      var second = async(c, "/v1/completions", SimClient.completion("m", "second", 1, true));
       awaitMetrics(c, m -> SimClient.sample(m, "vllm:num_requests_waiting") == 1);
       SimClient.Response third = c.post("/v1/completions", SimClient.completion("m", "third", 20, false));
       assertThat(third.status()).isEqualTo(429);
@@ -150,10 +152,10 @@ class EngineBehaviourTest {
 
   @Test
   void aRunningLoraAdapterAppearsInLoraRequestsInfo() throws Exception {
-    try (Simulator sim = Simulator.start(base().maxLoras(1).interTokenLatency(Duration.ofMillis(20))
+    try (Simulator sim = Simulator.start(base().maxLoras(1).interTokenLatency(Duration.ofMillis(50))
         .loraModules(List.of("a1=/loras/a1", "a2=/loras/a2")))) {
       SimClient c = new SimClient(sim.port());
-      var one = async(c, "/v1/completions", SimClient.completion("a1", "adapter one", 25, true));
+      var one = async(c, "/v1/completions", SimClient.completion("a1", "adapter one", 40, true));
       String m = awaitMetrics(c, s -> s.contains("running_lora_adapters=\"a1\""));
       assertThat(m).contains("vllm:lora_requests_info{max_lora=\"1\",running_lora_adapters=\"a1\","
           + "waiting_lora_adapters=\"\"}");
@@ -205,12 +207,12 @@ class EngineBehaviourTest {
 
   @Test
   void healthIs503DuringTheStartupDelay() throws Exception {
-    try (Simulator sim = Simulator.start(base().startupDuration(Duration.ofMillis(800)))) {
+    try (Simulator sim = Simulator.start(base().startupDuration(Duration.ofSeconds(2)))) {
       SimClient c = new SimClient(sim.port());
       assertThat(c.get("/health").status()).isEqualTo(503);
       assertThat(c.post("/v1/completions", SimClient.completion("m", "x", 1, false)).status()).isEqualTo(503);
       int status = 503;
-      for (int i = 0; i < 200 && status == 503; i++) {
+      for (int i = 0; i < 400 && status == 503; i++) {
         Thread.sleep(25);
         status = c.get("/health").status();
       }
