@@ -3,13 +3,9 @@ package dev.modelplane.simulator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -59,14 +55,11 @@ final class Engine implements Runnable {
   private long pendingInterference;
   private long admissions;
   private final double interference;
-  private final Map<String, Integer> activeAdapters = new HashMap<>();
-  private final LinkedHashSet<String> residentAdapters = new LinkedHashSet<>();
-  private final int maxLoras;
+  private final LoraSlots lora;
   private volatile int runningCount;
   private volatile double kvUsage;
   private volatile boolean stopped;
   private volatile Thread thread;
-  private String loraState = "";
 
   Engine(SimulatorConfig config, EngineMetrics metrics, ModelClock clock, long seed) {
     this.config = config;
@@ -76,9 +69,9 @@ final class Engine implements Runnable {
     this.latency = new LatencyModel(config, seed);
     this.metrics = metrics;
     this.clock = clock;
-    this.maxLoras = config.maxLoras();
+    this.lora = new LoraSlots(config.maxLoras());
     this.interference = config.prefillInterference();
-    publishLora();
+    lora.publish(metrics, waiting);
   }
 
   /** Starts the engine thread. */
@@ -212,7 +205,7 @@ final class Engine implements Runnable {
     Iterator<Sequence> it = waiting.iterator();
     while (it.hasNext() && running.size() < maxNumSeqs) {
       Sequence s = it.next();
-      if (s.adapter != null && !activeAdapters.containsKey(s.adapter) && activeAdapters.size() >= maxLoras) {
+      if (!lora.admits(s.adapter)) {
         continue;
       }
       int target = s.promptLen + s.generated;
@@ -248,7 +241,7 @@ final class Engine implements Runnable {
       }
       long swap = 0;
       if (s.adapter != null) {
-        swap = useAdapter(s.adapter);
+        swap = lora.acquire(s.adapter) ? latency.loraLoadNanos() : 0;
       }
       running.add(s);
       s.budgetHeld = hold;
@@ -257,30 +250,6 @@ final class Engine implements Runnable {
       pendingInterference += latency.prefillComputeNanos(running.size(), uncached) + swap;
       prefilling.add(s);
     }
-  }
-
-  /** Marks an adapter active and returns the swap cost when it had to be brought onto the GPU. */
-  private long useAdapter(String adapter) {
-    activeAdapters.merge(adapter, 1, Integer::sum);
-    if (residentAdapters.remove(adapter)) {
-      residentAdapters.add(adapter);
-      return 0;
-    }
-    while (residentAdapters.size() >= maxLoras) {
-      String evict = null;
-      for (String r : residentAdapters) {
-        if (!activeAdapters.containsKey(r)) {
-          evict = r;
-          break;
-        }
-      }
-      if (evict == null) {
-        break;
-      }
-      residentAdapters.remove(evict);
-    }
-    residentAdapters.add(adapter);
-    return latency.loraLoadNanos();
   }
 
   // ---- prefill and decode -------------------------------------------------------------------------------
@@ -372,7 +341,7 @@ final class Engine implements Runnable {
     kv.release(s.blockTable, s.blockCount);
     s.blockCount = 0;
     if (s.adapter != null) {
-      activeAdapters.computeIfPresent(s.adapter, (k, v) -> v == 1 ? null : v - 1);
+      lora.release(s.adapter);
     }
   }
 
@@ -450,23 +419,7 @@ final class Engine implements Runnable {
   private void publish() {
     runningCount = running.size();
     kvUsage = kv.usage();
-    publishLora();
-  }
-
-  private void publishLora() {
-    TreeSet<String> run = new TreeSet<>(activeAdapters.keySet());
-    TreeSet<String> wait = new TreeSet<>();
-    for (Sequence s : waiting) {
-      if (s.adapter != null) {
-        wait.add(s.adapter);
-      }
-    }
-    String state = String.join(",", run) + "|" + String.join(",", wait);
-    if (!state.equals(loraState)) {
-      loraState = state;
-      metrics.loraInfo.replace(System.currentTimeMillis() / 1000.0, String.valueOf(maxLoras), String.join(",", run),
-          String.join(",", wait));
-    }
+    lora.publish(metrics, waiting);
   }
 
   static double seconds(long nanos) {
