@@ -1,5 +1,6 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.simulator.SimulatorCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
@@ -12,7 +13,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Kubernetes-native serving of large language models.",
-    subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class, DevClusterCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class, DevClusterCommand.class,
+        SimulatorCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
