@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class EndpointState {
   private final Endpoint endpoint;
   private volatile MetricsSnapshot metrics = MetricsSnapshot.NONE;
+  private volatile int inFlightAtScrape;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile long unreachableUntilNanos = Long.MIN_VALUE;
   private volatile boolean unreachable;
@@ -31,7 +32,17 @@ public final class EndpointState {
   }
 
   public void updateMetrics(MetricsSnapshot snapshot) {
+    this.inFlightAtScrape = inFlight.get();
     this.metrics = snapshot;
+  }
+
+  /**
+   * Requests this router started on the endpoint since its last scrape (net of those that finished), which the
+   * scraped queue cannot show yet. Flow control adds them to the queue so a burst between two scrapes cannot all be
+   * released against the same stale numbers.
+   */
+  public int startedSinceScrape() {
+    return Math.max(0, inFlight.get() - inFlightAtScrape);
   }
 
   /** Requests this router has sent to the endpoint and not yet seen finish. */
