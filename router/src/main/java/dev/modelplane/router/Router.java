@@ -18,7 +18,13 @@ import dev.modelplane.router.proxy.DirectorSelector;
 import dev.modelplane.router.proxy.GatewayServer;
 import dev.modelplane.router.proxy.UpstreamSelector;
 import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.extproc.ExtProcServer;
+import dev.modelplane.router.extproc.ExtProcService;
+import dev.modelplane.router.proxy.ExternalPickerSelector;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import io.vertx.core.VertxOptions;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,7 +45,8 @@ public final class Router implements AutoCloseable {
   private final ScheduledExecutorService flowExecutor;
   private final AccessLog accessLog;
   private GatewayServer gateway;
-  private AutoCloseable extProc;
+  private ExtProcServer extProcServer;
+  private ManagedChannel eppChannel;
   private AutoCloseable discovery;
   private io.vertx.core.http.HttpServer metricsServer;
 
@@ -113,28 +120,51 @@ public final class Router implements AutoCloseable {
       pool.setEndpoints(StaticEndpoints.parse(options.staticEndpoints()));
       Log.info("static endpoints", "count", pool.endpoints().size());
     }
+    if (options.grpcPort() >= 0) {
+      extProcServer = new ExtProcServer(options.host(),
+          options.grpcPort(), options.grpcHealthPort(),
+          new ExtProcService(director, pools, metrics, options.disableSubsetFilter()));
+      extProcServer.ready(discovery == null);
+    }
     if (options.gateway() != null) {
       UpstreamSelector selector = new DirectorSelector(director);
+      if (options.externalEpp() != null) {
+        eppChannel = NettyChannelBuilder.forTarget(options.externalEpp()).usePlaintext().build();
+        selector = new ExternalPickerSelector(eppChannel, options.failOpen(), Duration.ofSeconds(10), flowExecutor);
+        Log.info("client mode: delegating picking", "epp", options.externalEpp(), "failure_mode",
+            options.failOpen() ? "FailOpen" : "FailClose");
+      }
       gateway = new GatewayServer(vertx, options.gateway(), selector, pools, metrics, accessLog, System::nanoTime);
       gateway.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
     if (options.metricsPort() >= 0) {
       metricsServer = vertx.createHttpServer().requestHandler(r -> r.response()
           .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape()));
-      metricsServer.listen(options.metricsPort(), options.gateway() == null ? "127.0.0.1" : options.gateway().host())
+      metricsServer.listen(options.metricsPort(), options.host())
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       Log.info("metrics listening", "port", metricsServer.actualPort());
     }
     return this;
   }
 
-  /** Attaches an extra component closed with the router (ext_proc server, discovery). */
-  void attachExtProc(AutoCloseable c) {
-    this.extProc = c;
+  /** Attaches discovery (closed with the router); readiness follows its first sync. */
+  public void attachDiscovery(AutoCloseable c) {
+    this.discovery = c;
   }
 
-  void attachDiscovery(AutoCloseable c) {
-    this.discovery = c;
+  /** Marks the pools as synced (gRPC readiness). */
+  public void ready(boolean ready) {
+    if (extProcServer != null) {
+      extProcServer.ready(ready);
+    }
+  }
+
+  public int extProcPort() {
+    return extProcServer == null ? -1 : extProcServer.port();
+  }
+
+  public int grpcHealthPort() {
+    return extProcServer == null ? -1 : extProcServer.healthPort();
   }
 
   public int gatewayPort() {
@@ -148,7 +178,10 @@ public final class Router implements AutoCloseable {
   @Override
   public void close() {
     closeQuietly(discovery);
-    closeQuietly(extProc);
+    closeQuietly(extProcServer);
+    if (eppChannel != null) {
+      eppChannel.shutdownNow();
+    }
     director.close();
     scraper.close();
     try {

@@ -9,6 +9,7 @@ import java.util.List;
 /**
  * Everything {@code modelplane router} can be told.
  *
+ * @param host bind address of the gRPC and metrics listeners (the gateway has its own in {@code gateway})
  * @param gateway the standalone gateway ({@code null} = no HTTP gateway)
  * @param grpcPort ext_proc port, -1 = off (GIE: 9002)
  * @param grpcHealthPort gRPC health port, -1 = off (GIE: 9003)
@@ -23,7 +24,7 @@ import java.util.List;
  * @param failOpen in client mode, pick an endpoint ourselves when the external EPP fails (FailOpen)
  * @param disableSubsetFilter ignore the proxy's subset hint
  */
-public record RouterOptions(GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
+public record RouterOptions(String host, GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
     String staticEndpoints, List<PoolKey> pools, String allPoolsNamespace, String configYaml,
     MetricsScraper.Settings scrape, Duration metricsStaleness, String externalEpp, boolean failOpen,
     boolean disableSubsetFilter) {

@@ -393,6 +393,9 @@ final class ProxyExchange {
       return;
     }
     done = true;
+    if (selection != null) {
+      selection.close();
+    }
     long duration = nanoClock.getAsLong() - startNanos;
     String model = selection == null ? null : selection.incomingModel();
     metrics.gatewayRequests.inc(String.valueOf(status), model == null ? "" : model);

@@ -46,4 +46,8 @@ public interface UpstreamSelection {
 
   /** The exchange with {@code target} ended; {@code completed} when the response finished normally. */
   void finished(UpstreamTarget target, boolean completed, long responseBytes);
+
+  /** The whole exchange is over (after the last attempt); releases per-request resources. */
+  default void close() {
+  }
 }

@@ -54,7 +54,7 @@ class GatewayTest {
   private Router router(String endpoints, String config, long maxBody) throws Exception {
     GatewayOptions gw = GatewayOptions.defaults().withPort(0).withEventLoops(1).withMaxBodyBytes(maxBody)
         .withAccessLog(false);
-    router = new Router(new RouterOptions(gw, -1, -1, -1, endpoints, List.of(), null, config,
+    router = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints, List.of(), null, config,
         MetricsScraper.Settings.DEFAULT, Duration.ofSeconds(2), null, false, false)).start();
     return router;
   }
