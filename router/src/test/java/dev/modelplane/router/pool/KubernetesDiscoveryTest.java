@@ -71,6 +71,9 @@ class KubernetesDiscoveryTest {
   void readyPodsTimesTargetPortsBecomeEndpoints(KubeTest kube) {
     KubernetesClient client = kube.client();
     String ns = kube.namespace();
+    // No controller-manager here: create the service account pods are admitted against.
+    client.serviceAccounts().resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder().withNewMetadata()
+        .withName("default").endMetadata().build()).create();
     pool(client, "llama", "vllm", "[{number: 8000}, {number: 8001}]");
     pool(client, "qwen", "sglang", "[{number: 30000}]");
     pod(client, "vllm-a", Map.of("app", "vllm"), "127.0.1.1", true, Map.of());
