@@ -45,12 +45,18 @@ public final class GatewayServer {
   /** Starts listening; completes with the bound port. */
   public Future<Integer> start() {
     int instances = Math.max(1, options.eventLoops());
+    GatewayOptions opts = options;
     if (options.port() == 0 && instances > 1) {
-      // A random port cannot be shared by several server instances: bind the first, then the others to its port.
-      return deploy(options, 1).compose(id -> deploy(options.withPort(boundPort.get()), instances - 1)
-          .map(boundPort.get()));
+      // Vert.x shares a listening socket between instances keyed by the configured port, so port 0 would give each
+      // instance its own random port: choose one free port first.
+      try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+          java.net.InetAddress.getByName(options.host()))) {
+        opts = options.withPort(probe.getLocalPort());
+      } catch (java.io.IOException e) {
+        return Future.failedFuture(e);
+      }
     }
-    return deploy(options, instances).map(id -> boundPort.get());
+    return deploy(opts, instances).map(id -> boundPort.get());
   }
 
   private Future<String> deploy(GatewayOptions opts, int instances) {
@@ -99,7 +105,10 @@ public final class GatewayServer {
           nanoClock).run());
       Promise<Void> started = Promise.promise();
       server.listen().onSuccess(s -> {
-        boundPort.compareAndSet(0, s.actualPort());
+        int previous = boundPort.compareAndExchange(0, s.actualPort());
+        if (previous != 0 && previous != s.actualPort()) {
+          Log.warn("gateway instances bound different ports", "first", previous, "this", s.actualPort());
+        }
         started.complete();
       }).onFailure(started::fail);
       return started.future();
