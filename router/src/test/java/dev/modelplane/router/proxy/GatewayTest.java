@@ -244,4 +244,57 @@ class GatewayTest {
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(a.bodies().get(0).getString("model")).isEqualTo("m-lora");
   }
+
+  private static final String FLOW_CONTROL = """
+      featureGates: [flowControl]
+      plugins:
+      - type: queue-scorer
+      flowControl:
+        maxRequests: 1
+        defaultRequestTTL: 2s
+      """;
+
+  @Test
+  void flowControlQueuesWhileSaturatedThenTtlGives503AndCapacityGives429() throws Exception {
+    FakeModelServer a = server("a").metrics(50, 0.1);
+    router(a.hostPort(), FLOW_CONTROL, 1 << 20);
+    EndpointPool pool = router.pools().get(PoolKey.STATIC);
+    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
+    CompletableFuture<HttpResponse<String>> queued = CompletableFuture.supplyAsync(() -> {
+      try {
+        return post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"first\"}");
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape()
+        .contains("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",priority=\"0\""));
+    HttpResponse<String> overCapacity = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"second\"}");
+    assertThat(overCapacity.statusCode()).isEqualTo(429);
+    HttpResponse<String> expired = queued.get(20, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(expired.statusCode()).isEqualTo(503);
+    assertThat(expired.body()).contains("timed out in queue");
+    assertThat(a.requests()).isZero();
+  }
+
+  @Test
+  void flowControlReleasesQueuedRequestsOnceTheServerHasRoom() throws Exception {
+    FakeModelServer a = server("a").metrics(50, 0.1);
+    router(a.hostPort(), FLOW_CONTROL.replace("2s", "30s"), 1 << 20);
+    EndpointPool pool = router.pools().get(PoolKey.STATIC);
+    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
+    CompletableFuture<HttpResponse<String>> queued = CompletableFuture.supplyAsync(() -> {
+      try {
+        return post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"waits\"}");
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape()
+        .contains("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",priority=\"0\""));
+    assertThat(queued).isNotDone();
+    a.metrics(0, 0.1);
+    assertThat(queued.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    assertThat(a.requests()).isEqualTo(1);
+  }
 }
