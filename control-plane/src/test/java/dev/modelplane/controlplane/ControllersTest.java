@@ -81,10 +81,14 @@ class ControllersTest {
         assertThat(c.getMessage()).contains("Insufficient nvidia.com/gpu");
       });
     });
-    List<Event> events = client.events().v1().events().list().getItems();
-    assertThat(events).anySatisfy(e -> {
-      assertThat(e.getReason()).isEqualTo("FailedScheduling");
-      assertThat(e.getNote()).contains("Insufficient nvidia.com/gpu");
+    // A brand-new node can still carry the not-ready taint for a moment, so the first event may name the taint;
+    // the scheduler retries and records the GPU shortage.
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      List<Event> events = client.events().v1().events().list().getItems();
+      assertThat(events).anySatisfy(e -> {
+        assertThat(e.getReason()).isEqualTo("FailedScheduling");
+        assertThat(e.getNote()).contains("Insufficient nvidia.com/gpu");
+      });
     });
   }
 
