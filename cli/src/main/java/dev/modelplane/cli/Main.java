@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Kubernetes-native serving of large language models.",
-    subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class, DevClusterCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class, DevClusterCommand.class,
+        RenderCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
