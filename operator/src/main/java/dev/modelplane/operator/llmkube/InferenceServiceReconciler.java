@@ -1,0 +1,285 @@
+package dev.modelplane.operator.llmkube;
+
+import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
+import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.api.llmkube.v1alpha1.ModelPhase;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.llmkube.IsvcObservation.ModelGate;
+import dev.modelplane.operator.runtime.GpuPlan;
+import dev.modelplane.operator.scheduling.GpuQueue;
+import dev.modelplane.operator.scheduling.PriorityTier;
+import dev.modelplane.operator.scheduling.SchedulingInfo;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles LLMKube InferenceServices: observe (Model, live Deployment, pods, PriorityClasses, nodes) → validate →
+ * reconcile the owned objects through the workflow → record status through {@link IsvcStatusAggregator}. Problems
+ * with the spec become conditions and Warning Events, never exceptions; nothing is requeued on a timer except after
+ * an API error.
+ */
+@ControllerConfiguration(name = InferenceServiceReconciler.NAME)
+@Workflow(explicitInvocation = true, handleExceptionsInReconciler = true, dependents = {
+    @Dependent(name = "cache-claim", type = CachePvcDependent.class,
+        reconcilePrecondition = CachePvcDependent.Needed.class),
+    @Dependent(name = "deployment", type = DeploymentDependent.class),
+    @Dependent(name = "service", type = ServiceDependent.class),
+    @Dependent(name = "hpa", type = HpaDependent.class, reconcilePrecondition = HpaDependent.Enabled.class)})
+public class InferenceServiceReconciler implements Reconciler<InferenceService>, Cleaner<InferenceService> {
+  public static final String NAME = "llmkube-inferenceservice";
+  private static final Logger LOG = LoggerFactory.getLogger(InferenceServiceReconciler.class);
+  private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
+
+  private final OperatorSettings settings;
+  private final GpuQueue queue;
+  private final EventRecorder events;
+  private final Clock clock;
+  private final SimpleInboundEventSource<InferenceService> queueEvents = new SimpleInboundEventSource<>("gpu-queue");
+  private final Set<ResourceID> capacityWatchers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  public InferenceServiceReconciler(OperatorSettings settings, GpuQueue queue, EventRecorder events, Clock clock) {
+    this.settings = settings;
+    this.queue = queue;
+    this.events = events;
+    this.clock = clock;
+    queue.onMoved(moved -> moved.forEach(e -> queueEvents.propagateEvent(new ResourceID(e.name(), e.namespace()))));
+  }
+
+  @Override
+  public List<EventSource<?, InferenceService>> prepareEventSources(EventSourceContext<InferenceService> context) {
+    IsvcEventSources.addIndexers(context.getPrimaryCache());
+    List<EventSource<?, InferenceService>> sources = new ArrayList<>();
+    sources.add(IsvcEventSources.models(context));
+    sources.add(IsvcEventSources.pods(context));
+    sources.add(IsvcEventSources.priorityClasses(context));
+    if (settings.checkNodeCapacity()) {
+      sources.add(IsvcEventSources.nodes(context, () -> Set.copyOf(capacityWatchers)));
+    }
+    sources.add(queueEvents);
+    return sources;
+  }
+
+  @Override
+  public UpdateControl<InferenceService> reconcile(InferenceService isvc, Context<InferenceService> context) {
+    String ns = isvc.getMetadata().getNamespace();
+    String name = isvc.getMetadata().getName();
+    ResourceID id = ResourceID.fromResource(isvc);
+    // observe
+    Model model = context.getSecondaryResource(Model.class, IsvcEventSources.MODELS).orElse(null);
+    ModelGate gate = gate(isvc, model);
+    Map<String, Integer> classes = priorityClasses(context);
+    ClusterFacts facts = new ClusterFacts(settings.checkNodeCapacity() ? maxGpusPerNode(context) : null, classes);
+    Deployment live = context.getSecondaryResource(Deployment.class).orElse(null);
+    // validate
+    List<FieldProblem> problems = model == null ? List.of() : IsvcValidator.validate(isvc, model, facts);
+    boolean fatal = problems.stream().anyMatch(FieldProblem::fatal);
+    ServingPlan plan = null;
+    String reconcileError = null;
+    if (gate.state() == ModelGate.State.READY && !fatal) {
+      try {
+        plan = ServingPlan.of(isvc, model, settings);
+      } catch (IllegalArgumentException e) {
+        gate = new ModelGate(ModelGate.State.FAILED, "Model " + isvc.getSpec().modelRef() + " is invalid: "
+            + e.getMessage());
+      }
+    }
+    // reconcile
+    Integer liveReplicas = live == null || live.getSpec() == null ? null : live.getSpec().getReplicas();
+    if (plan != null) {
+      IsvcObjects objects = IsvcObjects.build(plan, liveReplicas);
+      IsvcContext.put(context, objects);
+      WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext()
+          .reconcileManagedWorkflow();
+      reconcileError = errors(result);
+      live = context.getSecondaryResource(Deployment.class).orElse(live);
+    }
+    // record status
+    GpuPlan gpu = model == null ? GpuPlan.NONE : GpuPlan.of(isvc.getSpec(), model);
+    Set<String> gpuResources = new LinkedHashSet<>(GpuPlan.KNOWN_RESOURCES);
+    gpuResources.add(gpu.resourceName());
+    SchedulingInfo scheduling = plan == null ? null
+        : SchedulingInfo.of(context.getSecondaryResources(Pod.class), gpuResources);
+    String className = IsvcEventSources.priorityClassName(isvc);
+    Integer effectivePriority = classes.containsKey(className) ? classes.get(className)
+        : PriorityTier.byClassName(className) != null ? PriorityTier.byClassName(className).value() : null;
+    int desired = plan == null ? (isvc.getSpec().replicas() == null ? 1 : isvc.getSpec().replicas())
+        : plan.autoscaling() && live != null && live.getSpec() != null && live.getSpec().getReplicas() != null
+            ? live.getSpec().getReplicas() : plan.replicas();
+    boolean waiting = scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status())
+        && desired > 0;
+    int position = waiting
+        ? queue.enqueue(new GpuQueue.Entry(ns, name, effectivePriority == null ? 0 : effectivePriority,
+            created(isvc)))
+        : queue.remove(ns, name);
+    watchCapacity(id, gpu.count() > 0 && (waiting || problems.stream()
+        .anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"))));
+    IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), gate, problems,
+        reconcileError, live, desired, scheduling, position, effectivePriority,
+        plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName());
+    InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
+    announce(isvc, status);
+    UpdateControl<InferenceService> control;
+    if (status.equals(isvc.getStatus())) {
+      control = UpdateControl.noUpdate();
+    } else {
+      LOG.info("status isvc={}/{} phase={} ready={}/{} queue={} generation={}", ns, name,
+          status.phase(), status.readyReplicas(), status.desiredReplicas(), status.queuePosition(),
+          isvc.getMetadata().getGeneration());
+      InferenceService patch = new InferenceService();
+      patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(ns)
+          .build());
+      patch.setStatus(status);
+      control = UpdateControl.patchStatus(patch);
+    }
+    return reconcileError != null ? control.rescheduleAfter(ERROR_RETRY) : control;
+  }
+
+  @Override
+  public DeleteControl cleanup(InferenceService isvc, Context<InferenceService> context) {
+    queue.remove(isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
+    capacityWatchers.remove(ResourceID.fromResource(isvc));
+    LOG.info("deleted isvc={}/{}", isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
+    return DeleteControl.defaultDelete();
+  }
+
+  static ModelGate gate(InferenceService isvc, Model model) {
+    String ref = isvc.getSpec().modelRef();
+    if (model == null) {
+      return new ModelGate(ModelGate.State.MISSING, "spec.modelRef: Model " + ref + " not found in namespace "
+          + isvc.getMetadata().getNamespace());
+    }
+    ModelPhase phase = model.getStatus() == null ? null : model.getStatus().phase();
+    if (phase == ModelPhase.READY) {
+      return ModelGate.READY;
+    }
+    if (phase == ModelPhase.FAILED) {
+      Condition degraded = Conditions.find(model.getStatus().conditions(), "Degraded");
+      return new ModelGate(ModelGate.State.FAILED, "spec.modelRef: Model " + ref + " failed"
+          + (degraded == null || degraded.getMessage() == null ? "" : ": " + degraded.getMessage()));
+    }
+    return new ModelGate(ModelGate.State.NOT_READY, "Waiting for Model " + ref + " to be Ready (phase "
+        + (phase == null ? "unknown" : dev.modelplane.operator.common.EnumValues.of(phase)) + ")");
+  }
+
+  /** Warning Events for problems that were not in the previous status. */
+  private void announce(InferenceService isvc, InferenceServiceStatus status) {
+    Condition degraded = Conditions.find(status.conditions(), IsvcStatusAggregator.DEGRADED);
+    if (degraded == null || !Conditions.TRUE.equals(degraded.getStatus())) {
+      return;
+    }
+    for (String message : IsvcStatusAggregator.newProblemMessages(isvc.getStatus(),
+        List.of(degraded.getMessage().split("; ")))) {
+      events.warning(isvc, degraded.getReason(), message);
+    }
+  }
+
+  private static String errors(WorkflowReconcileResult result) {
+    if (!result.erroredDependentsExist()) {
+      return null;
+    }
+    return result.getErroredDependents().entrySet().stream()
+        .map(e -> e.getKey().name() + ": " + rootMessage(e.getValue()))
+        .collect(Collectors.joining("; "));
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Integer> priorityClasses(Context<InferenceService> context) {
+    var source = (InformerEventSource<PriorityClass, InferenceService>) context.eventSourceRetriever()
+        .getEventSourceFor(PriorityClass.class, IsvcEventSources.PRIORITY_CLASSES);
+    Map<String, Integer> classes = new HashMap<>();
+    source.list(pc -> true).forEach(pc -> classes.put(pc.getMetadata().getName(), pc.getValue()));
+    return classes;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Long> maxGpusPerNode(Context<InferenceService> context) {
+    var source = (InformerEventSource<Node, InferenceService>) context.eventSourceRetriever()
+        .getEventSourceFor(Node.class, IsvcEventSources.NODES);
+    Map<String, Long> max = new HashMap<>();
+    source.list(n -> n.getSpec() == null || !Boolean.TRUE.equals(n.getSpec().getUnschedulable())).forEach(node -> {
+      if (node.getStatus() == null || node.getStatus().getAllocatable() == null) {
+        return;
+      }
+      for (Map.Entry<String, Quantity> e : node.getStatus().getAllocatable().entrySet()) {
+        if (e.getKey().contains("/")) {
+          long count = e.getValue().getNumericalAmount().longValue();
+          max.merge(e.getKey(), count, Math::max);
+        }
+      }
+    });
+    return max;
+  }
+
+  private void watchCapacity(ResourceID id, boolean interested) {
+    if (interested) {
+      capacityWatchers.add(id);
+    } else {
+      capacityWatchers.remove(id);
+    }
+  }
+
+  private static long generation(InferenceService isvc) {
+    return isvc.getMetadata().getGeneration() == null ? 0 : isvc.getMetadata().getGeneration();
+  }
+
+  private static Instant created(InferenceService isvc) {
+    String ts = isvc.getMetadata().getCreationTimestamp();
+    return ts == null ? Instant.EPOCH : Instant.parse(ts);
+  }
+
+  private static String previousEndpoint(InferenceService isvc) {
+    return isvc.getStatus() == null ? null : isvc.getStatus().endpoint();
+  }
+
+  /** Services in the GPU queue, for tests and the CLI. */
+  public GpuQueue queue() {
+    return queue;
+  }
+
+  Set<ResourceID> capacityWatchers() {
+    return new HashSet<>(capacityWatchers);
+  }
+}
