@@ -87,6 +87,13 @@ public final class ControlPlane implements AutoCloseable {
         "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
         "--service-account-key-file=" + pki.dir.resolve("sa.pub"),
         "--service-account-signing-key-file=" + pki.key("sa"),
+        "--requestheader-client-ca-file=" + pki.cert("front-proxy-ca"),
+        "--requestheader-allowed-names=front-proxy-client", "--requestheader-username-headers=X-Remote-User",
+        "--requestheader-group-headers=X-Remote-Group", "--requestheader-extra-headers-prefix=X-Remote-Extra-",
+        "--proxy-client-cert-file=" + pki.cert("front-proxy-client"),
+        "--proxy-client-key-file=" + pki.key("front-proxy-client"),
+        // The endpoint reconciler refuses loopback addresses; nothing outside this machine needs the endpoints.
+        "--endpoint-reconciler-type=none", "--enable-aggregator-routing=true",
         "--cert-dir=" + workDir.resolve("apiserver-certs"),
         "--profiling=false", "--v=1"));
     waitFor("kube-apiserver /readyz", () -> "ok".equals(rawQuietly("/readyz")));
@@ -157,6 +164,7 @@ public final class ControlPlane implements AutoCloseable {
 
   private void startKwok() throws IOException {
     launch("kwok", List.of(bin("kwok"), "--kubeconfig=" + kubeconfig,
+        "--config=" + binDir.resolve("../etc/kwok-stages.yaml").normalize(),
         "--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=" + FakeNode.KWOK_ANNOTATION + "=fake",
         // Nodes without an InternalIP or pod CIDR get loopback ones, never kwok's 10.x defaults.
         "--node-ip=127.0.0.1", "--cidr=127.1.0.0/16", "--node-lease-duration-seconds=40", "--v=1"));

@@ -68,7 +68,8 @@ public final class ControlPlaneBinaries {
   }
 
   static boolean complete(Path dir) {
-    return NAMES.stream().allMatch(n -> Files.isExecutable(dir.resolve(n)));
+    return NAMES.stream().allMatch(n -> Files.isExecutable(dir.resolve(n)))
+        && Files.isRegularFile(dir.resolve("../etc/kwok-stages.yaml"));
   }
 
   private static Optional<Path> buildScript() {

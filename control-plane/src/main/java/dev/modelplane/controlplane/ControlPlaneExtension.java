@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -20,7 +21,11 @@ public final class ControlPlaneExtension implements BeforeAllCallback, BeforeEac
   private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(ControlPlaneExtension.class);
 
   /** One control plane per JVM, or the reason there is none. */
-  private record Shared(ControlPlane controlPlane, String unavailable) implements AutoCloseable {
+  private record Shared(ControlPlane controlPlane, String unavailable, AtomicBoolean warned) implements AutoCloseable {
+    Shared(ControlPlane controlPlane, String unavailable) {
+      this(controlPlane, unavailable, new AtomicBoolean());
+    }
+
     @Override
     public void close() {
       if (controlPlane != null) {
@@ -35,6 +40,9 @@ public final class ControlPlaneExtension implements BeforeAllCallback, BeforeEac
     if (shared.controlPlane() == null) {
       if ("true".equals(System.getenv("CI"))) {
         throw new IllegalStateException("CI=true and no control plane: " + shared.unavailable());
+      }
+      if (!shared.warned().getAndSet(true)) {
+        System.err.println("[modelplane] control-plane tests skipped: " + shared.unavailable());
       }
       Assumptions.abort("skipped: " + shared.unavailable());
     }

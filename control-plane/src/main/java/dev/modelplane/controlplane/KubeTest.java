@@ -30,6 +30,11 @@ public final class KubeTest {
     return namespace;
   }
 
+  /** A short name unique to this test, e.g. for cluster-scoped objects: {@code prefix} plus the namespace's suffix. */
+  public String uniqueName(String prefix) {
+    return prefix + "-" + namespace.substring(namespace.lastIndexOf('-') + 1);
+  }
+
   /** An admin client whose namespaced operations default to the test's namespace. */
   public KubernetesClient client() {
     return namespaced;

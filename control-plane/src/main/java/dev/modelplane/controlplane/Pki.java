@@ -32,6 +32,12 @@ final class Pki {
     pki.sign("admin", "/O=system:masters/CN=modelplane-admin", client);
     pki.sign("controller-manager", "/CN=system:kube-controller-manager", client);
     pki.sign("scheduler", "/CN=system:kube-scheduler", client);
+    // Front-proxy CA and client: request-header authentication, which the controller-manager and scheduler look
+    // up for their delegated authentication (without it they complain every few seconds).
+    pki.openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj",
+        "/CN=modelplane-dev-front-proxy-ca", "-keyout", pki.key("front-proxy-ca").toString(),
+        "-out", pki.cert("front-proxy-ca").toString());
+    pki.sign("front-proxy-client", "/CN=front-proxy-client", client, "front-proxy-ca");
     pki.openssl("genrsa", "-out", pki.key("sa").toString(), "2048");
     pki.openssl("rsa", "-in", pki.key("sa").toString(), "-pubout", "-out", dir.resolve("sa.pub").toString());
     return pki;
@@ -46,10 +52,14 @@ final class Pki {
   }
 
   private void sign(String name, String subject, Path extensions) throws IOException {
+    sign(name, subject, extensions, "ca");
+  }
+
+  private void sign(String name, String subject, Path extensions, String ca) throws IOException {
     Path csr = dir.resolve(name + ".csr");
     openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", key(name).toString(),
         "-out", csr.toString());
-    openssl("x509", "-req", "-in", csr.toString(), "-CA", cert("ca").toString(), "-CAkey", key("ca").toString(),
+    openssl("x509", "-req", "-in", csr.toString(), "-CA", cert(ca).toString(), "-CAkey", key(ca).toString(),
         "-CAcreateserial", "-days", "30", "-out", cert(name).toString(), "-extfile", extensions.toString());
   }
 

@@ -28,7 +28,7 @@ class ControllersTest {
 
   @Test
   void aDeploymentMakesRunningPodsWithLoopbackIpsAndTheyAreCollectedWithIt(KubeTest test) throws IOException {
-    test.addNodes(FakeNode.cpu("cpu-" + test.namespace()));
+    test.addNodes(FakeNode.cpu(test.uniqueName("cpu")));
     KubernetesClient client = test.client();
     Deployment deployment = new DeploymentBuilder()
         .withNewMetadata().withName("web").endMetadata()
@@ -59,14 +59,15 @@ class ControllersTest {
 
   @Test
   void aPodAskingForMoreGpusThanAnyNodeHasStaysPendingWithTheSchedulerReason(KubeTest test) throws IOException {
-    test.addNodes(FakeNode.nvidia("gpu-" + test.namespace(), 2));
+    String node = test.uniqueName("gpu");
+    test.addNodes(FakeNode.nvidia(node, 2));
     KubernetesClient client = test.client();
     client.pods().resource(gpuPod("too-big", 3)).create();
     client.pods().resource(gpuPod("fits", 2)).create();
 
     await().atMost(TIMEOUT).untilAsserted(() -> {
       Pod fits = client.pods().withName("fits").get();
-      assertThat(fits.getSpec().getNodeName()).isEqualTo("gpu-" + test.namespace());
+      assertThat(fits.getSpec().getNodeName()).isEqualTo(node);
       assertThat(fits.getStatus().getPhase()).isEqualTo("Running");
       assertThat(fits.getStatus().getPodIP()).startsWith("127.");
     });

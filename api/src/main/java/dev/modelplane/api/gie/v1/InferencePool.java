@@ -1,5 +1,6 @@
 package dev.modelplane.api.gie.v1;
 
+import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -22,6 +23,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Singular("inferencepool")
 @ShortNames("infpool")
 @Categories("modelplane")
+// Groups under k8s.io are protected: the apiserver accepts their CRDs only with a link to the approved API review.
+@Annotations("api-approved.kubernetes.io=https://github.com/kubernetes-sigs/gateway-api-inference-extension/pull/1173")
 public class InferencePool extends CustomResource<InferencePoolSpec, InferencePoolStatus> implements Namespaced {
   /** API group of the Gateway API Inference Extension's stable types. */
   public static final String GROUP = "inference.networking.k8s.io";
