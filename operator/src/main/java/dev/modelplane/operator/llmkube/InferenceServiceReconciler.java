@@ -152,7 +152,10 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
         reconcileError, live, desired, scheduling, position, effectivePriority,
         plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName());
     InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
-    announce(isvc, status);
+    for (FieldProblem problem : IsvcStatusAggregator.newProblems(isvc.getStatus(),
+        IsvcStatusAggregator.problems(observation))) {
+      events.warning(isvc, problem.reason(), problem.describe());
+    }
     UpdateControl<InferenceService> control;
     if (status.equals(isvc.getStatus())) {
       control = UpdateControl.noUpdate();
@@ -194,18 +197,6 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     }
     return new ModelGate(ModelGate.State.NOT_READY, "Waiting for Model " + ref + " to be Ready (phase "
         + (phase == null ? "unknown" : dev.modelplane.operator.common.EnumValues.of(phase)) + ")");
-  }
-
-  /** Warning Events for problems that were not in the previous status. */
-  private void announce(InferenceService isvc, InferenceServiceStatus status) {
-    Condition degraded = Conditions.find(status.conditions(), IsvcStatusAggregator.DEGRADED);
-    if (degraded == null || !Conditions.TRUE.equals(degraded.getStatus())) {
-      return;
-    }
-    for (String message : IsvcStatusAggregator.newProblemMessages(isvc.getStatus(),
-        List.of(degraded.getMessage().split("; ")))) {
-      events.warning(isvc, degraded.getReason(), message);
-    }
   }
 
   private static String errors(WorkflowReconcileResult result) {

@@ -98,7 +98,7 @@ public final class IsvcDeploymentBuilder {
     if (plan.spec().podAnnotations() != null) {
       annotations.putAll(plan.spec().podAnnotations());
     }
-    return annotations.isEmpty() ? null : annotations;
+    return annotations;
   }
 
   static PodSpec podSpec(ServingPlan plan) {
@@ -109,17 +109,17 @@ public final class IsvcDeploymentBuilder {
     long fsGroup = podSecurity.getFsGroup() != null ? podSecurity.getFsGroup() : plan.settings().defaultFsGroup();
     ModelStagingBuilder staging = ModelStagingBuilder.of(plan, fsGroup);
     return new PodSpecBuilder()
-        .withInitContainers(staging.initContainers().isEmpty() ? null : staging.initContainers())
+        .withInitContainers(staging.initContainers())
         .withContainers(serverContainer(plan, staging))
-        .withVolumes(staging.volumes().isEmpty() ? null : staging.volumes())
-        .withImagePullSecrets(emptyToNull(spec.imagePullSecrets()))
-        .withNodeSelector(spec.nodeSelector() == null || spec.nodeSelector().isEmpty() ? null : spec.nodeSelector())
+        .withVolumes(staging.volumes())
+        .withImagePullSecrets(orEmpty(spec.imagePullSecrets()))
+        .withNodeSelector(spec.nodeSelector() == null ? Map.of() : spec.nodeSelector())
         .withTolerations(tolerations(plan))
         .withRuntimeClassName(spec.runtimeClassName())
         .withPriorityClassName(plan.priorityClassName())
         .withSecurityContext(podSecurity)
         .withEnableServiceLinks(plan.renderer().serviceLinks() ? null : false)
-        .withResourceClaims(emptyToNull(plan.gpu().claims()))
+        .withResourceClaims(plan.gpu().claims())
         .build();
   }
 
@@ -127,7 +127,7 @@ public final class IsvcDeploymentBuilder {
     InferenceServiceSpec spec = plan.spec();
     return new ContainerBuilder(plan.renderer().container(plan.runtimeInput()))
         .withResources(resources(spec.resources(), plan.gpu()))
-        .withVolumeMounts(staging.serverMounts().isEmpty() ? null : staging.serverMounts())
+        .withVolumeMounts(staging.serverMounts())
         .withSecurityContext(spec.securityContext() != null ? spec.securityContext() : defaultContainerSecurity())
         .build();
   }
@@ -148,9 +148,9 @@ public final class IsvcDeploymentBuilder {
     }
     List<ResourceClaim> claims = gpu.claims().stream().map(c -> new ResourceClaim(c.getName(), null)).toList();
     return new ResourceRequirementsBuilder()
-        .withRequests(requests.isEmpty() ? null : requests)
-        .withLimits(limits.isEmpty() ? null : limits)
-        .withClaims(claims.isEmpty() ? null : claims)
+        .withRequests(requests)
+        .withLimits(limits)
+        .withClaims(claims)
         .build();
   }
 
@@ -164,7 +164,7 @@ public final class IsvcDeploymentBuilder {
     if (plan.spec().tolerations() != null) {
       tolerations.addAll(plan.spec().tolerations());
     }
-    return tolerations.isEmpty() ? null : tolerations;
+    return tolerations;
   }
 
   /** No privilege escalation, every capability dropped, seccomp RuntimeDefault. */
@@ -175,7 +175,7 @@ public final class IsvcDeploymentBuilder {
         .build();
   }
 
-  private static <T> List<T> emptyToNull(List<T> list) {
-    return list == null || list.isEmpty() ? null : list;
+  private static <T> List<T> orEmpty(List<T> list) {
+    return list == null ? List.of() : list;
   }
 }

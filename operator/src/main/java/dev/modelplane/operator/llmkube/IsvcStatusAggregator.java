@@ -137,33 +137,38 @@ public final class IsvcStatusAggregator {
 
   private static List<Condition> degraded(List<Condition> c, IsvcObservation o, List<FieldProblem> fatal, long gen,
       Instant now) {
-    String reason = null;
+    List<FieldProblem> problems = problems(o);
+    if (problems.isEmpty()) {
+      return Conditions.set(c, DEGRADED, Conditions.FALSE, "AsExpected", "", gen, now);
+    }
     StringBuilder message = new StringBuilder();
+    for (FieldProblem p : problems) {
+      append(message, p.describe());
+    }
+    return Conditions.set(c, DEGRADED, Conditions.TRUE, problems.getFirst().reason(), message.toString(), gen, now);
+  }
+
+  /**
+   * Everything wrong, most serious first: the Model, then fatal spec problems, then objects that could not be
+   * applied, then the rest. Each is one entry of the Degraded message and one Warning Event.
+   */
+  public static List<FieldProblem> problems(IsvcObservation o) {
+    List<FieldProblem> all = new java.util.ArrayList<>();
+    String modelMessage = o.model().message();
+    int colon = modelMessage.indexOf(": ");
     switch (o.model().state()) {
-      case MISSING -> {
-        reason = "ModelNotFound";
-        message.append(o.model().message());
-      }
-      case FAILED -> {
-        reason = "ModelFailed";
-        message.append(o.model().message());
-      }
+      case MISSING -> all.add(FieldProblem.fatal("spec.modelRef", "ModelNotFound",
+          modelMessage.substring(colon + 2)));
+      case FAILED -> all.add(FieldProblem.fatal("spec.modelRef", "ModelFailed", modelMessage.substring(colon + 2)));
       default -> {
       }
     }
+    o.problems().stream().filter(FieldProblem::fatal).forEach(all::add);
     if (o.reconcileError() != null) {
-      reason = reason == null ? "ReconcileError" : reason;
-      append(message, o.reconcileError());
+      all.add(FieldProblem.warning("status", "ReconcileError", o.reconcileError()));
     }
-    List<FieldProblem> ordered = new java.util.ArrayList<>(fatal);
-    o.problems().stream().filter(p -> !p.fatal()).forEach(ordered::add);
-    for (FieldProblem p : ordered) {
-      reason = reason == null ? p.reason() : reason;
-      append(message, p.describe());
-    }
-    return reason == null
-        ? Conditions.set(c, DEGRADED, Conditions.FALSE, "AsExpected", "", gen, now)
-        : Conditions.set(c, DEGRADED, Conditions.TRUE, reason, message.toString(), gen, now);
+    o.problems().stream().filter(p -> !p.fatal()).forEach(all::add);
+    return all;
   }
 
   private static void append(StringBuilder message, String text) {
@@ -190,10 +195,10 @@ public final class IsvcStatusAggregator {
         s.schedulingStatus(), s.schedulingMessage(), s.waitingFor(), time);
   }
 
-  /** The messages of problems that are not already in the previous Degraded condition: the ones to announce. */
-  public static List<String> newProblemMessages(InferenceServiceStatus previous, List<String> messages) {
+  /** The problems not already reported in the previous Degraded condition: the ones to announce as Events. */
+  public static List<FieldProblem> newProblems(InferenceServiceStatus previous, List<FieldProblem> problems) {
     Condition old = previous == null ? null : Conditions.find(previous.conditions(), DEGRADED);
     String known = old == null || !Conditions.TRUE.equals(old.getStatus()) ? "" : Objects.toString(old.getMessage());
-    return messages.stream().filter(m -> !known.contains(m)).collect(Collectors.toList());
+    return problems.stream().filter(p -> !known.contains(p.describe())).collect(Collectors.toList());
   }
 }

@@ -36,7 +36,7 @@ public final class IsvcValidator {
     if (serviceName.length() > 63 || !DNS_1035.matcher(serviceName).matches()) {
       problems.add(FieldProblem.fatal("metadata.name", "InvalidName", "names the Service and the pod labels, so it "
           + "must be a DNS-1035 label (lower-case letters, digits and '-', starting with a letter) of at most 63 "
-          + "characters; got " + isvc.getMetadata().getName()));
+          + "characters, not " + isvc.getMetadata().getName()));
     }
     if ((runtime == InferenceRuntime.GENERIC || runtime == InferenceRuntime.PERSONAPLEX)
         && (spec.image() == null || spec.image().isBlank())) {
@@ -50,12 +50,12 @@ public final class IsvcValidator {
         && Boolean.TRUE.equals(spec.vllmConfig().speculative().enabled())
         && (spec.vllmConfig().speculative().model() == null || spec.vllmConfig().speculative().model().isBlank())) {
       problems.add(FieldProblem.warning("spec.vllmConfig.speculative.model", "SpeculativeModelMissing",
-          "required when speculative decoding is enabled; serving without speculative decoding"));
+          "required when speculative decoding is enabled, so the service runs without it"));
     }
     if (spec.autoscaling() != null && (spec.autoscaling().metrics() == null || spec.autoscaling().metrics().isEmpty())
         && (runtime == InferenceRuntime.GENERIC || runtime == InferenceRuntime.PERSONAPLEX)) {
       problems.add(FieldProblem.warning("spec.autoscaling.metrics", "NoDefaultMetric", "runtime " + runtimeName
-          + " has no default autoscaling metric; list one. No HorizontalPodAutoscaler is created"));
+          + " has no default autoscaling metric, so no HorizontalPodAutoscaler is created until one is listed"));
     }
     priorityChecks(spec, facts, problems);
     return problems;
@@ -131,7 +131,7 @@ public final class IsvcValidator {
         String field = gpu.countSource().startsWith("Model") ? "spec.modelRef" : "spec.resources.gpu";
         problems.add(FieldProblem.warning(field, "ExceedsNodeCapacity", gpu.count() + " " + gpu.resourceName()
             + " per pod (" + gpu.countSource() + ") but " + (max == 0 ? "no node offers " + gpu.resourceName()
-            : "the largest node has " + max) + "; the pods wait until such a node joins"));
+            : "the largest node has " + max) + ", so the pods wait until such a node joins"));
       }
     }
     if (gpu.count() > 1 && !gpu.layerSplit().isEmpty()) {
@@ -139,7 +139,7 @@ public final class IsvcValidator {
       if (sizes == null || sizes.size() != gpu.count()) {
         problems.add(FieldProblem.warning("spec.modelRef", "InvalidLayerSplit", "Model " + spec.modelRef()
             + " spec.hardware.gpu.sharding.layerSplit " + gpu.layerSplit() + " does not give one start-end range per "
-            + "GPU (" + gpu.count() + "); the layers are split evenly"));
+            + "GPU (" + gpu.count() + "), so the layers are split evenly"));
       }
     }
   }
@@ -170,15 +170,15 @@ public final class IsvcValidator {
     if (spec.priorityClassName() != null && !spec.priorityClassName().isBlank()) {
       if (!facts.priorityClasses().containsKey(spec.priorityClassName())) {
         problems.add(FieldProblem.warning("spec.priorityClassName", "PriorityClassNotFound", "PriorityClass "
-            + spec.priorityClassName() + " does not exist; pods cannot be created until it does"));
+            + spec.priorityClassName() + " does not exist, so no pod can be created until it does"));
       }
       return;
     }
     PriorityTier tier = PriorityTier.of(spec.priority());
     if (!facts.priorityClasses().containsKey(tier.className())) {
       problems.add(FieldProblem.warning("spec.priority", "PriorityClassNotFound", "PriorityClass "
-          + tier.className() + " does not exist; apply deploy/operator/priority-classes.yaml or run the operator "
-          + "with --create-priority-classes. Pods cannot be created until it does"));
+          + tier.className() + " does not exist, so no pod can be created until deploy/operator/priority-classes.yaml "
+          + "is applied or the operator runs with --create-priority-classes"));
     }
   }
 }

@@ -137,7 +137,7 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
     return new ContainerBuilder().withName("model-downloader").withImage(plan.settings().initContainerImage())
         .withCommand("sh", "-c", DOWNLOAD_SCRIPT)
         .withEnv(env)
-        .withEnvFrom(envFrom.isEmpty() ? null : envFrom)
+        .withEnvFrom(envFrom)
         .withVolumeMounts(mount(CACHE_VOLUME, ModelLayout.CACHE_MOUNT, false))
         .withSecurityContext(IsvcDeploymentBuilder.defaultContainerSecurity())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
