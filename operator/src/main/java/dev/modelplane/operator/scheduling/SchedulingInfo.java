@@ -60,7 +60,8 @@ public record SchedulingInfo(String status, String message, String gpuResource) 
       while (end < message.length() && !Character.isWhitespace(message.charAt(end)) && message.charAt(end) != ',') {
         end++;
       }
-      return new SchedulingInfo(INSUFFICIENT_GPU, message, message.substring(start, end));
+      String resource = message.substring(start, end).replaceAll("\\.+$", "");
+      return new SchedulingInfo(INSUFFICIENT_GPU, message, resource);
     }
     if (message.contains("unbound immediate PersistentVolumeClaims")
         || message.contains("persistentvolumeclaim") && message.contains("not found")) {
