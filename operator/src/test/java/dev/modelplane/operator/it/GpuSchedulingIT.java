@@ -140,4 +140,29 @@ class GpuSchedulingIT {
       });
     });
   }
+
+  @Test
+  void readyPodsMakeTheServiceReady(KubeTest test) throws IOException {
+    test.addNodes(FakeNode.cpu("cpu-" + suffix(test)));
+    KubernetesClient client = test.client();
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("chat", "modelRef: llama\nreplicas: 2\nresources: {cpu: 100m}")).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.pods().withLabel("app", "chat").list().getItems())
+        .hasSize(2).allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running")));
+    for (Pod pod : client.pods().withLabel("app", "chat").list().getItems()) {
+      boolean ready = pod.getStatus().getConditions().stream()
+          .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+      if (!ready) {
+        OperatorHarness.markReady(client, pod);
+      }
+    }
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService isvc = get(client, test.namespace(), "chat");
+      assertThat(isvc.getStatus().phase()).isEqualTo(InferenceServicePhase.READY);
+      assertThat(isvc.getStatus().readyReplicas()).isEqualTo(2);
+      assertThat(isvc.getStatus().replicas()).isEqualTo(2);
+      assertThat(condition(isvc, "Available").getReason()).isEqualTo("InferenceReady");
+      assertThat(condition(isvc, "Progressing").getStatus()).isEqualTo("False");
+    });
+  }
 }
