@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "Kubernetes-native serving of large language models.",
     subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class, DevClusterCommand.class,
-        RenderCommand.class})
+        RenderCommand.class, OperatorCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

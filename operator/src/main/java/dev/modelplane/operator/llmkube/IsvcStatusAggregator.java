@@ -107,6 +107,9 @@ public final class IsvcStatusAggregator {
     if (!fatal.isEmpty() || (o.reconcileError() != null && o.deployment() == null)) {
       return InferenceServicePhase.FAILED;
     }
+    if (ready == 0 && desired > 0 && replicaFailure(o) != null) {
+      return InferenceServicePhase.FAILED;
+    }
     if (o.model().state() == IsvcObservation.ModelGate.State.NOT_READY) {
       return InferenceServicePhase.PENDING;
     }
@@ -167,8 +170,41 @@ public final class IsvcStatusAggregator {
     if (o.reconcileError() != null) {
       all.add(FieldProblem.warning("status", "ReconcileError", o.reconcileError()));
     }
+    String failure = replicaFailure(o);
+    if (failure != null) {
+      all.add(FieldProblem.warning(fieldOf(failure), "ReplicaFailure", "pods cannot be created: " + failure));
+    }
     o.problems().stream().filter(p -> !p.fatal()).forEach(all::add);
     return all;
+  }
+
+  /** The Deployment's ReplicaFailure message (the API server refused its pods), or null. */
+  static String replicaFailure(IsvcObservation o) {
+    if (o.deployment() == null || o.deployment().getStatus() == null
+        || o.deployment().getStatus().getConditions() == null) {
+      return null;
+    }
+    return o.deployment().getStatus().getConditions().stream()
+        .filter(c -> "ReplicaFailure".equals(c.getType()) && "True".equals(c.getStatus()))
+        .map(c -> c.getMessage() == null ? c.getReason() : c.getMessage())
+        .findFirst().orElse(null);
+  }
+
+  /** The spec field a pod-admission error points at, when it names one. */
+  static String fieldOf(String message) {
+    if (message.contains("RuntimeClass")) {
+      return "spec.runtimeClassName";
+    }
+    if (message.contains("PriorityClass") || message.contains("priorityclass")) {
+      return "spec.priorityClassName";
+    }
+    if (message.contains("exceeded quota") || message.contains("LimitRange") || message.contains("must be less than")) {
+      return "spec.resources";
+    }
+    if (message.contains("securityContext") || message.contains("PodSecurity")) {
+      return "spec.securityContext";
+    }
+    return "spec";
   }
 
   private static void append(StringBuilder message, String text) {

@@ -146,4 +146,17 @@ class IsvcStatusAggregatorTest {
     assertThat(condition(pending, "Progressing").getMessage())
         .isEqualTo("Waiting for Model m to be Ready (phase Pending)");
   }
+
+  @Test
+  void podsTheApiServerRefusesFailTheServiceNamingTheField() {
+    Deployment refused = new DeploymentBuilder().withNewSpec().withReplicas(1).endSpec().withNewStatus()
+        .addNewCondition().withType("ReplicaFailure").withStatus("True").withReason("FailedCreate")
+        .withMessage("pods \"chat-1\" is forbidden: pod rejected: RuntimeClass \"nvidia\" not found").endCondition()
+        .endStatus().build();
+    InferenceServiceStatus s = IsvcStatusAggregator.aggregate(
+        obs(null, ModelGate.READY, List.of(), refused, 1, null, 0, 0), T1);
+    assertThat(s.phase()).isEqualTo(InferenceServicePhase.FAILED);
+    assertThat(condition(s, "Degraded").getReason()).isEqualTo("ReplicaFailure");
+    assertThat(condition(s, "Degraded").getMessage()).startsWith("spec.runtimeClassName: pods cannot be created");
+  }
 }
