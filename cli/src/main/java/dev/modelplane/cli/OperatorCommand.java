@@ -65,6 +65,10 @@ final class OperatorCommand implements Callable<Integer> {
   @Option(names = "--no-node-capacity-check", description = "Do not watch nodes to flag GPU counts above every node.")
   boolean noNodeCheck;
 
+  @Option(names = "--no-model-inspection",
+      description = "Do not read size and GGUF metadata of remote model files (for air-gapped clusters).")
+  boolean noInspection;
+
   @Option(names = "--log-level", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR.")
   Level logLevel;
 
@@ -76,11 +80,9 @@ final class OperatorCommand implements Callable<Integer> {
     KeyValueLogs.setLevel(logLevel);
     Config config = kubeconfig == null ? Config.autoConfigure(null)
         : Config.fromKubeconfig(Files.readString(kubeconfig));
-    OperatorSettings base = settingsOptions.settings();
-    OperatorSettings settings = new OperatorSettings(base.runtimeImages(), base.modelCache(),
-        base.initContainerImage(), base.defaultFsGroup(), base.huggingFaceEndpoint(), base.allowedHostPathRoots(),
-        base.emitScrapeAnnotations(), createPriorityClasses, !noNodeCheck, new LinkedHashSet<>(namespaces), true,
-        null);
+    OperatorSettings settings = settingsOptions.settings().toBuilder().createPriorityClasses(createPriorityClasses)
+        .checkNodeCapacity(!noNodeCheck).namespaces(new LinkedHashSet<>(namespaces)).inspectModels(!noInspection)
+        .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);

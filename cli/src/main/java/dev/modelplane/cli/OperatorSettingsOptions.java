@@ -56,7 +56,8 @@ final class OperatorSettingsOptions {
       default -> throw new IllegalArgumentException("--model-cache must be shared, per-service or none, not "
           + modelCache);
     };
-    return new OperatorSettings(runtimeImages, cache, initImage, fsGroup, hfEndpoint, hostPathRoots,
-        scrapeAnnotations, false, true, null, true, null);
+    return OperatorSettings.builder().runtimeImages(runtimeImages).modelCache(cache).initContainerImage(initImage)
+        .defaultFsGroup(fsGroup).huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)
+        .emitScrapeAnnotations(scrapeAnnotations).build();
   }
 }

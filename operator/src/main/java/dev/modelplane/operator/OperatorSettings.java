@@ -24,6 +24,7 @@ import java.util.Set;
  * @param namespaces namespaces to watch; empty watches all
  * @param useSsa server-side apply for dependents and status (off only against API servers without SSA)
  * @param ggufTimeout time allowed for reading a remote GGUF header
+ * @param inspectModels read size and GGUF metadata of remote model files (off for air-gapped clusters)
  */
 public record OperatorSettings(
     Map<String, String> runtimeImages,
@@ -37,7 +38,8 @@ public record OperatorSettings(
     boolean checkNodeCapacity,
     Set<String> namespaces,
     boolean useSsa,
-    Duration ggufTimeout) {
+    Duration ggufTimeout,
+    boolean inspectModels) {
 
   /** Upstream's curl image for the downloader init containers. */
   public static final String DEFAULT_INIT_IMAGE = "docker.io/curlimages/curl:8.18.0";
@@ -56,63 +58,142 @@ public record OperatorSettings(
 
   /** The settings {@code modelplane operator} and {@code modelplane render} use without flags. */
   public static OperatorSettings defaults() {
-    return new OperatorSettings(Map.of(), ModelCacheSettings.defaults(), DEFAULT_INIT_IMAGE, DEFAULT_FS_GROUP, null,
-        List.of(), false, false, true, Set.of(), true, null);
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.runtimeImages = runtimeImages;
+    b.modelCache = modelCache;
+    b.initContainerImage = initContainerImage;
+    b.defaultFsGroup = defaultFsGroup;
+    b.huggingFaceEndpoint = huggingFaceEndpoint;
+    b.allowedHostPathRoots = allowedHostPathRoots;
+    b.emitScrapeAnnotations = emitScrapeAnnotations;
+    b.createPriorityClasses = createPriorityClasses;
+    b.checkNodeCapacity = checkNodeCapacity;
+    b.namespaces = namespaces;
+    b.useSsa = useSsa;
+    b.ggufTimeout = ggufTimeout;
+    b.inspectModels = inspectModels;
+    return b;
   }
 
   public OperatorSettings withModelCache(ModelCacheSettings cache) {
-    return new OperatorSettings(runtimeImages, cache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
-        allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-        ggufTimeout);
+    return toBuilder().modelCache(cache).build();
   }
 
   public OperatorSettings withRuntimeImages(Map<String, String> images) {
-    return new OperatorSettings(images, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
-        allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-        ggufTimeout);
+    return toBuilder().runtimeImages(images).build();
   }
 
   public OperatorSettings withHuggingFaceEndpoint(String endpoint) {
-    return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, endpoint,
-        allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-        ggufTimeout);
-  }
-
-  public OperatorSettings withAllowedHostPathRoots(List<String> roots) {
-    return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
-        roots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa, ggufTimeout);
+    return toBuilder().huggingFaceEndpoint(endpoint).build();
   }
 
   public OperatorSettings withScrapeAnnotations(boolean emit) {
-    return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
-        allowedHostPathRoots, emit, createPriorityClasses, checkNodeCapacity, namespaces, useSsa, ggufTimeout);
+    return toBuilder().emitScrapeAnnotations(emit).build();
   }
 
   public OperatorSettings withCreatePriorityClasses(boolean create) {
-    return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
-        allowedHostPathRoots, emitScrapeAnnotations, create, checkNodeCapacity, namespaces, useSsa, ggufTimeout);
-  }
-
-  public OperatorSettings withNamespaces(Set<String> watched) {
-    return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
-        allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, watched, useSsa,
-        ggufTimeout);
-  }
-
-  public OperatorSettings withUseSsa(boolean ssa) {
-    return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
-        allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, ssa,
-        ggufTimeout);
-  }
-
-  public OperatorSettings withInitContainerImage(String image) {
-    return new OperatorSettings(runtimeImages, modelCache, image, defaultFsGroup, huggingFaceEndpoint,
-        allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-        ggufTimeout);
+    return toBuilder().createPriorityClasses(create).build();
   }
 
   private static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+
+  /** Builds settings; unset fields keep the defaults. */
+  public static final class Builder {
+    private Map<String, String> runtimeImages = Map.of();
+    private ModelCacheSettings modelCache = ModelCacheSettings.defaults();
+    private String initContainerImage = DEFAULT_INIT_IMAGE;
+    private long defaultFsGroup = DEFAULT_FS_GROUP;
+    private String huggingFaceEndpoint;
+    private List<String> allowedHostPathRoots = List.of();
+    private boolean emitScrapeAnnotations;
+    private boolean createPriorityClasses;
+    private boolean checkNodeCapacity = true;
+    private Set<String> namespaces = Set.of();
+    private boolean useSsa = true;
+    private Duration ggufTimeout;
+    private boolean inspectModels = true;
+
+    public Builder runtimeImages(Map<String, String> v) {
+      runtimeImages = v;
+      return this;
+    }
+
+    public Builder modelCache(ModelCacheSettings v) {
+      modelCache = v;
+      return this;
+    }
+
+    public Builder initContainerImage(String v) {
+      initContainerImage = v;
+      return this;
+    }
+
+    public Builder defaultFsGroup(long v) {
+      defaultFsGroup = v;
+      return this;
+    }
+
+    public Builder huggingFaceEndpoint(String v) {
+      huggingFaceEndpoint = v;
+      return this;
+    }
+
+    public Builder allowedHostPathRoots(List<String> v) {
+      allowedHostPathRoots = v;
+      return this;
+    }
+
+    public Builder emitScrapeAnnotations(boolean v) {
+      emitScrapeAnnotations = v;
+      return this;
+    }
+
+    public Builder createPriorityClasses(boolean v) {
+      createPriorityClasses = v;
+      return this;
+    }
+
+    public Builder checkNodeCapacity(boolean v) {
+      checkNodeCapacity = v;
+      return this;
+    }
+
+    public Builder namespaces(Set<String> v) {
+      namespaces = v;
+      return this;
+    }
+
+    public Builder useSsa(boolean v) {
+      useSsa = v;
+      return this;
+    }
+
+    public Builder ggufTimeout(Duration v) {
+      ggufTimeout = v;
+      return this;
+    }
+
+    public Builder inspectModels(boolean v) {
+      inspectModels = v;
+      return this;
+    }
+
+    public OperatorSettings build() {
+      return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
+          allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
+          ggufTimeout, inspectModels);
+    }
   }
 
   /**

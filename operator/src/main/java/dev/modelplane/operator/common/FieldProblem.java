@@ -19,8 +19,8 @@ public record FieldProblem(String field, String reason, String message, boolean 
     return new FieldProblem(field, reason, message, true);
   }
 
-  /** {@code field: message}, the form used in conditions and Events. */
+  /** {@code field: message}, the form used in conditions and Events; just the message without a field. */
   public String describe() {
-    return field + ": " + message;
+    return field == null || field.isEmpty() ? message : field + ": " + message;
   }
 }

@@ -3,6 +3,7 @@ package dev.modelplane.operator.llmkube;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
@@ -38,6 +39,24 @@ public class CachePvcDependent extends KubernetesDependentResource<PersistentVol
     String name = claim != null ? claim.getMetadata().getName()
         : ServingPlan.cacheClaimName(primary.getMetadata().getName());
     return new ResourceID(name, primary.getMetadata().getNamespace());
+  }
+
+  /** Another service may create the shared claim between our cache read and our create: take theirs. */
+  @Override
+  public PersistentVolumeClaim create(PersistentVolumeClaim desired, InferenceService primary,
+      Context<InferenceService> context) {
+    try {
+      return super.create(desired, primary, context);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        PersistentVolumeClaim existing = context.getClient().persistentVolumeClaims()
+            .inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName()).get();
+        if (existing != null) {
+          return existing;
+        }
+      }
+      throw e;
+    }
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.llmkube.IsvcObservation.ModelGate;
 import dev.modelplane.operator.runtime.GpuPlan;
 import dev.modelplane.operator.scheduling.GpuQueue;
@@ -64,6 +65,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
   public static final String NAME = "llmkube-inferenceservice";
   private static final Logger LOG = LoggerFactory.getLogger(InferenceServiceReconciler.class);
   private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
+  private static final Duration CONFLICT_RETRY = Duration.ofMillis(500);
 
   private final OperatorSettings settings;
   private final GpuQueue queue;
@@ -123,8 +125,13 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     if (plan != null) {
       IsvcObjects objects = IsvcObjects.build(plan, liveReplicas);
       IsvcContext.put(context, objects);
+      IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
       WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext()
           .reconcileManagedWorkflow();
+      if (onlyConflicts(result)) {
+        LOG.info("retry isvc={}/{} reason=conflict", ns, name);
+        return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
+      }
       reconcileError = errors(result);
       live = context.getSecondaryResource(Deployment.class).orElse(live);
     }
@@ -156,19 +163,13 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
         IsvcStatusAggregator.problems(observation))) {
       events.warning(isvc, problem.reason(), problem.describe());
     }
-    UpdateControl<InferenceService> control;
-    if (status.equals(isvc.getStatus())) {
-      control = UpdateControl.noUpdate();
-    } else {
+    if (!status.equals(isvc.getStatus())) {
       LOG.info("status isvc={}/{} phase={} ready={}/{} queue={} generation={}", ns, name,
           status.phase(), status.readyReplicas(), status.desiredReplicas(), status.queuePosition(),
           isvc.getMetadata().getGeneration());
-      InferenceService patch = new InferenceService();
-      patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).withNamespace(ns)
-          .build());
-      patch.setStatus(status);
-      control = UpdateControl.patchStatus(patch);
+      StatusWriter.write(isvc, status, InferenceService::new, context, settings.useSsa());
     }
+    UpdateControl<InferenceService> control = UpdateControl.noUpdate();
     return reconcileError != null ? control.rescheduleAfter(ERROR_RETRY) : control;
   }
 
@@ -199,6 +200,21 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
         + (phase == null ? "unknown" : dev.modelplane.operator.common.EnumValues.of(phase)) + ")");
   }
 
+  /** Whether the only failures are optimistic-lock conflicts: the objects changed under us; just run again. */
+  private static boolean onlyConflicts(WorkflowReconcileResult result) {
+    return result.erroredDependentsExist() && result.getErroredDependents().values().stream()
+        .allMatch(InferenceServiceReconciler::isConflict);
+  }
+
+  private static boolean isConflict(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 409) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static String errors(WorkflowReconcileResult result) {
     if (!result.erroredDependentsExist()) {
       return null;
@@ -209,6 +225,12 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
   }
 
   private static String rootMessage(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getStatus() != null
+          && k.getStatus().getMessage() != null) {
+        return k.getStatus().getMessage();
+      }
+    }
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t) {
       t = t.getCause();

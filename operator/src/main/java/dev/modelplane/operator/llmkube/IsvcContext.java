@@ -12,6 +12,19 @@ final class IsvcContext {
     context.managedWorkflowAndDependentResourceContext().put(IsvcObjects.class, objects);
   }
 
+  /** The resourceVersion of the Deployment whose replica count the objects were built with. */
+  static void putLiveVersion(Context<InferenceService> context, String resourceVersion) {
+    if (resourceVersion != null) {
+      context.managedWorkflowAndDependentResourceContext().put(LIVE_VERSION, resourceVersion);
+    }
+  }
+
+  static String liveVersion(Context<InferenceService> context) {
+    return context.managedWorkflowAndDependentResourceContext().get(LIVE_VERSION, String.class).orElse(null);
+  }
+
+  private static final String LIVE_VERSION = "live-deployment-version";
+
   static IsvcObjects objects(Context<InferenceService> context) {
     return context.managedWorkflowAndDependentResourceContext().getMandatory(IsvcObjects.class, IsvcObjects.class);
   }

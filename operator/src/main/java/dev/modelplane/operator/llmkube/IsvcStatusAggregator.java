@@ -168,7 +168,7 @@ public final class IsvcStatusAggregator {
     }
     o.problems().stream().filter(FieldProblem::fatal).forEach(all::add);
     if (o.reconcileError() != null) {
-      all.add(FieldProblem.warning("status", "ReconcileError", o.reconcileError()));
+      all.add(FieldProblem.warning("", "ReconcileError", o.reconcileError()));
     }
     String failure = replicaFailure(o);
     if (failure != null) {

@@ -8,6 +8,7 @@ import dev.modelplane.api.llmkube.v1alpha1.ModelStatus;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.common.StatusWriter;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -62,18 +63,12 @@ public class ModelReconciler implements Reconciler<Model> {
         || !Objects.equals(degradedMessage(previous), observation.problem().describe()))) {
       events.warning(model, observation.problem().reason(), observation.problem().describe());
     }
-    UpdateControl<Model> control;
-    if (status.equals(previous)) {
-      control = UpdateControl.noUpdate();
-    } else {
+    if (!status.equals(previous)) {
       LOG.info("status model={}/{} phase={} reason={} cacheKey={}", model.getMetadata().getNamespace(),
           model.getMetadata().getName(), status.phase(), observation.reason(), status.cacheKey());
-      Model patch = new Model();
-      patch.setMetadata(new ObjectMetaBuilder().withName(model.getMetadata().getName())
-          .withNamespace(model.getMetadata().getNamespace()).build());
-      patch.setStatus(status);
-      control = UpdateControl.patchStatus(patch);
+      StatusWriter.write(model, status, Model::new, context, settings.useSsa());
     }
+    UpdateControl<Model> control = UpdateControl.noUpdate();
     return status.phase() == ModelPhase.PENDING ? control.rescheduleAfter(PENDING_RECHECK) : control;
   }
 
@@ -139,7 +134,8 @@ public class ModelReconciler implements Reconciler<Model> {
       boolean gguf) {
     String url = layout.downloads().getFirst().url();
     ModelInspector.Inspection seen = null;
-    if (!inspected(prev, layout) && (url.startsWith("https://") || url.startsWith("http://"))) {
+    if (settings.inspectModels() && !inspected(prev, layout)
+        && (url.startsWith("https://") || url.startsWith("http://"))) {
       seen = inspector.remote(url, gguf);
       if (seen.error() != null) {
         LOG.info("gguf header unavailable model={}/{} url={} error=\"{}\"", model.getMetadata().getNamespace(),
