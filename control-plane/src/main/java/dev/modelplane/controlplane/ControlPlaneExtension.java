@@ -21,9 +21,10 @@ public final class ControlPlaneExtension implements BeforeAllCallback, BeforeEac
   private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(ControlPlaneExtension.class);
 
   /** One control plane per JVM, or the reason there is none. */
-  private record Shared(ControlPlane controlPlane, String unavailable, AtomicBoolean warned) implements AutoCloseable {
-    Shared(ControlPlane controlPlane, String unavailable) {
-      this(controlPlane, unavailable, new AtomicBoolean());
+  private record Shared(ControlPlane controlPlane, String unavailable, boolean missingTools, AtomicBoolean warned)
+      implements AutoCloseable {
+    Shared(ControlPlane controlPlane, String unavailable, boolean missingTools) {
+      this(controlPlane, unavailable, missingTools, new AtomicBoolean());
     }
 
     @Override
@@ -38,6 +39,10 @@ public final class ControlPlaneExtension implements BeforeAllCallback, BeforeEac
   public void beforeAll(ExtensionContext context) throws Exception {
     Shared shared = shared(context);
     if (shared.controlPlane() == null) {
+      if (!shared.missingTools()) {
+        // The binaries are there (or can be built) and still no control plane: that is a failure, never a skip.
+        throw new IllegalStateException(shared.unavailable());
+      }
       if ("true".equals(System.getenv("CI"))) {
         throw new IllegalStateException("CI=true and no control plane: " + shared.unavailable());
       }
@@ -59,13 +64,13 @@ public final class ControlPlaneExtension implements BeforeAllCallback, BeforeEac
   private static Shared startShared() {
     try {
       if (ControlPlaneBinaries.find().isEmpty() && !ControlPlaneBinaries.goInstalled()) {
-        return new Shared(null, ControlPlaneBinaries.missingMessage());
+        return new Shared(null, ControlPlaneBinaries.missingMessage(), true);
       }
       ControlPlane controlPlane = ControlPlane.start();
       controlPlane.installCrds();
-      return new Shared(controlPlane, null);
+      return new Shared(controlPlane, null, false);
     } catch (IOException | RuntimeException e) {
-      return new Shared(null, "the control plane did not start: " + e.getMessage());
+      return new Shared(null, "the control plane did not start: " + e.getMessage(), false);
     }
   }
 

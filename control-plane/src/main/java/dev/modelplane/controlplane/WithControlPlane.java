@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * that namespace) and {@link ControlPlane} are injected. The modelplane CRDs are installed.
  *
  * <p>Without the binaries and without Go, the tests are skipped with a message saying what to install — except under
- * {@code CI=true}, where a missing control plane fails them.
+ * {@code CI=true}, where a missing control plane fails them. A control plane that cannot start although its
+ * binaries are there fails the tests everywhere.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

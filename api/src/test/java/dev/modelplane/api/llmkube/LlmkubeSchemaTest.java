@@ -4,13 +4,21 @@ import static dev.modelplane.api.testing.Crds.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.api.llmkube.v1alpha1.CachePersistence;
+import dev.modelplane.api.llmkube.v1alpha1.GpuSharingMode;
+import dev.modelplane.api.llmkube.v1alpha1.InferenceRuntime;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.api.llmkube.v1alpha1.InferenceServicePhase;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.api.llmkube.v1alpha1.ServingMode;
+import dev.modelplane.api.llmkube.v1alpha1.SglangReasoningParser;
+import dev.modelplane.api.llmkube.v1alpha1.SglangSpeculativeAlgorithm;
+import dev.modelplane.api.llmkube.v1alpha1.SglangToolCallParser;
+import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecodingType;
 import dev.modelplane.api.llmkube.v1alpha1.VllmAttentionBackend;
+import dev.modelplane.api.llmkube.v1alpha1.VllmQuantization;
 import dev.modelplane.api.testing.Crds;
 import dev.modelplane.api.testing.Manifests;
-import dev.modelplane.api.testing.SchemaValidator;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,6 +86,11 @@ class LlmkubeSchemaTest {
       "spec.endpoint.port, 1, 65535",
       "spec.vllmConfig.speculative.numSpeculativeTokens, 1, 16",
       "spec.vllmConfig.gpuMemoryUtilization, 0.1, 0.99",
+      "spec.endpoint.nodePort, 30000, 32767",
+      "spec.speculativeDecoding.pMin, 0, 1",
+      "spec.sglangConfig.memFractionStatic, 0.1, 0.99",
+      "spec.sglangConfig.speculative.acceptThresholdSingle, 0, 1",
+      "spec.sglangConfig.speculative.acceptThresholdAcc, 0, 1",
   })
   void inferenceServiceBounds(String path, String min, String max) {
     JsonNode field = at(InferenceService.class, path);
@@ -94,6 +107,22 @@ class LlmkubeSchemaTest {
       "spec.vllmConfig.maxNumBatchedTokens, 512",
       "spec.vllmConfig.cpuOffloadGB, 0",
       "spec.autoscaling.metrics[].targetAverageUtilization, 1",
+      "spec.maxPodLifetimeSeconds, 1",
+      "spec.maxPodLifetimeIdleTimeoutSeconds, 0",
+      "spec.revisionHistoryLimit, 0",
+      "spec.rolloutPolicy.idleTimeoutSeconds, 0",
+      "spec.resources.gpuSharing.memoryLimitGiB, 1",
+      "spec.speculativeDecoding.nDraftMax, 1",
+      "spec.sglangConfig.tensorParallelSize, 1",
+      "spec.sglangConfig.dataParallelSize, 1",
+      "spec.sglangConfig.expertParallelSize, 1",
+      "spec.sglangConfig.contextLength, 128",
+      "spec.sglangConfig.chunkedPrefillSize, 512",
+      "spec.sglangConfig.maxRunningRequests, 1",
+      "spec.sglangConfig.maxLoraRank, 1",
+      "spec.sglangConfig.speculative.numSteps, 1",
+      "spec.sglangConfig.speculative.eagleTopK, 1",
+      "spec.sglangConfig.speculative.numDraftTokens, 1",
   })
   void inferenceServiceLowerBounds(String path, String min) {
     JsonNode field = at(InferenceService.class, path);
@@ -105,7 +134,7 @@ class LlmkubeSchemaTest {
   @CsvSource(delimiter = '|', value = {
       "spec.cacheTypeK | f16 f32 q8_0 q4_0 q4_1 q5_0 q5_1 iq4_nl",
       "spec.cacheTypeV | f16 f32 q8_0 q4_0 q4_1 q5_0 q5_1 iq4_nl",
-      "spec.runtime | llamacpp personaplex vllm tgi generic",
+      "spec.runtime | llamacpp llamacpp-router personaplex vllm tgi sglang generic",
       "spec.priority | critical high normal low batch",
       "spec.ropeScaling.type | linear yarn longrope",
       "spec.endpoint.type | ClusterIP NodePort LoadBalancer",
@@ -114,9 +143,21 @@ class LlmkubeSchemaTest {
       "spec.tgiConfig.quantize | bitsandbytes gptq awq eetq",
       "spec.vllmConfig.dtype | auto float16 bfloat16",
       "spec.vllmConfig.kvCacheDtype | auto fp8_e5m2 fp8_e4m3",
-      "spec.vllmConfig.quantization | awq gptq squeezellm fp8 nvfp4 compressed-tensors",
+      "spec.vllmConfig.quantization | awq gptq squeezellm fp8 nvfp4 mxfp4 compressed-tensors",
       "spec.vllmConfig.attentionBackend | FLASH_ATTN FLASHINFER XFORMERS flashinfer flash_attn xformers torch_sdpa",
-      "status.phase | Pending Creating Progressing Ready WaitingForGPU Stopped Failed",
+      "status.phase | Pending Creating Progressing Ready WaitingForGPU Stopped Suspended Failed",
+      "spec.mode | chat embedding rerank",
+      "spec.modelCache.persistence | Cached Ephemeral",
+      "spec.resources.gpuSharing.mode | exclusive shared partitioned",
+      "spec.slo.indicator | availability latency",
+      "spec.speculativeDecoding.type | none disabled mtp draft draft-simple draft-eagle3 draft-mtp draft-dflash "
+          + "draft-dspark ngram-simple ngram-map-k ngram-map-k4v ngram-mod ngram-cache",
+      "spec.sglangConfig.attentionBackend | flashinfer flash_attn torch_native",
+      "spec.sglangConfig.kvCacheDtype | auto fp8_e5m2 fp8_e4m3",
+      "spec.sglangConfig.logLevel | debug info warning error",
+      "spec.sglangConfig.reasoningParser | qwen3 deepseek-r1",
+      "spec.sglangConfig.toolCallParser | llama3 qwen3 qwen25 hermes functionary mistral",
+      "spec.sglangConfig.speculative.algorithm | EAGLE EAGLE3 Medusa",
   })
   void inferenceServiceEnums(String path, String values) {
     assertThat(texts(at(InferenceService.class, path).path("enum")))
@@ -134,6 +175,14 @@ class LlmkubeSchemaTest {
       "spec.endpoint.type, ClusterIP",
       "spec.vllmConfig.kvCacheDtype, auto",
       "spec.vllmConfig.speculative.numSpeculativeTokens, 4",
+      "spec.suspend, false",
+      "spec.disruption.protectStartup, true",
+      "spec.rolloutPolicy.idleTimeoutSeconds, 300",
+      "spec.resources.gpuSharing.mode, exclusive",
+      "spec.slo.indicator, availability",
+      "spec.slo.window, 28d",
+      "spec.sglangConfig.kvCacheDtype, auto",
+      "spec.sglangConfig.speculative.numDraftTokens, 4",
   })
   void inferenceServiceDefaults(String path, String value) {
     assertThat(at(InferenceService.class, path).path("default").asText()).isEqualTo(value);
@@ -154,6 +203,79 @@ class LlmkubeSchemaTest {
     }
     assertThat(at(InferenceService.class, "spec.contextSize").path("format").asText()).isEqualTo("int32");
     assertThat(at(InferenceService.class, "status.lastUpdated").path("format").asText()).isEqualTo("date-time");
+  }
+
+  @Test
+  void upstreamOnlyFieldsRequiredFieldsFormatsAndLengths() {
+    assertThat(texts(at(InferenceService.class, "spec.speculativeDecoding").path("required"))).containsExactly("type");
+    assertThat(texts(at(InferenceService.class, "spec.slo").path("required"))).containsExactly("objective");
+    assertThat(texts(at(InferenceService.class, "spec.endpoint.gateway").path("required")))
+        .containsExactly("gatewayRef");
+    assertThat(texts(at(InferenceService.class, "spec.endpoint.gateway.gatewayRef").path("required")))
+        .containsExactly("name");
+    assertThat(texts(at(InferenceService.class, "spec.sglangConfig.loraAdapters[]").path("required")))
+        .containsExactlyInAnyOrder("name", "path");
+    for (String path : List.of("spec.sglangConfig.loraAdapters[].name", "spec.sglangConfig.loraAdapters[].path")) {
+      assertThat(at(InferenceService.class, path).path("minLength").asInt()).as(path).isEqualTo(1);
+    }
+    for (String path : List.of("spec.modelCache.claimName", "spec.speculativeDecoding.draftModel")) {
+      assertThat(at(InferenceService.class, path).path("minLength").asInt()).as(path).isEqualTo(1);
+      assertThat(at(InferenceService.class, path).path("maxLength").asInt()).as(path).isEqualTo(253);
+    }
+    // Upstream's own, looser quantity pattern on this one field, so every manifest upstream accepts passes.
+    assertThat(at(InferenceService.class, "spec.resources.ephemeralStorage").path("pattern").asText())
+        .isEqualTo("^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$");
+    for (String path : List.of("spec.slo.objective", "spec.slo.latencyThreshold")) {
+      assertThat(at(InferenceService.class, path).path("pattern").asText()).as(path).isEqualTo("^[0-9]+(\\.[0-9]+)?$");
+    }
+    assertThat(at(InferenceService.class, "spec.slo.window").path("pattern").asText()).isEqualTo("^[0-9]+[mhdw]$");
+    JsonNode bits = at(InferenceService.class, "spec.turboQuantBits");
+    assertThat(bits.path("type").asText()).isEqualTo("integer");
+    assertThat(bits.path("enum").toString()).isEqualTo("[3,6,8]");
+    for (String path : List.of("spec.maxPodLifetimeSeconds", "spec.maxPodLifetimeIdleTimeoutSeconds")) {
+      assertThat(at(InferenceService.class, path).path("format").asText()).as(path).isEqualTo("int64");
+    }
+    for (String path : List.of("spec.suspend", "spec.disruption.protectAlways", "spec.rolloutPolicy.force",
+        "spec.rolloutPolicy.waitForIdle", "spec.endpoint.gateway.enabled", "status.gateway.routeReady")) {
+      assertThat(at(InferenceService.class, path).path("type").asText()).as(path).isEqualTo("boolean");
+    }
+    for (String path : List.of("status.acceleration.layersOffloaded", "status.acceleration.layersTotal")) {
+      assertThat(at(InferenceService.class, path).path("format").asText()).as(path).isEqualTo("int32");
+    }
+    // Upstream reports the resolved mode as free text.
+    assertThat(at(InferenceService.class, "status.mode").has("enum")).isFalse();
+  }
+
+  @Test
+  void upstreamOnlyCrossFieldRules() {
+    assertThat(rules(at(InferenceService.class, "spec.speculativeDecoding"))).containsExactly(
+        "!(self.type in ['draft','draft-simple','draft-eagle3','draft-dflash','draft-dspark']) || "
+            + "((has(self.draftModelRef) && self.draftModelRef.size() > 0) || (has(self.draftModel) && "
+            + "self.draftModel.size() > 0))",
+        "(self.type in ['draft','draft-simple','draft-eagle3','draft-dflash','draft-dspark','draft-mtp']) || "
+            + "((!has(self.draftModelRef) || self.draftModelRef.size() == 0) && (!has(self.draftModel) || "
+            + "self.draftModel.size() == 0))",
+        "!((has(self.draftModelRef) && self.draftModelRef.size() > 0) && (has(self.draftModel) && "
+            + "self.draftModel.size() > 0))");
+    assertThat(at(InferenceService.class, "spec.speculativeDecoding").path("x-kubernetes-validations")
+        .findValuesAsText("message")).allSatisfy(m -> assertThat(m).contains("draft"));
+    assertThat(rules(at(InferenceService.class, "spec.modelCache"))).containsExactly(
+        "!(has(self.persistence) && self.persistence == 'Ephemeral' && has(self.claimName))");
+    assertThat(rule(at(InferenceService.class, "spec.modelCache"), 0).path("message").asText())
+        .contains("claimName").contains("Ephemeral");
+    assertThat(rules(at(InferenceService.class, "spec.resources.gpuSharing"))).containsExactly(
+        "!has(self.mode) || self.mode != 'partitioned' || (has(self.profile) && self.profile.size() > 0)",
+        "!has(self.profile) || self.profile.size() == 0 || (has(self.mode) && self.mode == 'partitioned')",
+        "!has(self.memoryLimitGiB) || (has(self.mode) && self.mode == 'shared')");
+    assertThat(at(InferenceService.class, "spec.resources.gpuSharing").path("x-kubernetes-validations")
+        .findValuesAsText("message")).containsExactly("profile is required when mode is partitioned",
+        "profile is only valid when mode is partitioned", "memoryLimitGiB is only valid when mode is shared");
+    assertThat(rules(at(InferenceService.class, "spec.slo")))
+        .containsExactly("self.indicator != 'latency' || has(self.latencyThreshold)");
+    assertThat(rules(at(InferenceService.class, "spec.slo.objective")))
+        .containsExactly("double(self) >= 50.0 && double(self) <= 99.999");
+    assertThat(rule(at(InferenceService.class, "spec.slo.objective"), 0).path("message").asText())
+        .isEqualTo("objective must be a number between 50 and 99.999");
   }
 
   @Test
@@ -213,11 +335,48 @@ class LlmkubeSchemaTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {
+      "spec.affinity", "spec.bindAddress", "spec.disruption", "spec.disruption.protectAlways",
+      "spec.disruption.protectStartup", "spec.endpoint.gateway", "spec.endpoint.gateway.enabled",
+      "spec.endpoint.gateway.gatewayRef", "spec.endpoint.gateway.gatewayRef.name",
+      "spec.endpoint.gateway.gatewayRef.namespace", "spec.endpoint.gateway.modelName", "spec.endpoint.nodePort",
+      "spec.extraVolumes", "spec.extraVolumeMounts", "spec.hotCacheMaxSize", "spec.maxPodLifetimeSeconds",
+      "spec.maxPodLifetimeIdleTimeoutSeconds", "spec.mode", "spec.modelCache", "spec.modelCache.claimName",
+      "spec.modelCache.persistence", "spec.pagedSSDCacheDir", "spec.pagedSSDCacheMaxSize",
+      "spec.resources.ephemeralStorage", "spec.resources.gpuSharing", "spec.resources.gpuSharing.memoryLimitGiB",
+      "spec.resources.gpuSharing.mode", "spec.resources.gpuSharing.profile", "spec.revisionHistoryLimit",
+      "spec.rolloutPolicy", "spec.rolloutPolicy.force", "spec.rolloutPolicy.idleTimeoutSeconds",
+      "spec.rolloutPolicy.waitForIdle", "spec.sglangConfig", "spec.sglangConfig.chatTemplate",
+      "spec.sglangConfig.enablePrefixCaching", "spec.sglangConfig.hfTokenSecretRef",
+      "spec.sglangConfig.kvCacheCustomDtype", "spec.sglangConfig.loraAdapters",
+      "spec.sglangConfig.loraAdapters[].name", "spec.sglangConfig.loraAdapters[].path",
+      "spec.sglangConfig.loraModules", "spec.sglangConfig.loraTargetModules", "spec.sglangConfig.quantization",
+      "spec.sglangConfig.skipTokenizerInit", "spec.sglangConfig.speculative",
+      "spec.sglangConfig.speculative.draftModelPath", "spec.sglangConfig.speculative.enabled",
+      "spec.sglangConfig.trustRemoteCode", "spec.slo", "spec.slo.latencyThreshold", "spec.slo.name",
+      "spec.slo.objective", "spec.slo.window", "spec.speculativeDecoding", "spec.speculativeDecoding.draftModel",
+      "spec.speculativeDecoding.draftModelRef", "spec.speculativeDecoding.nDraftMax",
+      "spec.speculativeDecoding.pMin", "spec.speculativeDecoding.type", "spec.suspend",
+      "spec.topologySpreadConstraints", "spec.turboQuantBits", "status.acceleration", "status.acceleration.device",
+      "status.acceleration.layersOffloaded", "status.acceleration.layersTotal", "status.gateway",
+      "status.gateway.authEnabled", "status.gateway.endpoint", "status.gateway.modelName",
+      "status.gateway.routeReady", "status.mode"})
+  void everyUpstreamOnlyFieldIsPresentAndDocumented(String path) {
+    assertThat(at(InferenceService.class, path).path("description").asText()).as(path).isNotBlank();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
       "spec.env[].valueFrom.secretKeyRef.key", "spec.env[].valueFrom.fileKeyRef.volumeName",
       "spec.imagePullSecrets[].name", "spec.personaPlexConfig.hfTokenSecretRef.key", "spec.podSecurityContext.fsGroup",
       "spec.podSecurityContext.seccompProfile.type", "spec.probeOverrides.liveness.httpGet.port",
       "spec.probeOverrides.readiness.exec.command", "spec.probeOverrides.startup.grpc.service",
-      "spec.securityContext.capabilities.drop", "spec.tolerations[].tolerationSeconds"})
+      "spec.securityContext.capabilities.drop", "spec.tolerations[].tolerationSeconds",
+      "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[].matchExpressions",
+      "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[].podAffinityTerm.topologyKey",
+      "spec.topologySpreadConstraints[].maxSkew", "spec.topologySpreadConstraints[].labelSelector.matchLabels",
+      "spec.extraVolumes[].persistentVolumeClaim.claimName", "spec.extraVolumes[].emptyDir.sizeLimit",
+      "spec.extraVolumeMounts[].mountPath", "spec.extraVolumeMounts[].readOnly",
+      "spec.sglangConfig.hfTokenSecretRef.key"})
   void embeddedKubernetesTypesAreComplete(String path) {
     assertThat(at(InferenceService.class, path).isObject()).isTrue();
   }
@@ -309,18 +468,45 @@ class LlmkubeSchemaTest {
 
   // ---- Manifests -------------------------------------------------------------------------------------------------
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"inference.llmkube.dev_inferenceservices.yaml", "inference.llmkube.dev_models.yaml"})
-  void fullManifestValidatesAndRoundTrips(String name) {
-    Path file = Crds.repoRoot().resolve("api/src/test/resources/full").resolve(name);
-    List<JsonNode> docs = Manifests.documents(file);
-    assertThat(docs).hasSize(1);
-    JsonNode doc = docs.get(0);
-    Class<? extends HasMetadata> type = Manifests.classFor(doc).orElseThrow();
-    assertThat(SchemaValidator.validate(Crds.schema(type), doc)).isEmpty();
-    HasMetadata typed = SERIALIZATION.convertValue(doc, type);
-    JsonNode back = SERIALIZATION.unmarshal(SERIALIZATION.asJson(typed), JsonNode.class);
-    assertThat(back).isEqualTo(SERIALIZATION.unmarshal(doc.toString(), JsonNode.class));
+  @Test
+  void newSamplesReadAsTypedObjects() {
+    Path samples = Crds.repoRoot().resolve("deploy/samples/llmkube");
+    InferenceService sglang = typed(samples.resolve("inferenceservice-sglang.yaml"));
+    assertThat(sglang.getSpec().runtime()).isEqualTo(InferenceRuntime.SGLANG);
+    assertThat(sglang.getSpec().sglangConfig().speculative().algorithm()).isEqualTo(SglangSpeculativeAlgorithm.EAGLE3);
+    assertThat(sglang.getSpec().sglangConfig().toolCallParser()).isEqualTo(SglangToolCallParser.QWEN3);
+    assertThat(sglang.getSpec().endpoint().gateway().gatewayRef().name()).isEqualTo("ai-gateway");
+    assertThat(sglang.getSpec().extraVolumeMounts()).extracting(m -> m.getMountPath())
+        .containsExactly("/drafts", "/adapters");
+
+    InferenceService spec = typed(samples.resolve("inferenceservice-speculative-modelcache.yaml"));
+    assertThat(spec.getSpec().speculativeDecoding().type()).isEqualTo(SpeculativeDecodingType.DRAFT);
+    assertThat(spec.getSpec().speculativeDecoding().nDraftMax()).isEqualTo(3);
+    assertThat(spec.getSpec().speculativeDecoding().pMin()).isEqualTo(0.75);
+    assertThat(spec.getSpec().modelCache().claimName()).isEqualTo("team-model-cache");
+    assertThat(spec.getSpec().topologySpreadConstraints().get(0).getMaxSkew()).isEqualTo(1);
+
+    InferenceService suspended = typed(samples.resolve("inferenceservice-suspended.yaml"));
+    assertThat(suspended.getSpec().suspend()).isTrue();
+    assertThat(suspended.getSpec().replicas()).isEqualTo(2);
+    assertThat(suspended.getSpec().mode()).isEqualTo(ServingMode.EMBEDDING);
+    assertThat(suspended.getSpec().modelCache().persistence()).isEqualTo(CachePersistence.EPHEMERAL);
+    assertThat(suspended.getSpec().resources().gpuSharing().mode()).isEqualTo(GpuSharingMode.PARTITIONED);
+    assertThat(suspended.getSpec().maxPodLifetimeSeconds()).isEqualTo(86400L);
+  }
+
+  @Test
+  void wireNamesOfTheNewEnumsAreUpstreams() {
+    assertThat(SERIALIZATION.asJson(InferenceRuntime.LLAMACPP_ROUTER)).isEqualTo("\"llamacpp-router\"");
+    assertThat(SERIALIZATION.asJson(InferenceServicePhase.SUSPENDED)).isEqualTo("\"Suspended\"");
+    assertThat(SERIALIZATION.asJson(VllmQuantization.MXFP4)).isEqualTo("\"mxfp4\"");
+    assertThat(SERIALIZATION.asJson(SpeculativeDecodingType.NGRAM_MAP_K4V)).isEqualTo("\"ngram-map-k4v\"");
+    assertThat(SERIALIZATION.asJson(SglangReasoningParser.DEEPSEEK_R1)).isEqualTo("\"deepseek-r1\"");
+    assertThat(SERIALIZATION.asJson(SglangSpeculativeAlgorithm.MEDUSA)).isEqualTo("\"Medusa\"");
+  }
+
+  private static InferenceService typed(Path file) {
+    return SERIALIZATION.convertValue(Manifests.documents(file).get(0), InferenceService.class);
   }
 
   @Test
@@ -330,6 +516,10 @@ class LlmkubeSchemaTest {
       assertThat(SERIALIZATION.unmarshal(json, VllmAttentionBackend.class)).isEqualTo(backend);
     }
     assertThat(SERIALIZATION.asJson(VllmAttentionBackend.FLASHINFER_LOWER)).isEqualTo("\"flashinfer\"");
+  }
+
+  private static List<String> rules(JsonNode schema) {
+    return schema.path("x-kubernetes-validations").findValuesAsText("rule");
   }
 
   private static JsonNode rule(JsonNode schema, int index) {

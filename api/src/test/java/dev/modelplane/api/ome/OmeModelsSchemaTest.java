@@ -4,26 +4,17 @@ import static dev.modelplane.api.testing.Crds.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.modelplane.api.ApiResources;
 import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.BenchmarkJob;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.testing.Crds;
-import dev.modelplane.api.testing.Manifests;
-import dev.modelplane.api.testing.SchemaValidator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The validation OME's BaseModel, ClusterBaseModel, FineTunedWeight and BenchmarkJob ask for, read back from the
@@ -266,79 +257,11 @@ class OmeModelsSchemaTest {
         .isTrue();
   }
 
-  static Stream<Class<? extends HasMetadata>> kinds() {
-    return KINDS.stream();
-  }
-
-  /**
-   * The full manifest of each kind validates, round-trips through the Java types, and (across its documents) sets
-   * every leaf of our own types (the embedded Kubernetes types, such as node affinity and the pod override's members,
-   * may stay minimal).
-   */
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("kinds")
-  void fullManifestSetsEveryFieldOfOurTypes(Class<? extends HasMetadata> kind) {
-    Path file = Crds.repoRoot().resolve("api/src/test/resources/full/" + ApiResources.crdFileName(kind));
-    List<JsonNode> docs = Manifests.documents(file);
-    assertThat(docs).isNotEmpty();
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    for (JsonNode doc : docs) {
-      assertThat(Manifests.classFor(doc)).contains(kind);
-      assertThat(SchemaValidator.validate(Crds.schema(kind), doc)).isEmpty();
-      JsonNode back = serialization.unmarshal(serialization.asJson(serialization.convertValue(doc, kind)),
-          JsonNode.class);
-      assertThat(back).isEqualTo(serialization.unmarshal(doc.toString(), JsonNode.class));
-    }
-
-    // Several documents may share the fields between them (where CEL rules make some fields exclusive).
-    Set<String> missing = new TreeSet<>();
-    for (String root : List.of("spec", "status")) {
-      leaves(Crds.schema(kind).path("properties").path(root), root, missing);
-    }
-    missing.removeIf(path -> docs.stream().anyMatch(doc -> present(doc, path)));
-    assertThat(missing).as("leaf paths not set in %s", file).isEmpty();
-  }
 
   /** Subtrees that are fabric8's Kubernetes model, not ours. */
   private static boolean embedded(String path) {
     return path.endsWith(".nodeAffinity") || path.startsWith("spec.podOverride.") && !path.equals(
         "spec.podOverride.image") && !path.startsWith("spec.podOverride.nodeSelector");
-  }
-
-  private static void leaves(JsonNode schema, String path, Set<String> out) {
-    if (embedded(path)) {
-      out.add(path);
-      return;
-    }
-    if (schema.has("properties")) {
-      schema.path("properties").properties().forEach(e -> leaves(e.getValue(), path + "." + e.getKey(), out));
-    } else if (schema.has("items") && schema.path("items").has("properties")) {
-      leaves(schema.path("items"), path + "[]", out);
-    } else if (schema.has("additionalProperties") && schema.path("additionalProperties").has("properties")) {
-      leaves(schema.path("additionalProperties"), path + "{}", out);
-    } else {
-      out.add(path);
-    }
-  }
-
-  /** Whether a leaf path (with {@code []} and {@code {}} steps) is set somewhere in the document. */
-  private static boolean present(JsonNode doc, String path) {
-    List<JsonNode> nodes = List.of(doc);
-    for (String step : path.replace("[]", ".[]").replace("{}", ".{}").split("\\.")) {
-      List<JsonNode> next = new ArrayList<>();
-      for (JsonNode node : nodes) {
-        switch (step) {
-          case "[]", "{}" -> node.forEach(next::add);
-          default -> {
-            if (node.has(step)) {
-              next.add(node.get(step));
-            }
-          }
-        }
-      }
-      nodes = next;
-    }
-    return !nodes.isEmpty();
   }
 
   private static Predicate<String> regex(String rule) {

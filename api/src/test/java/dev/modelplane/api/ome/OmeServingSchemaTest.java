@@ -13,7 +13,6 @@ import dev.modelplane.api.ome.v1beta1.ScaleMetric;
 import dev.modelplane.api.ome.v1beta1.ServingRuntime;
 import dev.modelplane.api.testing.Crds;
 import dev.modelplane.api.testing.Manifests;
-import dev.modelplane.api.testing.SchemaValidator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -22,8 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The validation OME's ServingRuntime, ClusterServingRuntime and InferenceService ask for, read back from the
@@ -303,19 +300,6 @@ class OmeServingSchemaTest {
         "spec.supportedModelFormats[].acceleratorConfig{}.environmentOverride")) {
       assertThat(at(ServingRuntime.class, path).path("description").asText()).as(path).isNotBlank();
     }
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"ome.io_servingruntimes.yaml", "ome.io_clusterservingruntimes.yaml",
-      "ome.io_inferenceservices.yaml"})
-  void fullManifestIsValidAndRoundTrips(String name) {
-    Path file = Crds.repoRoot().resolve("api/src/test/resources/full").resolve(name);
-    JsonNode doc = Manifests.documents(file).get(0);
-    Class<? extends HasMetadata> type = Manifests.classFor(doc).orElseThrow();
-    assertThat(SchemaValidator.validate(Crds.schema(type), doc)).isEmpty();
-    HasMetadata typed = SERIALIZATION.convertValue(doc, type);
-    JsonNode back = SERIALIZATION.unmarshal(SERIALIZATION.asJson(typed), JsonNode.class);
-    assertThat(back).isEqualTo(SERIALIZATION.unmarshal(doc.toString(), JsonNode.class));
   }
 
   @Test

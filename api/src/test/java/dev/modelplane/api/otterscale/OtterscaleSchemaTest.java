@@ -6,23 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
 import dev.modelplane.api.testing.Crds;
-import dev.modelplane.api.testing.Manifests;
-import dev.modelplane.api.testing.SchemaValidator;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** The validation OtterScale's ModelService asks for, read back from the generated CRD. */
 class OtterscaleSchemaTest {
-  private static final Path FULL = Crds.repoRoot()
-      .resolve("api/src/test/resources/full/model.otterscale.io_modelservices.yaml");
-  /** Fields whose schema is an embedded Kubernetes type; their inner fields are not ours to cover. */
-  private static final Set<String> EMBEDDED = Set.of("resources", "tolerations", "env", "imagePullSecrets",
-      "conditions");
 
   @Test
   void namesScopeCategoriesAndSubresources() {
@@ -200,45 +189,6 @@ class OtterscaleSchemaTest {
     assertThat(texts(conditions.path("x-kubernetes-list-map-keys"))).containsExactly("type");
     assertThat(texts(at(ModelService.class, "status.conditions[].status").path("enum")))
         .containsExactlyInAnyOrder("True", "False", "Unknown");
-  }
-
-  @Test
-  void fullManifestIsValidRoundTripsAndCoversEveryOwnField() {
-    List<JsonNode> docs = Manifests.documents(FULL);
-    assertThat(docs).hasSize(1);
-    JsonNode doc = docs.get(0);
-    assertThat(SchemaValidator.validate(Crds.schema(ModelService.class), doc)).isEmpty();
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    ModelService typed = serialization.convertValue(doc, ModelService.class);
-    assertThat(serialization.unmarshal(serialization.asJson(typed), JsonNode.class))
-        .isEqualTo(serialization.unmarshal(doc.toString(), JsonNode.class));
-
-    Set<String> schemaLeaves = new TreeSet<>();
-    leaves(Crds.schema(ModelService.class).path("properties").path("spec"), "spec", schemaLeaves);
-    leaves(Crds.schema(ModelService.class).path("properties").path("status"), "status", schemaLeaves);
-    Set<String> manifestLeaves = new TreeSet<>();
-    manifestPaths(doc.path("spec"), "spec", manifestLeaves);
-    manifestPaths(doc.path("status"), "status", manifestLeaves);
-    assertThat(manifestLeaves).containsAll(schemaLeaves);
-  }
-
-  /** Leaf paths of our own types; embedded Kubernetes types count as one leaf. */
-  private static void leaves(JsonNode schema, String path, Set<String> out) {
-    String last = path.substring(path.lastIndexOf('.') + 1);
-    if (EMBEDDED.contains(last)) {
-      out.add(path);
-    } else if (schema.has("properties")) {
-      schema.path("properties").properties().forEach(e -> leaves(e.getValue(), path + "." + e.getKey(), out));
-    } else {
-      out.add(path);
-    }
-  }
-
-  private static void manifestPaths(JsonNode node, String path, Set<String> out) {
-    out.add(path);
-    if (node.isObject()) {
-      node.properties().forEach(e -> manifestPaths(e.getValue(), path + "." + e.getKey(), out));
-    }
   }
 
   private static void assertPort(String path, int defaultPort) {

@@ -68,7 +68,8 @@ public final class SchemaValidator {
       }
     }
     List<String> quoted = new ArrayList<>();
-    allowed.forEach(o -> quoted.add(o.isTextual() ? "\"" + o.asText() + "\"" : o.toString()));
+    // The apiserver quotes every supported value, numbers included ("3", "6", "8").
+    allowed.forEach(o -> quoted.add("\"" + o.asText() + "\""));
     errors.add(path + ": Unsupported value: " + value + ": supported values: " + String.join(", ", quoted));
   }
 

@@ -11,6 +11,7 @@ import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.llmkube.IsvcObservation.ModelGate;
 import dev.modelplane.operator.runtime.GpuPlan;
+import dev.modelplane.operator.runtime.ServingModes;
 import dev.modelplane.operator.scheduling.GpuQueue;
 import dev.modelplane.operator.scheduling.PriorityTier;
 import dev.modelplane.operator.scheduling.SchedulingInfo;
@@ -102,22 +103,27 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     String name = isvc.getMetadata().getName();
     ResourceID id = ResourceID.fromResource(isvc);
     // observe
-    Model model = context.getSecondaryResource(Model.class, IsvcEventSources.MODELS).orElse(null);
-    ModelGate gate = gate(isvc, model);
+    Model model = model(context, ns, isvc.getSpec().modelRef());
+    String draftRef = ModelGates.draftRef(isvc);
+    Model draft = draftRef == null ? null : model(context, ns, draftRef);
+    ModelGate gate = ModelGates.of(isvc, model, draft);
     Map<String, Integer> classes = priorityClasses(context);
     ClusterFacts facts = new ClusterFacts(settings.checkNodeCapacity() ? maxGpusPerNode(context) : null, classes);
     Deployment live = context.getSecondaryResource(Deployment.class).orElse(null);
     // validate
-    List<FieldProblem> problems = model == null ? List.of() : IsvcValidator.validate(isvc, model, facts);
+    List<FieldProblem> problems = new ArrayList<>();
+    if (model != null) {
+      problems.addAll(IsvcValidator.validate(isvc, model, draft, facts));
+    }
+    userCacheClaim(isvc, context).ifPresent(problems::add);
     boolean fatal = problems.stream().anyMatch(FieldProblem::fatal);
     ServingPlan plan = null;
     String reconcileError = null;
     if (gate.state() == ModelGate.State.READY && !fatal) {
       try {
-        plan = ServingPlan.of(isvc, model, settings);
+        plan = ServingPlan.of(isvc, model, draft, settings);
       } catch (IllegalArgumentException e) {
-        gate = new ModelGate(ModelGate.State.FAILED, "Model " + isvc.getSpec().modelRef() + " is invalid: "
-            + e.getMessage());
+        gate = new ModelGate(ModelGate.State.FAILED, "spec.modelRef", "a Model is invalid: " + e.getMessage());
       }
     }
     // reconcile
@@ -144,7 +150,8 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     String className = IsvcEventSources.priorityClassName(isvc);
     Integer effectivePriority = classes.containsKey(className) ? classes.get(className)
         : PriorityTier.byClassName(className) != null ? PriorityTier.byClassName(className).value() : null;
-    int desired = plan == null ? (isvc.getSpec().replicas() == null ? 1 : isvc.getSpec().replicas())
+    boolean suspended = Boolean.TRUE.equals(isvc.getSpec().suspend());
+    int desired = suspended ? 0 : plan == null ? (isvc.getSpec().replicas() == null ? 1 : isvc.getSpec().replicas())
         : plan.autoscaling() && live != null && live.getSpec() != null && live.getSpec().getReplicas() != null
             ? live.getSpec().getReplicas() : plan.replicas();
     boolean waiting = scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status())
@@ -157,7 +164,8 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
         .anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"))));
     IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), gate, problems,
         reconcileError, live, desired, scheduling, position, effectivePriority,
-        plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName());
+        plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
+        ServingModes.resolve(isvc.getSpec()).value());
     InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
     for (FieldProblem problem : IsvcStatusAggregator.newProblems(isvc.getStatus(),
         IsvcStatusAggregator.problems(observation))) {
@@ -181,26 +189,6 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     return DeleteControl.defaultDelete();
   }
 
-  static ModelGate gate(InferenceService isvc, Model model) {
-    String ref = isvc.getSpec().modelRef();
-    if (model == null) {
-      return new ModelGate(ModelGate.State.MISSING, "spec.modelRef: Model " + ref + " not found in namespace "
-          + isvc.getMetadata().getNamespace());
-    }
-    ModelPhase phase = model.getStatus() == null ? null : model.getStatus().phase();
-    if (phase == ModelPhase.READY) {
-      return ModelGate.READY;
-    }
-    if (phase == ModelPhase.FAILED) {
-      Condition degraded = Conditions.find(model.getStatus().conditions(), "Degraded");
-      return new ModelGate(ModelGate.State.FAILED, "spec.modelRef: Model " + ref + " failed"
-          + (degraded == null || degraded.getMessage() == null ? "" : ": " + degraded.getMessage()));
-    }
-    return new ModelGate(ModelGate.State.NOT_READY, "Waiting for Model " + ref + " to be Ready (phase "
-        + (phase == null ? "unknown" : dev.modelplane.operator.common.EnumValues.of(phase)) + ")");
-  }
-
-  /** Whether the only failures are optimistic-lock conflicts: the objects changed under us; just run again. */
   private static boolean onlyConflicts(WorkflowReconcileResult result) {
     return result.erroredDependentsExist() && result.getErroredDependents().values().stream()
         .allMatch(InferenceServiceReconciler::isConflict);
@@ -236,6 +224,26 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
       t = t.getCause();
     }
     return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  private static Model model(Context<InferenceService> context, String namespace, String name) {
+    return context.getSecondaryResources(Model.class).stream()
+        .filter(m -> name.equals(m.getMetadata().getName()) && namespace.equals(m.getMetadata().getNamespace()))
+        .findFirst().orElse(null);
+  }
+
+  /** A {@code modelCache.claimName} that does not exist: the service cannot start and there is no fallback. */
+  private static java.util.Optional<FieldProblem> userCacheClaim(InferenceService isvc,
+      Context<InferenceService> context) {
+    var cache = isvc.getSpec().modelCache();
+    if (cache == null || cache.claimName() == null || cache.claimName().isBlank()) {
+      return java.util.Optional.empty();
+    }
+    boolean exists = context.getClient().persistentVolumeClaims().inNamespace(isvc.getMetadata().getNamespace())
+        .withName(cache.claimName()).get() != null;
+    return exists ? java.util.Optional.empty() : java.util.Optional.of(FieldProblem.fatal(
+        "spec.modelCache.claimName", "CacheClaimNotFound", "PersistentVolumeClaim " + cache.claimName()
+            + " does not exist in namespace " + isvc.getMetadata().getNamespace()));
   }
 
   @SuppressWarnings("unchecked")

@@ -28,7 +28,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>Selector: only {@code app} and {@code inference.llmkube.dev/service}, so it never has to change.</li>
- *   <li>Replicas: {@code spec.replicas}; while an HPA manages the service, the live count is kept.</li>
+ *   <li>Replicas: {@code spec.replicas} (0 while suspended); while an HPA manages the service, the live count is
+ *       kept.</li>
  *   <li>Strategy Recreate when the pod has GPUs (a rolling update would need twice the GPUs).</li>
  *   <li>Pod labels: {@code podLabels} with the operator's keys winning; annotations: {@code podAnnotations}.</li>
  *   <li>Security: the user's pod and container contexts as given; otherwise seccomp RuntimeDefault with fsGroup 102,
@@ -40,6 +41,8 @@ public final class IsvcDeploymentBuilder {
   static final String SCRAPE = "prometheus.io/scrape";
   static final String SCRAPE_PORT = "prometheus.io/port";
   static final String SCRAPE_PATH = "prometheus.io/path";
+  /** Karpenter's (and the cluster autoscaler's) opt-out of voluntary disruption. */
+  static final String DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
 
   private IsvcDeploymentBuilder() {
   }
@@ -58,6 +61,7 @@ public final class IsvcDeploymentBuilder {
         .endMetadata()
         .withNewSpec()
           .withReplicas(replicas(plan, liveReplicas))
+          .withRevisionHistoryLimit(plan.spec().revisionHistoryLimit())
           .withNewSelector().withMatchLabels(plan.selector()).endSelector()
           .withNewStrategy().withType(plan.gpu().present() ? "Recreate" : "RollingUpdate").endStrategy()
           .withNewTemplate()
@@ -76,7 +80,7 @@ public final class IsvcDeploymentBuilder {
     if (plan.autoscaling() && liveReplicas != null) {
       return liveReplicas;
     }
-    return plan.replicas();
+    return plan.effectiveReplicas();
   }
 
   static Map<String, String> podLabels(ServingPlan plan) {
@@ -95,6 +99,9 @@ public final class IsvcDeploymentBuilder {
       annotations.put(SCRAPE_PORT, Integer.toString(plan.containerPort()));
       annotations.put(SCRAPE_PATH, "/metrics");
     }
+    if (plan.spec().disruption() != null && Boolean.TRUE.equals(plan.spec().disruption().protectAlways())) {
+      annotations.put(DO_NOT_DISRUPT, "true");
+    }
     if (plan.spec().podAnnotations() != null) {
       annotations.putAll(plan.spec().podAnnotations());
     }
@@ -111,10 +118,12 @@ public final class IsvcDeploymentBuilder {
     return new PodSpecBuilder()
         .withInitContainers(staging.initContainers())
         .withContainers(serverContainer(plan, staging))
-        .withVolumes(staging.volumes())
+        .withVolumes(concat(staging.volumes(), spec.extraVolumes()))
         .withImagePullSecrets(orEmpty(spec.imagePullSecrets()))
         .withNodeSelector(spec.nodeSelector() == null ? Map.of() : spec.nodeSelector())
         .withTolerations(tolerations(plan))
+        .withAffinity(spec.affinity())
+        .withTopologySpreadConstraints(orEmpty(spec.topologySpreadConstraints()))
         .withRuntimeClassName(spec.runtimeClassName())
         .withPriorityClassName(plan.priorityClassName())
         .withSecurityContext(podSecurity)
@@ -127,7 +136,7 @@ public final class IsvcDeploymentBuilder {
     InferenceServiceSpec spec = plan.spec();
     return new ContainerBuilder(plan.renderer().container(plan.runtimeInput()))
         .withResources(resources(spec.resources(), plan.gpu()))
-        .withVolumeMounts(staging.serverMounts())
+        .withVolumeMounts(concat(staging.serverMounts(), spec.extraVolumeMounts()))
         .withSecurityContext(spec.securityContext() != null ? spec.securityContext() : defaultContainerSecurity())
         .build();
   }
@@ -145,6 +154,10 @@ public final class IsvcDeploymentBuilder {
     }
     if (gpu.extendedResource()) {
       limits.put(gpu.resourceName(), new Quantity(Integer.toString(gpu.count())));
+    }
+    if (resources != null && resources.ephemeralStorage() != null) {
+      requests.put("ephemeral-storage", new Quantity(resources.ephemeralStorage()));
+      limits.put("ephemeral-storage", new Quantity(resources.ephemeralStorage()));
     }
     List<ResourceClaim> claims = gpu.claims().stream().map(c -> new ResourceClaim(c.getName(), null)).toList();
     return new ResourceRequirementsBuilder()
@@ -173,6 +186,14 @@ public final class IsvcDeploymentBuilder {
         .withNewCapabilities().withDrop("ALL").endCapabilities()
         .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
         .build();
+  }
+
+  private static <T> List<T> concat(List<T> first, List<T> second) {
+    List<T> all = new ArrayList<>(first);
+    if (second != null) {
+      all.addAll(second);
+    }
+    return all;
   }
 
   private static <T> List<T> orEmpty(List<T> list) {

@@ -33,8 +33,18 @@ final class IsvcEventSources {
   }
 
   static void addIndexers(IndexerResourceCache<InferenceService> cache) {
-    cache.addIndexer(MODEL_INDEX, isvc -> List.of(key(isvc.getMetadata().getNamespace(), isvc.getSpec().modelRef())));
+    cache.addIndexer(MODEL_INDEX, isvc -> modelIds(isvc).stream()
+        .map(id -> key(isvc.getMetadata().getNamespace(), id.getName())).toList());
     cache.addIndexer(PRIORITY_CLASS_INDEX, isvc -> List.of(priorityClassName(isvc)));
+  }
+
+  /** The service's Model and, with {@code speculativeDecoding.draftModelRef}, its draft Model. */
+  static Set<ResourceID> modelIds(InferenceService isvc) {
+    String ns = isvc.getMetadata().getNamespace();
+    String draft = ModelGates.draftRef(isvc);
+    return draft == null || draft.equals(isvc.getSpec().modelRef())
+        ? Set.of(new ResourceID(isvc.getSpec().modelRef(), ns))
+        : Set.of(new ResourceID(isvc.getSpec().modelRef(), ns), new ResourceID(draft, ns));
   }
 
   static String priorityClassName(InferenceService isvc) {
@@ -51,8 +61,7 @@ final class IsvcEventSources {
         .withSecondaryToPrimaryMapper(model -> primaries.byIndex(MODEL_INDEX,
                 key(model.getMetadata().getNamespace(), model.getMetadata().getName())).stream()
             .map(ResourceID::fromResource).collect(Collectors.toSet()))
-        .withPrimaryToSecondaryMapper((InferenceService isvc) -> Set.of(
-            new ResourceID(isvc.getSpec().modelRef(), isvc.getMetadata().getNamespace())))
+        .withPrimaryToSecondaryMapper((InferenceService isvc) -> modelIds(isvc))
         .build(), context);
   }
 

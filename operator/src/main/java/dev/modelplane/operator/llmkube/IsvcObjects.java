@@ -28,7 +28,7 @@ public record IsvcObjects(PersistentVolumeClaim cacheClaim, Deployment deploymen
   public static IsvcObjects build(ServingPlan plan, Integer liveReplicas) {
     PersistentVolumeClaim claim = switch (plan.cache().kind()) {
       case SHARED_CLAIM, OWNED_CLAIM -> ModelCachePvcBuilder.build(plan);
-      case EMPTY_DIR, NONE -> null;
+      case USER_CLAIM, EMPTY_DIR, NONE -> null;
     };
     return new IsvcObjects(claim, IsvcDeploymentBuilder.build(plan, liveReplicas), IsvcServiceBuilder.build(plan),
         plan.autoscaling() ? IsvcHpaBuilder.build(plan) : null);

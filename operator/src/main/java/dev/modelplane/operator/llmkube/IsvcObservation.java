@@ -23,6 +23,8 @@ import java.util.List;
  * @param endpoint the endpoint URL, or null before a plan exists
  * @param gpuCount GPUs per pod
  * @param gpuResource the GPU resource requested
+ * @param suspended {@code spec.suspend} holds the service at zero pods
+ * @param mode the resolved serving mode ({@code chat}, {@code embedding}, {@code rerank})
  */
 public record IsvcObservation(
     String name,
@@ -38,22 +40,31 @@ public record IsvcObservation(
     Integer effectivePriority,
     String endpoint,
     int gpuCount,
-    String gpuResource) {
+    String gpuResource,
+    boolean suspended,
+    String mode) {
 
   public IsvcObservation {
     problems = problems == null ? List.of() : List.copyOf(problems);
   }
 
   /**
-   * The referenced Model as the service sees it.
+   * The referenced Models (the served one and a draft one) as the service sees them.
    *
    * @param state found and Ready, found but not Ready, failed, or missing
+   * @param field the field naming the Model at fault ({@code spec.modelRef} or
+   *     {@code spec.speculativeDecoding.draftModelRef})
    * @param message why, for the non-Ready states
    */
-  public record ModelGate(State state, String message) {
+  public record ModelGate(State state, String field, String message) {
     public enum State { READY, NOT_READY, FAILED, MISSING }
 
-    public static final ModelGate READY = new ModelGate(State.READY, "");
+    public static final ModelGate READY = new ModelGate(State.READY, "spec.modelRef", "");
+
+    /** The more serious of two gates: missing or failed, then not ready, then ready. */
+    public ModelGate worst(ModelGate other) {
+      return other.state.ordinal() > state.ordinal() ? other : this;
+    }
   }
 
   /** Whether the pods are waiting for GPUs the scheduler cannot find. */

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.llmkube;
 
+import dev.modelplane.api.llmkube.v1alpha1.ServiceType;
 import dev.modelplane.operator.common.EnumValues;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
@@ -29,6 +30,8 @@ public final class IsvcServiceBuilder {
             .withProtocol("TCP")
             .withPort(plan.servicePort())
             .withTargetPort(new IntOrString(plan.containerPort()))
+            .withNodePort(plan.serviceType() == ServiceType.CLUSTER_IP || plan.spec().endpoint() == null ? null
+                : plan.spec().endpoint().nodePort())
           .endPort()
         .endSpec()
         .build();

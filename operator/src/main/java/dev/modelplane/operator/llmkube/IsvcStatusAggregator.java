@@ -12,7 +12,8 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * The one place an InferenceService's status is built. Phase, first match wins: Failed (Model missing or failed, a
+ * The one place an InferenceService's status is built. Phase, first match wins: Suspended ({@code spec.suspend}),
+ * Failed (Model missing or failed, a
  * fatal spec problem, or objects that could not be applied and do not exist), Pending (Model not Ready), Ready (all
  * desired replicas ready, at least one), Progressing (some ready), Stopped (0 desired), WaitingForGPU (the scheduler
  * reports an insufficient GPU resource), else Creating.
@@ -44,7 +45,7 @@ public final class IsvcStatusAggregator {
     List<Condition> c = prev == null ? List.of() : prev.conditions();
 
     String readyMessage = ready + "/" + desired + " replicas ready";
-    c = ready > 0
+    c = ready > 0 && phase != InferenceServicePhase.SUSPENDED
         ? Conditions.set(c, AVAILABLE, Conditions.TRUE, phase == InferenceServicePhase.READY ? "InferenceReady"
             : "PartiallyReady", readyMessage, gen, now)
         : Conditions.set(c, AVAILABLE, Conditions.FALSE, unavailableReason(phase), readyMessage, gen, now);
@@ -58,6 +59,8 @@ public final class IsvcStatusAggregator {
           "Queued at position " + o.queuePosition() + " waiting for GPU", gen, now);
       case READY -> Conditions.set(c, PROGRESSING, Conditions.FALSE, "Ready", readyMessage, gen, now);
       case STOPPED -> Conditions.set(c, PROGRESSING, Conditions.FALSE, "Stopped", "Scaled to 0 replicas", gen, now);
+      case SUSPENDED -> Conditions.set(c, PROGRESSING, Conditions.FALSE, "Suspended", "spec.suspend is true", gen,
+          now);
       case FAILED -> Conditions.set(c, PROGRESSING, Conditions.FALSE, "Failed", "", gen, now);
     };
 
@@ -89,7 +92,10 @@ public final class IsvcStatusAggregator {
         scheduled ? o.scheduling().status() : null,
         scheduled ? o.scheduling().message() : null,
         waiting ? waitingFor(o) : null,
-        prev == null ? null : prev.lastUpdated());
+        prev == null ? null : prev.lastUpdated(),
+        o.mode(),
+        prev == null ? null : prev.acceleration(),
+        prev == null ? null : prev.gateway());
     if (prev != null && withoutTimestamp(prev).equals(withoutTimestamp(next))) {
       return prev;
     }
@@ -97,6 +103,9 @@ public final class IsvcStatusAggregator {
   }
 
   static InferenceServicePhase phase(IsvcObservation o, List<FieldProblem> fatal, int ready, int desired) {
+    if (o.suspended()) {
+      return InferenceServicePhase.SUSPENDED;
+    }
     switch (o.model().state()) {
       case MISSING, FAILED -> {
         return InferenceServicePhase.FAILED;
@@ -133,6 +142,7 @@ public final class IsvcStatusAggregator {
       case FAILED -> "Failed";
       case PENDING -> "ModelNotReady";
       case STOPPED -> "ManuallyScaledToZero";
+      case SUSPENDED -> "Suspended";
       case WAITING_FOR_GPU -> "WaitingForGPU";
       default -> "NoReadyReplicas";
     };
@@ -157,12 +167,9 @@ public final class IsvcStatusAggregator {
    */
   public static List<FieldProblem> problems(IsvcObservation o) {
     List<FieldProblem> all = new java.util.ArrayList<>();
-    String modelMessage = o.model().message();
-    int colon = modelMessage.indexOf(": ");
     switch (o.model().state()) {
-      case MISSING -> all.add(FieldProblem.fatal("spec.modelRef", "ModelNotFound",
-          modelMessage.substring(colon + 2)));
-      case FAILED -> all.add(FieldProblem.fatal("spec.modelRef", "ModelFailed", modelMessage.substring(colon + 2)));
+      case MISSING -> all.add(FieldProblem.fatal(o.model().field(), "ModelNotFound", o.model().message()));
+      case FAILED -> all.add(FieldProblem.fatal(o.model().field(), "ModelFailed", o.model().message()));
       default -> {
       }
     }
@@ -228,7 +235,7 @@ public final class IsvcStatusAggregator {
   private static InferenceServiceStatus withTimestamp(InferenceServiceStatus s, String time) {
     return new InferenceServiceStatus(s.phase(), s.conditions(), s.modelReady(), s.endpoint(), s.replicas(),
         s.readyReplicas(), s.desiredReplicas(), s.selector(), s.effectivePriority(), s.queuePosition(),
-        s.schedulingStatus(), s.schedulingMessage(), s.waitingFor(), time);
+        s.schedulingStatus(), s.schedulingMessage(), s.waitingFor(), time, s.mode(), s.acceleration(), s.gateway());
   }
 
   /** The problems not already reported in the previous Degraded condition: the ones to announce as Events. */

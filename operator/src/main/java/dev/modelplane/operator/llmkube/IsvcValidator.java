@@ -1,9 +1,13 @@
 package dev.modelplane.operator.llmkube;
 
+import dev.modelplane.api.llmkube.v1alpha1.CachePersistence;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceRuntime;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.api.llmkube.v1alpha1.SglangConfig;
+import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
+import dev.modelplane.operator.model.ModelLayout;
 import dev.modelplane.operator.common.EnumValues;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.runtime.GpuPlan;
@@ -26,8 +30,13 @@ public final class IsvcValidator {
   private IsvcValidator() {
   }
 
-  /** Problems of a service whose Model was found. */
+  /** Problems of a service whose Model was found (without a draft Model). */
   public static List<FieldProblem> validate(InferenceService isvc, Model model, ClusterFacts facts) {
+    return validate(isvc, model, null, facts);
+  }
+
+  /** Problems of a service whose Model (and draft Model, when referenced and found) were found. */
+  public static List<FieldProblem> validate(InferenceService isvc, Model model, Model draft, ClusterFacts facts) {
     List<FieldProblem> problems = new ArrayList<>();
     InferenceServiceSpec spec = isvc.getSpec();
     InferenceRuntime runtime = spec.runtime() == null ? InferenceRuntime.LLAMACPP : spec.runtime();
@@ -58,7 +67,79 @@ public final class IsvcValidator {
           + " has no default autoscaling metric, so no HorizontalPodAutoscaler is created until one is listed"));
     }
     priorityChecks(spec, facts, problems);
+    speculativeChecks(spec, runtime, runtimeName, model, draft, problems);
+    newerFieldChecks(spec, runtime, model, problems);
     return problems;
+  }
+
+  private static void speculativeChecks(InferenceServiceSpec spec, InferenceRuntime runtime, String runtimeName,
+      Model model, Model draft, List<FieldProblem> problems) {
+    SpeculativeDecoding sd = spec.speculativeDecoding();
+    if (sd != null && runtime != InferenceRuntime.LLAMACPP) {
+      problems.add(ignored("spec.speculativeDecoding", "only the llamacpp runtime reads it (vLLM and SGLang have "
+          + "their own speculative blocks)", runtimeName));
+      return;
+    }
+    if (sd == null) {
+      return;
+    }
+    if (sd.draftModel() != null && !sd.draftModel().isBlank()
+        && (model.getSpec().files() == null || !model.getSpec().files().contains(sd.draftModel()))) {
+      problems.add(FieldProblem.warning("spec.speculativeDecoding.draftModel", "DraftNotStaged", sd.draftModel()
+          + " is not one of Model " + spec.modelRef() + "'s spec.files, so it is not staged and the server runs "
+          + "without a draft model"));
+    }
+    if (draft != null) {
+      try {
+        if (ModelLayout.of(draft, "https://huggingface.co").staging() == ModelLayout.Staging.RUNTIME) {
+          problems.add(FieldProblem.warning("spec.speculativeDecoding.draftModelRef", "DraftNotAFile", "Model "
+              + sd.draftModelRef() + " is a Hugging Face repository the runtime resolves, but llama.cpp needs a "
+              + "draft file (-md), so the server runs without one"));
+        }
+      } catch (IllegalArgumentException e) {
+        // the draft Model's own status reports an invalid source
+      }
+    }
+  }
+
+  private static void newerFieldChecks(InferenceServiceSpec spec, InferenceRuntime runtime, Model model,
+      List<FieldProblem> problems) {
+    SglangConfig sg = spec.sglangConfig();
+    if (sg != null && runtime == InferenceRuntime.SGLANG) {
+      var sp = sg.speculative();
+      if (sp != null && Boolean.TRUE.equals(sp.enabled()) && (sp.algorithm() == null || sp.draftModelPath() == null
+          || sp.draftModelPath().isBlank())) {
+        problems.add(FieldProblem.warning("spec.sglangConfig.speculative", "SpeculativeMissingConfig", "enabled "
+            + "without an algorithm and a draftModelPath, so the speculative flags are left out"));
+      }
+      if (sg.memFractionStatic() != null && !GpuPlan.of(spec, model).present()) {
+        problems.add(FieldProblem.warning("spec.sglangConfig.memFractionStatic", "IgnoredField",
+            "needs a GPU, and the pods have none, so it is left out"));
+      }
+    }
+    if (spec.modelCache() != null && spec.modelCache().persistence() == CachePersistence.EPHEMERAL
+        && (spec.resources() == null || spec.resources().ephemeralStorage() == null)) {
+      problems.add(FieldProblem.warning("spec.resources.ephemeralStorage", "MissingEphemeralStorage", "weights go to "
+          + "an emptyDir (modelCache.persistence: Ephemeral) whose size is not bounded or requested"));
+    }
+    if (spec.rolloutPolicy() != null && Boolean.TRUE.equals(spec.rolloutPolicy().waitForIdle())
+        && !Boolean.TRUE.equals(spec.rolloutPolicy().force())) {
+      problems.add(notImplemented("spec.rolloutPolicy.waitForIdle", "changes roll out at once"));
+    }
+    if (spec.maxPodLifetimeSeconds() != null) {
+      problems.add(notImplemented("spec.maxPodLifetimeSeconds", "pods are not recycled"));
+    }
+    if (spec.slo() != null) {
+      problems.add(notImplemented("spec.slo", "no ServiceLevelObjective is created"));
+    }
+    if (spec.endpoint() != null && spec.endpoint().gateway() != null
+        && Boolean.TRUE.equals(spec.endpoint().gateway().enabled())) {
+      problems.add(notImplemented("spec.endpoint.gateway", "no Envoy AI Gateway route is created"));
+    }
+  }
+
+  private static FieldProblem notImplemented(String field, String consequence) {
+    return FieldProblem.warning(field, "NotImplemented", "not implemented by modelplane yet, so " + consequence);
   }
 
   private static void ignoredBlocks(InferenceServiceSpec spec, InferenceRuntime runtime, String runtimeName,
@@ -68,6 +149,9 @@ public final class IsvcValidator {
     }
     if (spec.tgiConfig() != null && runtime != InferenceRuntime.TGI) {
       problems.add(ignored("spec.tgiConfig", "only the tgi runtime reads it", runtimeName));
+    }
+    if (spec.sglangConfig() != null && runtime != InferenceRuntime.SGLANG) {
+      problems.add(ignored("spec.sglangConfig", "only the sglang runtime reads it", runtimeName));
     }
     if (spec.personaPlexConfig() != null && runtime != InferenceRuntime.PERSONAPLEX) {
       problems.add(ignored("spec.personaPlexConfig", "only the personaplex runtime reads it", runtimeName));

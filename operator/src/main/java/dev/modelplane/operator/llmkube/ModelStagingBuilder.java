@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.EnvFromSource;
 import io.fabric8.kubernetes.api.model.EnvFromSourceBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -38,11 +39,12 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
   public static final String CACHE_VOLUME = "model-cache";
   public static final String SOURCE_VOLUME = "model-source";
   public static final String HOST_VOLUME = "host-model";
+  public static final String DRAFT_SOURCE_VOLUME = "draft-source";
+  public static final String DRAFT_HOST_VOLUME = "draft-host";
 
-  /** The downloader's script; reads MODEL_FILES lines of {@code <name> <url>}. */
+  /** The downloader's script; reads MODEL_FILES lines of {@code <target path> <url> [sha256]}. */
   static final String DOWNLOAD_SCRIPT = """
       set -eu
-      mkdir -p "$CACHE_DIR"
       fetch() {
         case "$2" in
           s3://*)
@@ -56,16 +58,13 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
             else curl -fL --retry 3 -o "$1" "$2"; fi ;;
         esac
       }
-      echo "$MODEL_FILES" | while read -r name url; do
-        [ -n "$name" ] || continue
-        target="$CACHE_DIR/$name"
+      echo "$MODEL_FILES" | while read -r target url sha; do
+        [ -n "$target" ] || continue
         if [ -s "$target" ]; then echo "cached $target"; continue; fi
         mkdir -p "$(dirname "$target")"
         echo "downloading $url"
         fetch "$target.tmp" "$url"
-        if [ "$target" = "$MODEL_PATH" ] && [ -n "${MODEL_SHA256:-}" ]; then
-          echo "$MODEL_SHA256  $target.tmp" | sha256sum -c -
-        fi
+        if [ -n "${sha:-}" ]; then echo "$sha  $target.tmp" | sha256sum -c -; fi
         mv "$target.tmp" "$target"
       done
       """;
@@ -78,30 +77,41 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
     ModelLayout layout = plan.layout();
     if (plan.modelInit()) {
       switch (plan.cache().kind()) {
-        case SHARED_CLAIM, OWNED_CLAIM -> {
+        case SHARED_CLAIM, OWNED_CLAIM, USER_CLAIM -> {
           volumes.add(new VolumeBuilder().withName(CACHE_VOLUME).withNewPersistentVolumeClaim()
               .withClaimName(plan.cache().claimName()).endPersistentVolumeClaim().build());
           init.add(cachePrep(plan, fsGroup));
         }
-        case EMPTY_DIR -> volumes.add(new VolumeBuilder().withName(CACHE_VOLUME).withNewEmptyDir().endEmptyDir()
-            .build());
+        case EMPTY_DIR -> volumes.add(new VolumeBuilder().withName(CACHE_VOLUME).withNewEmptyDir()
+            .withSizeLimit(plan.cache().sizeLimit() == null ? null : new Quantity(plan.cache().sizeLimit()))
+            .endEmptyDir().build());
         case NONE -> {
         }
       }
       init.add(downloader(plan));
       mounts.add(mount(CACHE_VOLUME, ModelLayout.CACHE_MOUNT, true));
     }
-    if (plan.mountSource() && layout.staging() == ModelLayout.Staging.PVC) {
-      volumes.add(new VolumeBuilder().withName(SOURCE_VOLUME).withNewPersistentVolumeClaim()
-          .withClaimName(layout.sourceClaim()).withReadOnly(true).endPersistentVolumeClaim().build());
-      mounts.add(mount(SOURCE_VOLUME, ModelLayout.PVC_MOUNT, true));
+    if (plan.mountSource()) {
+      sourceVolume(layout, SOURCE_VOLUME, HOST_VOLUME, ModelLayout.PVC_MOUNT, ModelLayout.HOST_MOUNT, volumes, mounts);
     }
-    if (plan.mountSource() && layout.staging() == ModelLayout.Staging.HOST_PATH) {
-      volumes.add(new VolumeBuilder().withName(HOST_VOLUME).withNewHostPath().withPath(layout.hostDirectory())
-          .withType("Directory").endHostPath().build());
-      mounts.add(mount(HOST_VOLUME, ModelLayout.HOST_MOUNT, true));
+    if (plan.mountDraft()) {
+      sourceVolume(plan.draftLayout(), DRAFT_SOURCE_VOLUME, DRAFT_HOST_VOLUME, ServingPlan.DRAFT_PVC_MOUNT,
+          ServingPlan.DRAFT_HOST_MOUNT, volumes, mounts);
     }
     return new ModelStagingBuilder(List.copyOf(init), List.copyOf(volumes), List.copyOf(mounts));
+  }
+
+  private static void sourceVolume(ModelLayout layout, String pvcVolume, String hostVolume, String pvcMount,
+      String hostMount, List<Volume> volumes, List<VolumeMount> mounts) {
+    if (layout.staging() == ModelLayout.Staging.PVC) {
+      volumes.add(new VolumeBuilder().withName(pvcVolume).withNewPersistentVolumeClaim()
+          .withClaimName(layout.sourceClaim()).withReadOnly(true).endPersistentVolumeClaim().build());
+      mounts.add(mount(pvcVolume, pvcMount, true));
+    } else if (layout.staging() == ModelLayout.Staging.HOST_PATH) {
+      volumes.add(new VolumeBuilder().withName(hostVolume).withNewHostPath().withPath(layout.hostDirectory())
+          .withType("Directory").endHostPath().build());
+      mounts.add(mount(hostVolume, hostMount, true));
+    }
   }
 
   private static Container cachePrep(ServingPlan plan, long fsGroup) {
@@ -123,17 +133,18 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
     ModelSpec spec = plan.model().getSpec();
     List<EnvVar> env = new ArrayList<>();
     env.add(env("MODEL_SOURCE", spec.source()));
-    env.add(env("CACHE_DIR", layout.modelDir()));
-    env.add(env("MODEL_PATH", layout.modelDir() + "/" + layout.downloads().getFirst().name()));
-    env.add(env("MODEL_FILES", layout.downloads().stream().map(d -> d.name() + " " + d.url())
-        .collect(Collectors.joining("\n"))));
-    if (spec.sha256() != null && !spec.sha256().isBlank()) {
-      env.add(env("MODEL_SHA256", spec.sha256().toLowerCase(java.util.Locale.ROOT)));
+    if (layout.staging() == ModelLayout.Staging.DOWNLOAD) {
+      env.add(env("CACHE_DIR", layout.modelDir()));
+      env.add(env("MODEL_PATH", plan.downloads().getFirst().target()));
     }
-    List<EnvFromSource> envFrom = spec.sourceSecretRef() == null || spec.sourceSecretRef().getName() == null
-        || spec.sourceSecretRef().getName().isBlank() ? List.of()
-        : List.of(new EnvFromSourceBuilder().withNewSecretRef().withName(spec.sourceSecretRef().getName())
-            .endSecretRef().build());
+    env.add(env("MODEL_FILES", plan.downloads().stream()
+        .map(d -> d.target() + " " + d.url() + (d.sha256() == null ? "" : " " + d.sha256()))
+        .collect(Collectors.joining("\n"))));
+    List<EnvFromSource> envFrom = new ArrayList<>();
+    secret(spec.sourceSecretRef(), envFrom);
+    if (plan.draft() != null && plan.draftLayout().staging() == ModelLayout.Staging.DOWNLOAD) {
+      secret(plan.draft().getSpec().sourceSecretRef(), envFrom);
+    }
     return new ContainerBuilder().withName("model-downloader").withImage(plan.settings().initContainerImage())
         .withCommand("sh", "-c", DOWNLOAD_SCRIPT)
         .withEnv(env)
@@ -142,6 +153,13 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
         .withSecurityContext(IsvcDeploymentBuilder.defaultContainerSecurity())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .build();
+  }
+
+  private static void secret(io.fabric8.kubernetes.api.model.LocalObjectReference ref, List<EnvFromSource> envFrom) {
+    if (ref != null && ref.getName() != null && !ref.getName().isBlank()
+        && envFrom.stream().noneMatch(e -> e.getSecretRef().getName().equals(ref.getName()))) {
+      envFrom.add(new EnvFromSourceBuilder().withNewSecretRef().withName(ref.getName()).endSecretRef().build());
+    }
   }
 
   private static EnvVar env(String name, String value) {

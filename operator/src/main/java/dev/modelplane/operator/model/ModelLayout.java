@@ -144,6 +144,28 @@ public record ModelLayout(
     };
   }
 
+  /**
+   * This layout with its read-only mounts moved, for a second model in the same pod (llama.cpp's draft model):
+   * paths under {@code /model-source} and {@code /host-model} move to the given mount points.
+   */
+  public ModelLayout remounted(String pvcMount, String hostMount) {
+    return new ModelLayout(source, staging, cacheKey, move(modelPath, pvcMount, hostMount),
+        move(modelDir, pvcMount, hostMount), move(mmprojPath, pvcMount, hostMount), downloads, directoryFormat);
+  }
+
+  private static String move(String path, String pvcMount, String hostMount) {
+    if (path == null) {
+      return null;
+    }
+    if (path.equals(PVC_MOUNT) || path.startsWith(PVC_MOUNT + "/")) {
+      return pvcMount + path.substring(PVC_MOUNT.length());
+    }
+    if (path.equals(HOST_MOUNT) || path.startsWith(HOST_MOUNT + "/")) {
+      return hostMount + path.substring(HOST_MOUNT.length());
+    }
+    return path;
+  }
+
   /** The node directory a local source's mount comes from. */
   public String hostDirectory() {
     return source instanceof ModelSource.LocalPath local ? parent(local.path()) : null;

@@ -7,6 +7,7 @@ import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.llmkube.ClusterFacts;
 import dev.modelplane.operator.llmkube.IsvcObjects;
 import dev.modelplane.operator.llmkube.IsvcValidator;
+import dev.modelplane.operator.llmkube.ModelGates;
 import dev.modelplane.operator.llmkube.ServingPlan;
 import dev.modelplane.operator.model.ModelLayout;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -95,14 +96,24 @@ public final class ManifestRenderer {
         failed = true;
         continue;
       }
-      try {
-        ModelLayout.of(model, settings.huggingFaceEndpoint());
-      } catch (IllegalArgumentException e) {
-        messages.add(who + ": Model " + model.getMetadata().getName() + " is invalid: " + e.getMessage());
+      String draftRef = ModelGates.draftRef(isvc);
+      Model draft = draftRef == null ? null : models.get(isvc.getMetadata().getNamespace() + "/" + draftRef);
+      if (draftRef != null && draft == null) {
+        messages.add(who + ": spec.speculativeDecoding.draftModelRef: Model " + draftRef + " is not in the given files");
         failed = true;
         continue;
       }
-      List<FieldProblem> problems = IsvcValidator.validate(isvc, model, ClusterFacts.UNKNOWN);
+      try {
+        ModelLayout.of(model, settings.huggingFaceEndpoint());
+        if (draft != null) {
+          ModelLayout.of(draft, settings.huggingFaceEndpoint());
+        }
+      } catch (IllegalArgumentException e) {
+        messages.add(who + ": a Model is invalid: " + e.getMessage());
+        failed = true;
+        continue;
+      }
+      List<FieldProblem> problems = IsvcValidator.validate(isvc, model, draft, ClusterFacts.UNKNOWN);
       boolean fatal = false;
       for (FieldProblem p : problems) {
         messages.add(who + ": " + (p.fatal() ? "error: " : "warning: ") + p.describe());
@@ -112,7 +123,7 @@ public final class ManifestRenderer {
         failed = true;
         continue;
       }
-      for (HasMetadata object : IsvcObjects.build(ServingPlan.of(isvc, model, settings), null).all()) {
+      for (HasMetadata object : IsvcObjects.build(ServingPlan.of(isvc, model, draft, settings), null).all()) {
         objects.putIfAbsent(object.getKind() + "/" + key(object), object);
       }
     }

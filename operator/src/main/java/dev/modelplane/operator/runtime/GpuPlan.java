@@ -2,6 +2,8 @@ package dev.modelplane.operator.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.Accelerator;
 import dev.modelplane.api.llmkube.v1alpha1.GpuRuntime;
+import dev.modelplane.api.llmkube.v1alpha1.GpuSharingMode;
+import dev.modelplane.api.llmkube.v1alpha1.GpuSharingSpec;
 import dev.modelplane.api.llmkube.v1alpha1.GpuSpec;
 import dev.modelplane.api.llmkube.v1alpha1.GpuVendor;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
@@ -63,6 +65,12 @@ public record GpuPlan(int count, String countSource, String resourceName, GpuVen
     }
     String resource = resourceName(gpu, vendor, runtime);
     String tolerationKey = gpu != null && gpu.tolerationKey() != null ? gpu.tolerationKey() : resource;
+    GpuSharingSpec sharing = spec.resources() == null ? null : spec.resources().gpuSharing();
+    if (sharing != null && sharing.mode() == GpuSharingMode.PARTITIONED && sharing.profile() != null
+        && !sharing.profile().isBlank()) {
+      resource = "nvidia.com/mig-" + sharing.profile();
+      tolerationKey = gpu != null && gpu.tolerationKey() != null ? gpu.tolerationKey() : "nvidia.com/gpu";
+    }
     int layers = gpu == null || gpu.layers() == null || gpu.layers() <= 0 ? 99 : gpu.layers();
     ShardingStrategy strategy = gpu == null || gpu.sharding() == null || gpu.sharding().strategy() == null
         ? ShardingStrategy.LAYER : gpu.sharding().strategy();

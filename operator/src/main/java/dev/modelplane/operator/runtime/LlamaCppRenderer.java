@@ -5,13 +5,14 @@ import dev.modelplane.api.llmkube.v1alpha1.GpuVendor;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
 import dev.modelplane.api.llmkube.v1alpha1.RopeScaling;
 import dev.modelplane.api.llmkube.v1alpha1.ShardingStrategy;
+import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
+import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecodingType;
 import dev.modelplane.operator.common.EnumValues;
 import dev.modelplane.operator.model.ModelLayout;
 import dev.modelplane.operator.runtime.ArgList.Flag;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * llama.cpp's {@code llama-server}. The argv order is LLMKube's and is a contract (documented in
@@ -19,12 +20,13 @@ import java.util.Locale;
  *
  * <ol>
  *   <li>{@code --model <path> --port <p>} ({@code --hf-repo <id>} for a Hugging Face id resolved by the server)</li>
- *   <li>{@code --host ::}</li>
+ *   <li>{@code --host <bindAddress|::>}</li>
  *   <li>with a GPU: {@code --n-gpu-layers}, and with several GPUs {@code --split-mode} and {@code --tensor-split}</li>
  *   <li>{@code --ctx-size}, {@code --rope-scaling [--rope-scale] [--yarn-orig-ctx]}, {@code --parallel}</li>
  *   <li>{@code --flash-attn on} (GPU only), {@code --jinja}, {@code --cache-type-k}, {@code --cache-type-v}</li>
  *   <li>{@code --cpu-moe}, {@code --n-cpu-moe}, {@code --no-kv-offload}, one {@code --override-tensor} each</li>
  *   <li>{@code --batch-size}, {@code --ubatch-size}, {@code --no-warmup}</li>
+ *   <li>{@code --spec-type}, {@code -md <draft>}, {@code --spec-draft-n-max}, {@code --spec-draft-p-min}</li>
  *   <li>{@code --reasoning-budget [--reasoning-budget-message]}, {@code --mmproj}, one {@code --override-kv} each</li>
  *   <li>embedding or rerank mode flags</li>
  *   <li>{@code extraArgs} verbatim, then {@code --metrics}</li>
@@ -75,6 +77,10 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
   static final Flag POOLING = new Flag("--pooling");
   static final Flag CACHE_RAM = new Flag("--cache-ram", "-cram");
   static final Flag METRICS = new Flag("--metrics");
+  static final Flag SPEC_TYPE = new Flag("--spec-type");
+  static final Flag MODEL_DRAFT = new Flag("-md", "--model-draft");
+  static final Flag SPEC_N_MAX = new Flag("--spec-draft-n-max");
+  static final Flag SPEC_P_MIN = new Flag("--spec-draft-p-min");
 
   private LlamaCppRenderer() {
   }
@@ -134,7 +140,7 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
       args.option(MODEL, in.model().modelPath());
     }
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
-    args.option(HOST, "::");
+    args.option(HOST, in.bindAddress());
     gpuArgs(in.gpu(), args);
     if (spec.contextSize() != null) {
       args.option(CTX_SIZE, spec.contextSize().toString());
@@ -178,6 +184,7 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
     if (Boolean.TRUE.equals(spec.noWarmup())) {
       args.toggle(NO_WARMUP);
     }
+    speculative(in, args);
     if (spec.reasoningBudget() != null) {
       args.option(REASONING_BUDGET, spec.reasoningBudget().toString());
       if (spec.reasoningBudgetMessage() != null && !spec.reasoningBudgetMessage().isEmpty()) {
@@ -190,10 +197,10 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
     for (String override : nonNull(spec.metadataOverrides())) {
       args.always("--override-kv", override);
     }
-    switch (mode(spec)) {
+    switch (in.mode()) {
       case EMBEDDING -> args.toggle(EMBEDDING).option(POOLING, "last").option(CACHE_RAM, "0");
       case RERANK -> args.toggle(RERANKING).toggle(EMBEDDING).option(POOLING, "rank").option(CACHE_RAM, "0");
-      case GENERATE -> {
+      case CHAT -> {
       }
     }
     args.extraArgs();
@@ -206,27 +213,31 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
     return Probes.http("/health", port);
   }
 
-  /** What the server is for; llama.cpp needs extra flags to embed or rerank. */
-  public enum Mode { GENERATE, EMBEDDING, RERANK }
-
-  /** The mode, inferred from {@code extraArgs}, else from {@code endpoint.path}. */
-  public static Mode mode(InferenceServiceSpec spec) {
-    List<String> extra = spec.extraArgs();
-    if (ArgList.names(extra, RERANKING.spellings())) {
-      return Mode.RERANK;
+  /**
+   * {@code --spec-type} (aliases {@code mtp} → {@code draft-mtp}, {@code draft} → {@code draft-simple}; none or
+   * disabled pass nothing), {@code -md <draft path>}, {@code --spec-draft-n-max}, {@code --spec-draft-p-min}.
+   */
+  private static void speculative(RuntimeInput in, ArgList args) {
+    SpeculativeDecoding sd = in.spec().speculativeDecoding();
+    if (sd == null || sd.type() == null || sd.type() == SpeculativeDecodingType.NONE
+        || sd.type() == SpeculativeDecodingType.DISABLED) {
+      return;
     }
-    if (ArgList.names(extra, EMBEDDING.spellings())) {
-      return Mode.EMBEDDING;
+    String type = switch (sd.type()) {
+      case MTP -> "draft-mtp";
+      case DRAFT -> "draft-simple";
+      default -> EnumValues.of(sd.type());
+    };
+    args.option(SPEC_TYPE, type);
+    if (in.draftModelPath() != null) {
+      args.option(MODEL_DRAFT, in.draftModelPath());
     }
-    String path = spec.endpoint() == null || spec.endpoint().path() == null ? ""
-        : spec.endpoint().path().toLowerCase(Locale.ROOT);
-    if (path.contains("rerank")) {
-      return Mode.RERANK;
+    if (sd.nDraftMax() != null) {
+      args.option(SPEC_N_MAX, sd.nDraftMax().toString());
     }
-    if (path.contains("embedding")) {
-      return Mode.EMBEDDING;
+    if (sd.pMin() != null) {
+      args.option(SPEC_P_MIN, sd.pMin().toString());
     }
-    return Mode.GENERATE;
   }
 
   private static void gpuArgs(GpuPlan gpu, ArgList args) {

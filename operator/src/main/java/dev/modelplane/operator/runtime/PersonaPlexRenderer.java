@@ -54,7 +54,9 @@ public final class PersonaPlexRenderer implements RuntimeRenderer {
 
   @Override
   public List<String> args(RuntimeInput in) {
-    List<String> args = new ArrayList<>(List.of("--host", "0.0.0.0", "--port",
+    List<String> args = new ArrayList<>(List.of("--host",
+        in.spec().bindAddress() != null && !in.spec().bindAddress().isBlank() ? in.spec().bindAddress() : "0.0.0.0",
+        "--port",
         Integer.toString(listenPort(in)), "--ssl", "/app/ssl"));
     PersonaPlexConfig config = in.spec().personaPlexConfig();
     if (config != null && Boolean.TRUE.equals(config.quantize4Bit())) {

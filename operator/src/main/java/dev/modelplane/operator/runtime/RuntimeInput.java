@@ -14,9 +14,15 @@ import java.util.Objects;
  * @param model the Model's layout in the pod
  * @param gpu the pod's GPUs
  * @param imageOverride image from {@code --runtime-images}, or null
+ * @param draftModelPath path of llama.cpp's speculative draft model in the container, or null
  */
 public record RuntimeInput(String serviceName, InferenceServiceSpec spec, ModelLayout model, GpuPlan gpu,
-    String imageOverride) {
+    String imageOverride, String draftModelPath) {
+
+  public RuntimeInput(String serviceName, InferenceServiceSpec spec, ModelLayout model, GpuPlan gpu,
+      String imageOverride) {
+    this(serviceName, spec, model, gpu, imageOverride, null);
+  }
 
   public RuntimeInput {
     Objects.requireNonNull(spec, "spec");
@@ -27,6 +33,16 @@ public record RuntimeInput(String serviceName, InferenceServiceSpec spec, ModelL
   /** {@code spec.extraArgs}, never null. */
   public List<String> extraArgs() {
     return spec.extraArgs() == null ? List.of() : spec.extraArgs();
+  }
+
+  /** The address the server binds: {@code spec.bindAddress}, else {@code ::} (every IPv4 and IPv6 address). */
+  public String bindAddress() {
+    return spec.bindAddress() != null && !spec.bindAddress().isBlank() ? spec.bindAddress() : "::";
+  }
+
+  /** What the server serves: {@code spec.mode}, else inferred from {@code extraArgs} and {@code endpoint.path}. */
+  public ServingModes.Mode mode() {
+    return ServingModes.resolve(spec);
   }
 
   /** The Model's name ({@code spec.modelRef}). */

@@ -13,14 +13,17 @@ import java.util.List;
  * volumes and security settings around it.
  */
 public sealed interface RuntimeRenderer
-    permits LlamaCppRenderer, VllmRenderer, TgiRenderer, PersonaPlexRenderer, GenericRenderer {
+    permits LlamaCppRenderer, LlamaCppRouterRenderer, VllmRenderer, TgiRenderer, SglangRenderer, PersonaPlexRenderer,
+    GenericRenderer {
 
   /** The renderer of a runtime ({@code llamacpp} when unset). */
   static RuntimeRenderer of(InferenceRuntime runtime) {
     return switch (runtime == null ? InferenceRuntime.LLAMACPP : runtime) {
       case LLAMACPP -> LlamaCppRenderer.INSTANCE;
+      case LLAMACPP_ROUTER -> LlamaCppRouterRenderer.INSTANCE;
       case VLLM -> VllmRenderer.INSTANCE;
       case TGI -> TgiRenderer.INSTANCE;
+      case SGLANG -> SglangRenderer.INSTANCE;
       case PERSONAPLEX -> PersonaPlexRenderer.INSTANCE;
       case GENERIC -> GenericRenderer.INSTANCE;
     };

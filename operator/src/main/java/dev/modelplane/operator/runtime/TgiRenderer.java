@@ -80,7 +80,7 @@ public final class TgiRenderer implements RuntimeRenderer {
       args.option(MODEL_ID, model.modelPath());
     }
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
-    args.option(HOSTNAME, "::");
+    args.option(HOSTNAME, in.bindAddress());
     TgiConfig config = in.spec().tgiConfig();
     if (config != null) {
       if (config.quantize() != null) {

@@ -115,7 +115,7 @@ public final class VllmRenderer implements RuntimeRenderer {
       args.always(model.modelPath());
     }
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
-    args.option(HOST, "::");
+    args.option(HOST, in.bindAddress());
     args.option(SERVED_NAME, in.modelRef());
     VllmConfig config = spec.vllmConfig();
     boolean tpSet = false;

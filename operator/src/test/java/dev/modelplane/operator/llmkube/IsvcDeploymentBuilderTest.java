@@ -222,7 +222,7 @@ class IsvcDeploymentBuilderTest {
         "MODEL_FILES");
     assertThat(downloader.getEnv().get(2).getValue()).isEqualTo("/models/" + KEY + "/llama-Q4_K_M.gguf");
     assertThat(downloader.getEnv().get(3).getValue()).isEqualTo(
-        "llama-Q4_K_M.gguf https://example.com/repo/resolve/main/llama-Q4_K_M.gguf");
+        "/models/" + KEY + "/llama-Q4_K_M.gguf https://example.com/repo/resolve/main/llama-Q4_K_M.gguf");
     assertThat(downloader.getVolumeMounts()).singleElement().satisfies(m -> assertThat(m.getReadOnly()).isNull());
     Container server = pod.getContainers().getFirst();
     assertThat(server.getVolumeMounts()).singleElement().satisfies(m -> {
@@ -252,8 +252,9 @@ class IsvcDeploymentBuilderTest {
         sourceSecretRef: {name: s3-creds}
         """).getInitContainers().get(1);
     assertThat(downloader.getEnv()).anySatisfy(e -> {
-      assertThat(e.getName()).isEqualTo("MODEL_SHA256");
-      assertThat(e.getValue()).isEqualTo("abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789");
+      assertThat(e.getName()).isEqualTo("MODEL_FILES");
+      assertThat(e.getValue()).endsWith(
+          "llama-Q4_K_M.gguf abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789");
     });
     assertThat(downloader.getEnvFrom()).singleElement().satisfies(e ->
         assertThat(e.getSecretRef().getName()).isEqualTo("s3-creds"));
@@ -312,9 +313,10 @@ class IsvcDeploymentBuilderTest {
         mmproj: mmproj-F16.gguf
         """).getInitContainers().get(1);
     String base = "https://huggingface.co/unsloth/Qwen3-VL-8B-Instruct-GGUF/resolve/abc123/";
+    String dir = "/models/" + CacheKey.of("hf://unsloth/Qwen3-VL-8B-Instruct-GGUF@abc123") + "/";
     assertThat(downloader.getEnv().get(3).getValue()).isEqualTo(
-        "Qwen3-VL-8B-Instruct-Q4_K_M.gguf " + base + "Qwen3-VL-8B-Instruct-Q4_K_M.gguf\n"
-            + "mmproj-F16.gguf " + base + "mmproj-F16.gguf");
+        dir + "Qwen3-VL-8B-Instruct-Q4_K_M.gguf " + base + "Qwen3-VL-8B-Instruct-Q4_K_M.gguf\n"
+            + dir + "mmproj-F16.gguf " + base + "mmproj-F16.gguf");
   }
 
   @Test

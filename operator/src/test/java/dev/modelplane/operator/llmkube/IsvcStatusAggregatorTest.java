@@ -29,7 +29,8 @@ class IsvcStatusAggregatorTest {
   private static IsvcObservation obs(InferenceServiceStatus prev, ModelGate gate, List<FieldProblem> problems,
       Deployment d, int desired, SchedulingInfo scheduling, int position, int gpus) {
     return new IsvcObservation("chat", 3, prev, gate, problems, null, d, desired, scheduling, position, 100000,
-        "http://chat.ns.svc.cluster.local:8080/v1/chat/completions", gpus, gpus > 0 ? "amd.com/gpu" : "nvidia.com/gpu");
+        "http://chat.ns.svc.cluster.local:8080/v1/chat/completions", gpus, gpus > 0 ? "amd.com/gpu" : "nvidia.com/gpu",
+        false, "chat");
   }
 
   private static Condition condition(InferenceServiceStatus s, String type) {
@@ -39,9 +40,9 @@ class IsvcStatusAggregatorTest {
   @Test
   void phasesInOrder() {
     ModelGate ready = ModelGate.READY;
-    assertThat(phase(obs(null, new ModelGate(ModelGate.State.MISSING, "spec.modelRef: Model m not found"),
+    assertThat(phase(obs(null, new ModelGate(ModelGate.State.MISSING, "spec.modelRef", "Model m not found"),
         List.of(), null, 1, null, 0, 0))).isEqualTo(InferenceServicePhase.FAILED);
-    assertThat(phase(obs(null, new ModelGate(ModelGate.State.NOT_READY, "waiting"), List.of(), null, 1, null, 0, 0)))
+    assertThat(phase(obs(null, new ModelGate(ModelGate.State.NOT_READY, "spec.modelRef", "waiting"), List.of(), null, 1, null, 0, 0)))
         .isEqualTo(InferenceServicePhase.PENDING);
     assertThat(phase(obs(null, ready, List.of(FieldProblem.fatal("spec.image", "MissingImage", "required")),
         null, 1, null, 0, 0))).isEqualTo(InferenceServicePhase.FAILED);
@@ -140,7 +141,7 @@ class IsvcStatusAggregatorTest {
     assertThat(condition(stopped, "Available").getReason()).isEqualTo("ManuallyScaledToZero");
     assertThat(condition(stopped, "Progressing").getStatus()).isEqualTo("False");
     InferenceServiceStatus pending = IsvcStatusAggregator.aggregate(obs(null,
-        new ModelGate(ModelGate.State.NOT_READY, "Waiting for Model m to be Ready (phase Pending)"), List.of(), null,
+        new ModelGate(ModelGate.State.NOT_READY, "spec.modelRef", "Waiting for Model m to be Ready (phase Pending)"), List.of(), null,
         1, null, 0, 0), T1);
     assertThat(pending.modelReady()).isFalse();
     assertThat(condition(pending, "Progressing").getMessage())
@@ -158,5 +159,26 @@ class IsvcStatusAggregatorTest {
     assertThat(s.phase()).isEqualTo(InferenceServicePhase.FAILED);
     assertThat(condition(s, "Degraded").getReason()).isEqualTo("ReplicaFailure");
     assertThat(condition(s, "Degraded").getMessage()).startsWith("spec.runtimeClassName: pods cannot be created");
+  }
+
+  @Test
+  void suspendedWinsAndTheModeIsReported() {
+    IsvcObservation o = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1), 0,
+        null, 0, 10000, null, 0, "nvidia.com/gpu", true, "embedding");
+    InferenceServiceStatus s = IsvcStatusAggregator.aggregate(o, T1);
+    assertThat(s.phase()).isEqualTo(InferenceServicePhase.SUSPENDED);
+    assertThat(s.mode()).isEqualTo("embedding");
+    assertThat(condition(s, "Available").getReason()).isEqualTo("Suspended");
+    assertThat(condition(s, "Available").getStatus()).isEqualTo("False");
+  }
+
+  @Test
+  void aMissingDraftModelNamesItsField() {
+    InferenceServiceStatus s = IsvcStatusAggregator.aggregate(obs(null, ModelGates.one(
+        dev.modelplane.operator.TestObjects.isvc("modelRef: m"), ModelGates.DRAFT_REF, "d", null), List.of(), null,
+        1, null, 0, 0), T1);
+    assertThat(s.phase()).isEqualTo(InferenceServicePhase.FAILED);
+    assertThat(condition(s, "Degraded").getMessage())
+        .isEqualTo("spec.speculativeDecoding.draftModelRef: Model d not found in namespace ns");
   }
 }

@@ -118,4 +118,35 @@ class IsvcValidatorTest {
     assertThat(problems("modelRef: m\nruntime: generic\nimage: a/b:1\nautoscaling: {maxReplicas: 3}"))
         .extracting(FieldProblem::field).containsExactly("spec.autoscaling.metrics");
   }
+
+  @Test
+  void newerFields() {
+    assertThat(problems("modelRef: m\nruntime: vllm\nspeculativeDecoding: {type: mtp}"))
+        .extracting(FieldProblem::field).containsExactly("spec.speculativeDecoding");
+    assertThat(problems("modelRef: m\nsglangConfig: {contextLength: 4096}")).extracting(FieldProblem::field)
+        .containsExactly("spec.sglangConfig");
+    assertThat(problems("modelRef: m\nruntime: sglang\nsglangConfig: {speculative: {enabled: true}, "
+        + "memFractionStatic: 0.8}")).extracting(FieldProblem::field)
+        .containsExactly("spec.sglangConfig.speculative", "spec.sglangConfig.memFractionStatic");
+    assertThat(problems("modelRef: m\nmodelCache: {persistence: Ephemeral}")).extracting(FieldProblem::reason)
+        .containsExactly("MissingEphemeralStorage");
+    assertThat(problems("""
+        modelRef: m
+        rolloutPolicy: {waitForIdle: true}
+        maxPodLifetimeSeconds: 3600
+        slo: {indicator: availability, objective: "99"}
+        endpoint: {gateway: {enabled: true, gatewayRef: {name: g}}}
+        """)).extracting(FieldProblem::field).containsExactly("spec.rolloutPolicy.waitForIdle",
+        "spec.maxPodLifetimeSeconds", "spec.slo", "spec.endpoint.gateway");
+  }
+
+  @Test
+  void draftWeightsMustBeAFile() {
+    assertThat(problems("modelRef: m\nspeculativeDecoding: {type: draft, draftModel: d.gguf}",
+        "source: hf://o/r\nfiles: [main.gguf]\n", ClusterFacts.UNKNOWN)).extracting(FieldProblem::reason)
+        .containsExactly("DraftNotStaged");
+    assertThat(IsvcValidator.validate(TestObjects.isvc("modelRef: m\nspeculativeDecoding: {type: draft, "
+        + "draftModelRef: d}"), TestObjects.model(MODEL), TestObjects.model("d", "source: o/draft\n"),
+        ClusterFacts.UNKNOWN)).extracting(FieldProblem::reason).containsExactly("DraftNotAFile");
+  }
 }

@@ -61,7 +61,28 @@ class SeedFieldCoverageTest {
       Map.entry("podSecurityContext", "IsvcDeploymentBuilderTest.securityContextsPassThroughAnd…"),
       Map.entry("securityContext", "IsvcDeploymentBuilderTest.securityContextsPassThroughAnd…"),
       Map.entry("podLabels", "IsvcDeploymentBuilderTest.podLabelsMergeWithOperatorKeysWinning"),
-      Map.entry("podAnnotations", "IsvcDeploymentBuilderTest.podLabelsMergeWithOperatorKeysWinning")));
+      Map.entry("podAnnotations", "IsvcDeploymentBuilderTest.podLabelsMergeWithOperatorKeysWinning"),
+      Map.entry("suspend", "NewerFieldsBuilderTest.suspendHolds…; IsvcStatusAggregatorTest.suspendedWins…"),
+      Map.entry("mode", "NewerRuntimesTest.llamaCppArgv (explicit modes), sglangArgv (--is-embedding)"),
+      Map.entry("bindAddress", "NewerRuntimesTest.llamaCppArgv (bind address), tgiBindsTheBindAddress"),
+      Map.entry("speculativeDecoding", "NewerRuntimesTest.llamaCppArgv; NewerFieldsBuilderTest.aDraftModel…"),
+      Map.entry("sglangConfig", "NewerRuntimesTest.sglangArgv, sglangContainer"),
+      Map.entry("modelCache", "NewerFieldsBuilderTest.aUserCacheClaim…, ephemeralCache…"),
+      Map.entry("rolloutPolicy", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
+      Map.entry("revisionHistoryLimit", "NewerFieldsBuilderTest.podPassThroughs"),
+      Map.entry("maxPodLifetimeSeconds", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
+      Map.entry("maxPodLifetimeIdleTimeoutSeconds", "no effect without maxPodLifetimeSeconds (docs/operator.md)"),
+      Map.entry("disruption", "NewerFieldsBuilderTest.podPassThroughs (protectAlways); protectStartup not "
+          + "implemented (docs/operator.md)"),
+      Map.entry("slo", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
+      Map.entry("affinity", "NewerFieldsBuilderTest.podPassThroughs"),
+      Map.entry("topologySpreadConstraints", "NewerFieldsBuilderTest.podPassThroughs"),
+      Map.entry("extraVolumes", "NewerFieldsBuilderTest.podPassThroughs"),
+      Map.entry("extraVolumeMounts", "NewerFieldsBuilderTest.podPassThroughs"),
+      Map.entry("hotCacheMaxSize", "no effect: only the Apple Silicon host agent's oMLX reads it"),
+      Map.entry("pagedSSDCacheDir", "no effect: only the Apple Silicon host agent's oMLX reads it"),
+      Map.entry("pagedSSDCacheMaxSize", "no effect: only the Apple Silicon host agent's oMLX reads it"),
+      Map.entry("turboQuantBits", "no effect: only the Apple Silicon host agent's oMLX reads it")));
 
   @Test
   void everySpecFieldIsCovered() {

@@ -93,11 +93,26 @@ class ManifestRendererTest {
         kind: Model
         metadata: {name: qwen-2-5-coder-32b}
         spec: {source: "Qwen/Qwen2.5-Coder-32B-Instruct-AWQ", format: safetensors}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: qwen3-coder-30b-a3b}
+        spec: {source: "Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", format: safetensors}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: llama-3-2-1b}
+        spec: {source: "https://example.com/Llama-3.2-1B-Instruct-Q8_0.gguf"}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: bge-m3}
+        spec: {source: "hf://BAAI/bge-m3-gguf", files: [bge-m3-Q8_0.gguf]}
         """);
     List<String> messages = new ArrayList<>();
     ManifestRenderer.Result result = ManifestRenderer.render(ManifestRenderer.parse(all.toString(), messages),
         OperatorSettings.defaults(), "default");
     assertThat(result.failed()).as(String.join("\n", result.messages())).isFalse();
-    assertThat(result.objects()).filteredOn(o -> o.getKind().equals("Deployment")).hasSize(5);
+    assertThat(result.objects()).filteredOn(o -> o.getKind().equals("Deployment")).hasSize(8);
   }
 }

@@ -190,7 +190,9 @@ class OtherRuntimesTest {
   void defaultPortsAndMetrics() {
     assertThat(Stream.of(InferenceRuntime.values()).map(RuntimeRenderer::of)
         .map(r -> r.runtimeName() + ":" + r.defaultPort() + ":" + r.defaultHpaMetric() + ":" + r.usesModelInit()))
-        .containsExactly("llamacpp:8080:llamacpp:requests_processing:true", "personaplex:8998:null:false",
-            "vllm:8000:vllm:num_requests_running:true", "tgi:80:tgi:queue_size:false", "generic:8080:null:false");
+        .containsExactly("llamacpp:8080:llamacpp:requests_processing:true",
+            "llamacpp-router:8080:llamacpp:requests_processing:false", "personaplex:8998:null:false",
+            "vllm:8000:vllm:num_requests_running:true", "tgi:80:tgi:queue_size:false",
+            "sglang:30000:sglang:num_running_reqs:true", "generic:8080:null:false");
   }
 }

@@ -17,8 +17,9 @@ final class RuntimeCases {
   static RuntimeInput input(String isvcSpec, String modelSpec) {
     InferenceService isvc = TestObjects.isvc(isvcSpec);
     Model model = TestObjects.model(modelSpec);
-    return new RuntimeInput("svc", isvc.getSpec(), ModelLayout.of(model, "https://huggingface.co"),
-        GpuPlan.of(isvc.getSpec(), model), null);
+    ModelLayout layout = ModelLayout.of(model, "https://huggingface.co");
+    return new RuntimeInput("svc", isvc.getSpec(), layout, GpuPlan.of(isvc.getSpec(), model), null,
+        dev.modelplane.operator.llmkube.ServingPlan.draftPath(isvc.getSpec(), layout, null));
   }
 
   static List<String> argv(String line) {

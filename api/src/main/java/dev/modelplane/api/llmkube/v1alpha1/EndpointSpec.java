@@ -13,10 +13,15 @@ import io.fabric8.generator.annotation.Min;
  * @param port Service port, 1 to 65535; 8080 by default. The Service targets the same port number on the pod, which
  *     is also the container port when {@code containerPort} is unset.
  * @param type Kubernetes Service type; {@code ClusterIP} by default.
+ * @param nodePort Fixed node port, 30000 to 32767, for {@code type: NodePort}, so the external address stays the same
+ *     across re-creations; when unset Kubernetes picks one.
+ * @param gateway Exposure through an Envoy AI Gateway, in addition to the Service.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record EndpointSpec(
     @Default("/v1/chat/completions") String path,
     @Min(1) @Max(65535) @Default("8080") Integer port,
-    @Default("ClusterIP") ServiceType type) {
+    @Default("ClusterIP") ServiceType type,
+    @Min(30000) @Max(32767) Integer nodePort,
+    GatewayExposure gateway) {
 }

@@ -19,6 +19,11 @@ import io.fabric8.generator.annotation.Pattern;
  *     across several GPUs is configured on the Model.
  * @param gpuMemory GPU memory each pod needs, as a quantity such as {@code 16Gi}; informational, for scheduling
  *     decisions and checks.
+ * @param ephemeralStorage Node-local disk each pod may use, as a quantity such as {@code 40Gi}; becomes both the
+ *     request and the limit of {@code ephemeral-storage}, and the size limit of the {@code emptyDir} that weights go to
+ *     with {@code modelCache.persistence: Ephemeral}. Allow for the model plus a partial download. No default.
+ * @param gpuSharing Whether the GPU is used whole, as a hardware partition or shared with other workloads; whole GPUs
+ *     when unset.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferenceResources(
@@ -26,5 +31,7 @@ public record InferenceResources(
     @Pattern(Patterns.QUANTITY) String memory,
     @Pattern(Patterns.QUANTITY) String hostMemory,
     @Min(0) @Max(8) Integer gpu,
-    @Pattern(Patterns.QUANTITY) String gpuMemory) {
+    @Pattern(Patterns.QUANTITY) String gpuMemory,
+    @Pattern(Patterns.UPSTREAM_QUANTITY) String ephemeralStorage,
+    GpuSharingSpec gpuSharing) {
 }

@@ -13,10 +13,11 @@ import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * A served language model: one or more pods running a model server (llama.cpp by default, or vLLM, TGI, PersonaPlex
- * or any container) for the Model named in {@code modelRef}, behind a Service with an OpenAI-compatible endpoint.
- * The controller owns the Deployment, the Service and, with {@code autoscaling}, a HorizontalPodAutoscaler. The
- * {@code /scale} subresource lets {@code kubectl scale}, HPAs and KEDA change {@code spec.replicas}.
+ * A served language model: one or more pods running a model server (llama.cpp by default, or llama.cpp's router mode,
+ * vLLM, SGLang, TGI, PersonaPlex or any container) for the Model named in {@code modelRef}, behind a Service with an
+ * OpenAI-compatible endpoint. The controller owns the Deployment, the Service and, with {@code autoscaling}, a
+ * HorizontalPodAutoscaler. The {@code /scale} subresource lets {@code kubectl scale}, HPAs and KEDA change
+ * {@code spec.replicas}.
  */
 @Group(InferenceService.GROUP)
 @Version(InferenceService.VERSION)

@@ -16,6 +16,11 @@ public enum InferenceServicePhase {
   @JsonProperty("WaitingForGPU") WAITING_FOR_GPU,
   /** Scaled to zero replicas on purpose; not an error. */
   @JsonProperty("Stopped") STOPPED,
+  /**
+   * Held at zero pods by {@code spec.suspend} while {@code spec.replicas} is kept for when it is lifted; not an
+   * error.
+   */
+  @JsonProperty("Suspended") SUSPENDED,
   /** The service cannot be reconciled; the Degraded condition says why. */
   @JsonProperty("Failed") FAILED
 }

@@ -1,31 +1,43 @@
 package dev.modelplane.api.llmkube.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.modelplane.crdtools.SchemaPatch;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What to serve, with which model server, how many copies, and how the pods are built and exposed. Fields named after
- * llama.cpp flags only affect the {@code llamacpp} runtime; {@code vllmConfig}, {@code tgiConfig} and
- * {@code personaPlexConfig} tune the other runtimes.
+ * llama.cpp flags only affect the {@code llamacpp} runtime; {@code vllmConfig}, {@code sglangConfig},
+ * {@code tgiConfig} and {@code personaPlexConfig} tune the other runtimes.
  *
  * @param modelRef Name of the Model to serve, in the same namespace. The service stays Pending until that Model is
  *     Ready and fails if it does not exist.
  * @param replicas Desired number of inference pods, 0 to 10; 1 by default. 0 stops the service (phase Stopped). With
  *     {@code autoscaling} this is only the starting count, after which the autoscaler decides. This is the field the
  *     {@code /scale} subresource writes.
+ * @param suspend Holds the service at zero pods without touching {@code replicas}, which applies again once this is
+ *     false; the phase is then {@code Suspended} and no autoscaler exists. Meant for admission controllers such as
+ *     Kueue, which keep a queued service suspended until its quota admits it. False by default.
  * @param runtime The model server to run; {@code llamacpp} by default.
+ * @param mode What the server serves: {@code chat}, {@code embedding} or {@code rerank}. For llama.cpp the mode's
+ *     flags are added unless already in {@code extraArgs}; SGLang gets {@code --is-embedding} for embeddings. When
+ *     unset the mode is inferred from {@code extraArgs} and {@code endpoint.path}; the result is reported in
+ *     {@code status.mode}.
  * @param image Container image of the model server. When unset, each runtime picks its own default (for llama.cpp a
  *     CPU or GPU build of {@code llama-server} depending on the Model's hardware). Required with the {@code generic}
  *     runtime, which has no default.
@@ -33,10 +45,12 @@ import java.util.Map;
  * @param args Replaces the container's arguments entirely. Only the {@code generic} runtime uses it; for llama.cpp
  *     use {@code extraArgs}.
  * @param extraArgs Extra command-line flags appended after every flag the controller generates, so they win over
- *     typed fields on duplicates. A typed field is skipped when the same flag is found here. Used by the
- *     {@code llamacpp} and {@code vllm} runtimes, ignored by the others. Example: {@code ["--seed", "42"]}.
+ *     typed fields on duplicates. A typed field is skipped when the same flag is found here. Ignored by the
+ *     {@code personaplex} and {@code generic} runtimes. Example: {@code ["--seed", "42"]}.
  * @param env Extra environment variables for the model-server container, added after the runtime's own (for example
  *     {@code HF_TOKEN} from a Secret).
+ * @param bindAddress Address the model server listens on ({@code --host}; {@code --hostname} for TGI); {@code ::} (all
+ *     IPv4 and IPv6 addresses) when unset. Skipped when {@code extraArgs} already sets that flag.
  * @param containerPort Port the model server listens on inside the pod, 1 to 65535. When unset,
  *     {@code endpoint.port} is used, else the runtime's default (8080 for llama.cpp).
  * @param endpoint How the service is exposed: Service type, port and request path.
@@ -87,12 +101,29 @@ import java.util.Map;
  *     (llama.cpp {@code --reasoning-budget-message}). Has no effect without {@code reasoningBudget}.
  * @param ropeScaling RoPE context extension, to serve a model beyond the context it was trained for. Skipped when
  *     {@code extraArgs} already contains {@code --rope-scaling}.
+ * @param speculativeDecoding Speculative decoding for the {@code llamacpp} runtime; other runtimes must not set it.
  * @param vllmConfig Settings for the {@code vllm} runtime; ignored by the others.
+ * @param sglangConfig Settings for the {@code sglang} runtime; ignored by the others.
  * @param tgiConfig Settings for the {@code tgi} runtime; ignored by the others.
  * @param personaPlexConfig Settings for the {@code personaplex} runtime; ignored by the others.
+ * @param modelCache Where this service caches downloaded model weights, overriding the controller-wide cache mode.
  * @param skipModelInit Leaves out the init container that downloads the model into the cache, for images that
  *     contain the model or fetch it themselves (for example with {@code HF_TOKEN}).
  * @param probeOverrides Replacements for the health probes the controller generates for the runtime.
+ * @param rolloutPolicy When pod-template changes are rolled out, for example only once the servers are idle.
+ * @param revisionHistoryLimit Old ReplicaSets the Deployment keeps for rollback, at least 0; Kubernetes' default
+ *     (10) when unset.
+ * @param maxPodLifetimeSeconds Age in seconds, at least 1, after which a pod is recycled: the controller evicts one
+ *     expired pod at a time through the Eviction API (so PodDisruptionBudgets apply), measured from the pod's start
+ *     time. Best effort, not a deadline; with {@code rolloutPolicy.waitForIdle} it waits for the server to be idle
+ *     first. With a single replica the service is down while the model reloads. Useful to release leaked driver
+ *     memory. Pods are never recycled when unset.
+ * @param maxPodLifetimeIdleTimeoutSeconds How long, in seconds from expiry, recycling waits for an idle server before
+ *     evicting anyway, at least 0; 0 evicts without waiting. Only applies with {@code rolloutPolicy.waitForIdle};
+ *     when unset the wait has no limit.
+ * @param disruption Protection of starting (or all) pods against voluntary node disruption by Karpenter or the
+ *     cluster autoscaler.
+ * @param slo A service-level objective, turned into a Pyrra {@code ServiceLevelObjective}.
  * @param priority Priority tier when GPUs are scarce, {@code normal} by default. It selects one of the
  *     {@code llmkube-*} PriorityClasses and is reported as {@code status.effectivePriority}.
  * @param priorityClassName A PriorityClass to use for the pods instead of the one {@code priority} selects.
@@ -101,6 +132,10 @@ import java.util.Map;
  *     False by default.
  * @param nodeSelector Node labels the pods must match, added to any selector the controller sets itself.
  * @param tolerations Tolerations added after the GPU toleration the controller generates.
+ * @param affinity Node and pod affinity and anti-affinity of the pods, passed to the pod spec as it is; finer than
+ *     {@code nodeSelector}, for example to prefer or avoid nodes running other GPU workloads.
+ * @param topologySpreadConstraints How the pods spread across topology domains such as nodes or zones, passed to the
+ *     pod spec as they are. With {@code podLabels} the selector can also match other GPU workloads.
  * @param imagePullSecrets Secrets for pulling images from private registries.
  * @param runtimeClassName RuntimeClass of the pods, for example {@code nvidia} on clusters where the NVIDIA container
  *     runtime is not the default (without it the container cannot see the GPU).
@@ -111,6 +146,20 @@ import java.util.Map;
  * @param podLabels Extra labels on the pods. The controller's own labels win on a clash, and the Deployment's
  *     selector only uses the controller's labels, so these may change freely.
  * @param podAnnotations Extra annotations on the pods, for tools such as cost attribution or service meshes.
+ * @param extraVolumes Volumes added to the pods after the model volumes, for example a kernel cache of the runtime or
+ *     the models directory of {@code llamacpp-router}. Mount them with {@code extraVolumeMounts}.
+ * @param extraVolumeMounts Mounts added to the model-server container after the model mounts; each names a volume of
+ *     {@code extraVolumes} (or of another pod field).
+ * @param hotCacheMaxSize Largest size of the in-RAM hot KV cache of oMLX, written like {@code 100GB}
+ *     ({@code --hot-cache-max-size}). Only the oMLX server of the Apple Silicon host agent uses it.
+ * @param pagedSSDCacheDir Directory of the paged SSD KV cache of oMLX, which must exist and be writable
+ *     ({@code --paged-ssd-cache-dir}); lets the cache outgrow RAM. Only the oMLX server of the Apple Silicon host
+ *     agent uses it.
+ * @param pagedSSDCacheMaxSize Largest size of the paged SSD KV cache of oMLX, written like {@code 200GB}
+ *     ({@code --paged-ssd-cache-max-size}). Only the oMLX server of the Apple Silicon host agent uses it.
+ * @param turboQuantBits Bits per KV cache element, 3, 6 or 8, when oMLX compresses the cache with TurboQuant
+ *     ({@code --kv-cache-quant}); 3 needs oMLX 0.3.4 or later. Only the oMLX server of the Apple Silicon host agent
+ *     uses it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.runtime) || self.runtime != 'generic' || (has(self.image) && self.image.size() > 0)",
@@ -119,12 +168,15 @@ import java.util.Map;
 public record InferenceServiceSpec(
     @Required String modelRef,
     @SpecReplicas @Min(0) @Max(10) @Default("1") Integer replicas,
+    @Default("false") Boolean suspend,
     @Default("llamacpp") InferenceRuntime runtime,
+    ServingMode mode,
     String image,
     List<String> command,
     List<String> args,
     List<String> extraArgs,
     List<EnvVar> env,
+    String bindAddress,
     @Min(1) @Max(65535) Integer containerPort,
     EndpointSpec endpoint,
     InferenceResources resources,
@@ -148,20 +200,37 @@ public record InferenceServiceSpec(
     @Min(0) Integer reasoningBudget,
     String reasoningBudgetMessage,
     RopeScaling ropeScaling,
+    SpeculativeDecoding speculativeDecoding,
     VllmConfig vllmConfig,
+    SglangConfig sglangConfig,
     TgiConfig tgiConfig,
     PersonaPlexConfig personaPlexConfig,
+    ModelCacheSpec modelCache,
     Boolean skipModelInit,
     ProbeOverrides probeOverrides,
+    RolloutPolicy rolloutPolicy,
+    @Min(0) Integer revisionHistoryLimit,
+    @Min(1) Long maxPodLifetimeSeconds,
+    @Min(0) Long maxPodLifetimeIdleTimeoutSeconds,
+    DisruptionSpec disruption,
+    SloSpec slo,
     @Default("normal") SchedulingPriority priority,
     String priorityClassName,
     Boolean evictionProtection,
     Map<String, String> nodeSelector,
     List<Toleration> tolerations,
+    Affinity affinity,
+    List<TopologySpreadConstraint> topologySpreadConstraints,
     List<LocalObjectReference> imagePullSecrets,
     String runtimeClassName,
     PodSecurityContext podSecurityContext,
     SecurityContext securityContext,
     Map<String, String> podLabels,
-    Map<String, String> podAnnotations) {
+    Map<String, String> podAnnotations,
+    List<Volume> extraVolumes,
+    List<VolumeMount> extraVolumeMounts,
+    String hotCacheMaxSize,
+    String pagedSSDCacheDir,
+    String pagedSSDCacheMaxSize,
+    @SchemaPatch("{\"enum\":[3,6,8]}") Integer turboQuantBits) {
 }

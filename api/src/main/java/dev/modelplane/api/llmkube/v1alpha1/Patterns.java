@@ -10,6 +10,12 @@ final class Patterns {
   static final String QUANTITY = "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))"
       + "(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
 
+  /**
+   * The looser quantity pattern upstream LLMKube puts on {@code resources.ephemeralStorage}: a number followed by
+   * suffix characters. Kept as it is on that field so that every manifest upstream accepts is accepted here.
+   */
+  static final String UPSTREAM_QUANTITY = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$";
+
   private Patterns() {
   }
 }

@@ -14,6 +14,8 @@ public enum VllmQuantization {
   @JsonProperty("fp8") FP8,
   /** NVIDIA's 4-bit floating-point format for Blackwell GPUs. */
   @JsonProperty("nvfp4") NVFP4,
+  /** The OCP microscaling 4-bit floating-point format. */
+  @JsonProperty("mxfp4") MXFP4,
   /** The compressed-tensors container format, which covers several quantisation schemes. */
   @JsonProperty("compressed-tensors") COMPRESSED_TENSORS
 }

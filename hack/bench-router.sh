@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Router benchmarks: JMH routing decisions for 10/100/1,000 endpoints, then gateway overhead versus a
+# direct connection at 1/100/1,000 concurrent SSE streams. Everything on loopback; the gateway runs as its own
+# `modelplane router` process. Results go to stdout as Markdown tables (docs/benchmarks.md keeps a copy).
+#   hack/bench-router.sh [jmh|gateway|all] [gateway-seconds] [concurrency list]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+what="${1:-all}"
+seconds="${2:-8}"
+levels="${3:-1,100,1000}"
+java_home="$("$root/hack/find-jdk")"
+java="$java_home/bin/java"
+"$root/hack/mvn" -q -pl cli -am package -DskipTests >&2
+cp_file="$(mktemp)"
+trap 'rm -f "$cp_file"' EXIT
+# One reactor run compiles the tests (JMH generates its harness there) and writes the router's test classpath.
+"$root/hack/mvn" -q -pl router -am test-compile dependency:build-classpath -Dmdep.outputFile="$cp_file" \
+  -Dmdep.includeScope=test >&2
+cp="$root/router/target/test-classes:$root/router/target/classes:$(cat "$cp_file")"
+if [ "$what" = jmh ] || [ "$what" = all ]; then
+  "$java" -cp "$cp" org.openjdk.jmh.Main SchedulingBenchmark -rf text -rff /dev/null
+fi
+if [ "$what" = gateway ] || [ "$what" = all ]; then
+  "$java" -Xmx1g -cp "$cp" dev.modelplane.router.bench.GatewayOverheadBench "$root/cli/target/modelplane.jar" \
+    "$java" "$seconds" "$levels"
+fi

@@ -1,0 +1,211 @@
+package dev.modelplane.router;
+
+import dev.modelplane.router.config.ConfigLoader;
+import dev.modelplane.router.config.PluginEnvironment;
+import dev.modelplane.router.config.PluginRegistry;
+import dev.modelplane.router.config.SchedulingSetup;
+import dev.modelplane.router.metrics.MetricsScraper;
+import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.pool.EndpointListener;
+import dev.modelplane.router.pool.EndpointPool;
+import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.PoolKey;
+import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.pool.StaticEndpoints;
+import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
+import dev.modelplane.router.proxy.AccessLog;
+import dev.modelplane.router.proxy.DirectorSelector;
+import dev.modelplane.router.proxy.GatewayServer;
+import dev.modelplane.router.proxy.UpstreamSelector;
+import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.extproc.ExtProcServer;
+import dev.modelplane.router.extproc.ExtProcService;
+import dev.modelplane.router.proxy.ExternalPickerSelector;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import io.vertx.core.VertxOptions;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/** Wires one router process: pools, scraping, scheduling, and the front ends (gateway, ext_proc). */
+public final class Router implements AutoCloseable {
+  private final RouterOptions options;
+  private final Vertx vertx;
+  private final PoolRegistry pools = new PoolRegistry();
+  private final RouterMetrics metrics;
+  private final SchedulingSetup setup;
+  private final RequestDirector director;
+  private final MetricsScraper scraper;
+  private final ExecutorService learner;
+  private final ScheduledExecutorService flowExecutor;
+  private final AccessLog accessLog;
+  private GatewayServer gateway;
+  private ExtProcServer extProcServer;
+  private ManagedChannel eppChannel;
+  private AutoCloseable discovery;
+  private io.vertx.core.http.HttpServer metricsServer;
+
+  public Router(RouterOptions options) {
+    this.options = options;
+    this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
+    this.learner = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("prefix-learner")
+        .unstarted(r));
+    this.flowExecutor = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon()
+        .name("flow-control").unstarted(r));
+    RouterMetrics[] metricsRef = new RouterMetrics[1];
+    PluginEnvironment env = new PluginEnvironment(System::nanoTime, ThreadLocalRandom::current, learner,
+        (m, t) -> metricsRef[0].matched(m, t), (model, decision) -> metricsRef[0].disaggDecisions.inc(model, decision));
+    SchedulingSetup[] setupRef = new SchedulingSetup[1];
+    this.metrics = new RouterMetrics(pools, System::nanoTime, options.metricsStaleness().toNanos(),
+        () -> setupRef[0] == null || setupRef[0].prefixProducer() == null ? 0
+            : setupRef[0].prefixProducer().index().size());
+    metricsRef[0] = metrics;
+    String yaml = options.configYaml() == null ? ConfigLoader.DEFAULT_CONFIG : options.configYaml();
+    this.setup = new ConfigLoader(PluginRegistry.builtIn(), env, metrics).load(yaml);
+    setupRef[0] = setup;
+    this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor);
+    this.scraper = new MetricsScraper(vertx, setup.metricsExtractor(), options.scrape(), System::nanoTime,
+        director::poolUpdated);
+    pools.addListener(scraper);
+    ApproxPrefixCacheProducer producer = setup.prefixProducer();
+    if (producer != null) {
+      pools.addListener(new EndpointListener() {
+        @Override
+        public void added(EndpointPool pool, EndpointState endpoint) {
+        }
+
+        @Override
+        public void removed(EndpointPool pool, EndpointState endpoint) {
+          learner.execute(() -> producer.index().removeEndpoint(endpoint.id()));
+        }
+
+        @Override
+        public void replaced(EndpointPool pool, EndpointState before, EndpointState after) {
+          // Same pod, new labels: its cache is still there.
+        }
+      });
+    }
+    this.accessLog = options.gateway() != null && options.gateway().accessLog() ? new AccessLog(System.out) : null;
+  }
+
+  public PoolRegistry pools() {
+    return pools;
+  }
+
+  public RouterMetrics metrics() {
+    return metrics;
+  }
+
+  public SchedulingSetup setup() {
+    return setup;
+  }
+
+  public RequestDirector director() {
+    return director;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  /** Starts everything; returns once the listeners are bound. */
+  public Router start() throws Exception {
+    if (options.staticEndpoints() != null) {
+      EndpointPool pool = pools.getOrCreate(PoolKey.STATIC);
+      pool.setEndpoints(StaticEndpoints.parse(options.staticEndpoints()));
+      Log.info("static endpoints", "count", pool.endpoints().size());
+    }
+    if (options.grpcPort() >= 0) {
+      extProcServer = new ExtProcServer(options.host(),
+          options.grpcPort(), options.grpcHealthPort(),
+          new ExtProcService(director, pools, metrics, options.disableSubsetFilter()));
+      extProcServer.ready(discovery == null);
+    }
+    if (options.gateway() != null) {
+      UpstreamSelector selector = new DirectorSelector(director);
+      if (options.externalEpp() != null) {
+        eppChannel = NettyChannelBuilder.forTarget(options.externalEpp()).usePlaintext().build();
+        selector = new ExternalPickerSelector(eppChannel, options.failOpen(), Duration.ofSeconds(10), flowExecutor);
+        Log.info("client mode: delegating picking", "epp", options.externalEpp(), "failure_mode",
+            options.failOpen() ? "FailOpen" : "FailClose");
+      }
+      gateway = new GatewayServer(vertx, options.gateway(), selector, pools, metrics, accessLog, System::nanoTime);
+      gateway.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+    if (options.metricsPort() >= 0) {
+      metricsServer = vertx.createHttpServer().requestHandler(r -> r.response()
+          .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape()));
+      metricsServer.listen(options.metricsPort(), options.host())
+          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      Log.info("metrics listening", "port", metricsServer.actualPort());
+    }
+    return this;
+  }
+
+  /** Attaches discovery (closed with the router); readiness follows its first sync. */
+  public void attachDiscovery(AutoCloseable c) {
+    this.discovery = c;
+  }
+
+  /** Marks the pools as synced (gRPC readiness). */
+  public void ready(boolean ready) {
+    if (extProcServer != null) {
+      extProcServer.ready(ready);
+    }
+  }
+
+  public int extProcPort() {
+    return extProcServer == null ? -1 : extProcServer.port();
+  }
+
+  public int grpcHealthPort() {
+    return extProcServer == null ? -1 : extProcServer.healthPort();
+  }
+
+  public int gatewayPort() {
+    return gateway == null ? -1 : gateway.port();
+  }
+
+  public int metricsPort() {
+    return metricsServer == null ? -1 : metricsServer.actualPort();
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(discovery);
+    closeQuietly(extProcServer);
+    if (eppChannel != null) {
+      eppChannel.shutdownNow();
+    }
+    director.close();
+    scraper.close();
+    try {
+      if (gateway != null) {
+        gateway.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      }
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      Log.warn("shutdown incomplete", "error", e.toString());
+    }
+    learner.shutdownNow();
+    flowExecutor.shutdownNow();
+    if (accessLog != null) {
+      accessLog.close();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        Log.warn("close failed", "component", c.getClass().getSimpleName(), "error", e.toString());
+      }
+    }
+  }
+}

@@ -1,0 +1,176 @@
+package dev.modelplane.router;
+
+import dev.modelplane.router.config.ConfigLoader;
+import dev.modelplane.router.config.Quantities;
+import dev.modelplane.router.metrics.MetricsScraper;
+import dev.modelplane.router.pool.KubernetesDiscovery;
+import dev.modelplane.router.pool.PoolKey;
+import dev.modelplane.router.proxy.GatewayOptions;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code modelplane router}: the endpoint picker and inference gateway. */
+@Command(name = "router", mixinStandardHelpOptions = true,
+    description = {"Runs the endpoint picker (Envoy ext_proc, Endpoint Picker Protocol) and the OpenAI-compatible "
+        + "inference gateway.",
+        "Endpoints come from --endpoints (static mode) or from InferencePools in Kubernetes (--pool, --all-pools)."})
+public final class RouterCommand implements Callable<Integer> {
+  @Option(names = "--host", defaultValue = "127.0.0.1",
+      description = "Address every listener binds (use 0.0.0.0 in a pod). Default: ${DEFAULT-VALUE}.")
+  String host;
+
+  @Option(names = "--port", defaultValue = "8080",
+      description = "Port of the OpenAI-compatible gateway; -1 turns it off. Default: ${DEFAULT-VALUE}.")
+  int port;
+
+  @Option(names = "--grpc-port", defaultValue = "9002",
+      description = "Port of the ext_proc server (GIE: 9002); -1 turns it off. Default: ${DEFAULT-VALUE}.")
+  int grpcPort;
+
+  @Option(names = "--grpc-health-port", defaultValue = "9003",
+      description = "Port of the gRPC health service (GIE: 9003); -1 turns it off. Default: ${DEFAULT-VALUE}.")
+  int grpcHealthPort;
+
+  @Option(names = "--metrics-port", defaultValue = "9090",
+      description = "Port of a separate Prometheus endpoint (GIE: 9090); -1 turns it off (the gateway also serves "
+          + "/metrics). Default: ${DEFAULT-VALUE}.")
+  int metricsPort;
+
+  @Option(names = "--endpoints", description = "Static mode: model servers as host:port,host:port,…")
+  String endpoints;
+
+  @Option(names = "--pool", description = "InferencePool to serve, name or namespace/name; repeatable (one router, "
+      + "many pools). Requests choose a pool with the header x-modelplane-inference-pool; the first is the default.")
+  List<String> pools = new ArrayList<>();
+
+  @Option(names = "--pool-namespace", description = "Namespace of --pool names without one, and of --all-pools. "
+      + "Default: the kubeconfig's namespace.")
+  String poolNamespace;
+
+  @Option(names = "--all-pools", description = "Serve every InferencePool of --pool-namespace (or of all namespaces "
+      + "with --pool-namespace='*').")
+  boolean allPools;
+
+  @Option(names = "--config", description = "EndpointPickerConfig YAML file (GIE format). Default: GIE's default "
+      + "(queue 2, kv-cache 2, prefix-cache 3, max-score picker).")
+  Path config;
+
+  @Option(names = "--refresh-metrics-interval", defaultValue = "50ms",
+      description = "How often each endpoint's /metrics is scraped. Default: ${DEFAULT-VALUE}.")
+  String refreshMetricsInterval;
+
+  @Option(names = "--metrics-staleness-threshold", defaultValue = "2s",
+      description = "Metrics older than this are left out of the pool gauges. Default: ${DEFAULT-VALUE}.")
+  String metricsStaleness;
+
+  @Option(names = "--model-server-metrics-port", defaultValue = "0",
+      description = "Scrape this port instead of each endpoint's port (deprecated in GIE).")
+  int modelServerMetricsPort;
+
+  @Option(names = "--model-server-metrics-path", defaultValue = "/metrics",
+      description = "Metrics path on the model servers. Default: ${DEFAULT-VALUE}.")
+  String modelServerMetricsPath;
+
+  @Option(names = "--max-body-bytes", defaultValue = "32Mi",
+      description = "Request bodies above this get 413. Default: ${DEFAULT-VALUE}.")
+  String maxBody;
+
+  @Option(names = "--max-attempts", defaultValue = "3",
+      description = "Endpoints tried when the upstream fails before the first response byte. Default: "
+          + "${DEFAULT-VALUE}.")
+  int maxAttempts;
+
+  @Option(names = "--event-loops", defaultValue = "0",
+      description = "Gateway event loops; 0 = one per CPU.")
+  int eventLoops;
+
+  @Option(names = "--no-access-log", description = "Do not write access log lines to standard output.")
+  boolean noAccessLog;
+
+  @Option(names = "--epp", description = "Client mode: delegate picking to this external endpoint picker "
+      + "(host:port of its ext_proc service).")
+  String epp;
+
+  @Option(names = "--failure-mode", defaultValue = "FailClose",
+      description = "Client mode: FailOpen (pick an endpoint ourselves) or FailClose (503) when the external picker "
+          + "fails. Default: ${DEFAULT-VALUE}.")
+  String failureMode;
+
+  @Option(names = "--disable-endpoint-subset-filter", description = "Ignore the proxy's subset hint.")
+  boolean disableSubsetFilter;
+
+  @Option(names = "--debug", description = "Debug logging.")
+  boolean debug;
+
+  @Override
+  public Integer call() throws Exception {
+    Log.setDebug(debug);
+    if (endpoints == null && pools.isEmpty() && !allPools) {
+      System.err.println("router: give --endpoints host:port,… (static mode) or --pool/--all-pools (Kubernetes)");
+      return 2;
+    }
+    if (!failureMode.equals("FailOpen") && !failureMode.equals("FailClose")) {
+      System.err.println("router: --failure-mode must be FailOpen or FailClose");
+      return 2;
+    }
+    String yaml = config == null ? null : Files.readString(config);
+    if (yaml != null) {
+      ConfigLoader.parse(yaml); // fail fast with the config's own message
+    }
+    GatewayOptions defaults = GatewayOptions.defaults();
+    GatewayOptions gateway = port < 0 ? null : new GatewayOptions(host, port, Quantities.quantity(maxBody),
+        maxAttempts, defaults.connectTimeout(), defaults.unreachableCooldown(), defaults.maxConnectionsPerEndpoint(),
+        eventLoops > 0 ? eventLoops : defaults.eventLoops(), !noAccessLog);
+    MetricsScraper.Settings scrape = new MetricsScraper.Settings(Quantities.duration(refreshMetricsInterval),
+        Duration.ofSeconds(1), modelServerMetricsPath, modelServerMetricsPort);
+    KubernetesClient client = null;
+    List<PoolKey> poolKeys = new ArrayList<>();
+    String namespace = poolNamespace;
+    if (!pools.isEmpty() || allPools) {
+      client = new KubernetesClientBuilder().build();
+      if (namespace == null) {
+        namespace = client.getNamespace() == null ? "default" : client.getNamespace();
+      }
+      for (String p : pools) {
+        poolKeys.add(PoolKey.parse(p, namespace));
+      }
+    }
+    RouterOptions options = new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, endpoints,
+        poolKeys, allPools ? namespace : null, yaml, scrape, Quantities.duration(metricsStaleness), epp,
+        failureMode.equals("FailOpen"), disableSubsetFilter);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Router router = new Router(options);
+    KubernetesClient kube = client;
+    Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+      router.close();
+      if (kube != null) {
+        kube.close();
+      }
+      stopped.countDown();
+    }));
+    KubernetesDiscovery discovery = null;
+    if (client != null) {
+      discovery = new KubernetesDiscovery(client, router.pools(), new KubernetesDiscovery.Selection(poolKeys,
+          allPools && "*".equals(namespace) ? null : namespace));
+      router.attachDiscovery(discovery);
+    }
+    router.start();
+    if (discovery != null) {
+      discovery.start();
+      router.ready(true);
+    }
+    Log.info("router ready", "gateway_port", router.gatewayPort(), "grpc_port", router.extProcPort(),
+        "metrics_port", router.metricsPort());
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,74 @@
+package dev.modelplane.router.extproc;
+
+import dev.modelplane.router.Log;
+import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gRPC side of the picker: ext_proc on {@code --grpc-port} (GIE: 9002) and the health service, on the same port
+ * and on {@code --grpc-health-port} (GIE: 9003), reporting {@code liveness}, {@code readiness} and
+ * {@code envoy.service.ext_proc.v3.ExternalProcessor}.
+ */
+public final class ExtProcServer implements AutoCloseable {
+  public static final String LIVENESS = "liveness";
+  public static final String READINESS = "readiness";
+  public static final String EXT_PROC_SERVICE = ExternalProcessorGrpc.SERVICE_NAME;
+
+  private final HealthStatusManager health = new HealthStatusManager();
+  private final Server server;
+  private final Server healthServer;
+
+  public ExtProcServer(String host, int port, int healthPort, BindableService extProc) throws IOException {
+    this.server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .addService(extProc)
+        .addService(health.getHealthService())
+        .maxInboundMessageSize(16 * 1024 * 1024)
+        .build()
+        .start();
+    this.healthServer = healthPort < 0 ? null : NettyServerBuilder.forAddress(new InetSocketAddress(host, healthPort))
+        .addService(health.getHealthService())
+        .build()
+        .start();
+    health.setStatus(LIVENESS, ServingStatus.SERVING);
+    health.setStatus(EXT_PROC_SERVICE, ServingStatus.SERVING);
+    health.setStatus(READINESS, ServingStatus.NOT_SERVING);
+    Log.info("ext_proc listening", "host", host, "port", server.getPort(), "health_port",
+        healthServer == null ? -1 : healthServer.getPort());
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  public int healthPort() {
+    return healthServer == null ? -1 : healthServer.getPort();
+  }
+
+  /** Readiness follows discovery: ready once the pools have synced. */
+  public void ready(boolean ready) {
+    health.setStatus(READINESS, ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+    health.setStatus("", ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    health.enterTerminalState();
+    server.shutdown();
+    if (healthServer != null) {
+      healthServer.shutdown();
+    }
+    if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+      server.shutdownNow();
+    }
+    if (healthServer != null && !healthServer.awaitTermination(5, TimeUnit.SECONDS)) {
+      healthServer.shutdownNow();
+    }
+  }
+}

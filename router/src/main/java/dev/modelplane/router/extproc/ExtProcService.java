@@ -1,0 +1,30 @@
+package dev.modelplane.router.extproc;
+
+import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.request.RequestDirector;
+import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.stub.StreamObserver;
+
+/** {@code envoy.service.ext_proc.v3.ExternalProcessor/Process}: one {@link ExtProcStream} per stream. */
+public final class ExtProcService extends ExternalProcessorGrpc.ExternalProcessorImplBase {
+  private final RequestDirector director;
+  private final PoolRegistry pools;
+  private final RouterMetrics metrics;
+  private final boolean disableSubsetFilter;
+
+  public ExtProcService(RequestDirector director, PoolRegistry pools, RouterMetrics metrics,
+      boolean disableSubsetFilter) {
+    this.director = director;
+    this.pools = pools;
+    this.metrics = metrics;
+    this.disableSubsetFilter = disableSubsetFilter;
+  }
+
+  @Override
+  public StreamObserver<ProcessingRequest> process(StreamObserver<ProcessingResponse> responseObserver) {
+    return new ExtProcStream(responseObserver, director, pools, metrics, disableSubsetFilter);
+  }
+}

@@ -1,0 +1,392 @@
+package dev.modelplane.router.extproc;
+
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import dev.modelplane.router.Log;
+import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.pool.EndpointPool;
+import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
+import dev.modelplane.router.proxy.OpenAiErrors;
+import dev.modelplane.router.request.ErrorCode;
+import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.request.RequestInput;
+import dev.modelplane.router.request.RouterException;
+import dev.modelplane.router.request.RoutingDecision;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
+import io.envoyproxy.envoy.service.ext_proc.v3.HttpHeaders;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+
+/**
+ * One ext_proc stream, i.e. one HTTP request through Envoy, following the Endpoint Picker Protocol as GIE's EPP does:
+ * store the request headers; buffer the body until end of stream; decide; only then send the request-headers response
+ * (destination header, {@code Content-Length}, {@code clear_route_cache}, {@code envoy.lb} metadata) followed by the
+ * body as streamed mutations of at most 62,000 bytes. On the response path, read the served endpoint from the
+ * metadata, mark response headers, pass streamed bodies through (rewriting the model name back), buffer non-streamed
+ * ones. Errors with a known HTTP status become an ImmediateResponse; anything else fails the gRPC stream so the
+ * proxy's failure mode (FailOpen/FailClose) applies.
+ */
+final class ExtProcStream implements StreamObserver<ProcessingRequest> {
+  private enum Phase { HEADERS, BODY, DECIDING, FORWARDED, RESPONSE, DONE }
+
+  private final StreamObserver<ProcessingResponse> out;
+  private final RequestDirector director;
+  private final PoolRegistry pools;
+  private final RouterMetrics metrics;
+  private final boolean disableSubsetFilter;
+  private final long startNanos = System.nanoTime();
+
+  private Phase phase = Phase.HEADERS;
+  private final Map<String, String> headers = new HashMap<>();
+  private boolean requestIdGenerated;
+  private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+  private List<String> subsetHint;
+  private boolean fullDuplex = true;
+  private boolean trailersPending;
+  private RequestDirector.PendingRoute pending;
+  private RoutingDecision decision;
+  private EndpointState target;
+  private boolean responseStreaming;
+  private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
+  private boolean finished;
+
+  ExtProcStream(StreamObserver<ProcessingResponse> out, RequestDirector director, PoolRegistry pools,
+      RouterMetrics metrics, boolean disableSubsetFilter) {
+    this.out = out;
+    this.director = director;
+    this.pools = pools;
+    this.metrics = metrics;
+    this.disableSubsetFilter = disableSubsetFilter;
+  }
+
+  @Override
+  public synchronized void onNext(ProcessingRequest req) {
+    if (phase == Phase.DONE) {
+      return;
+    }
+    if (req.hasProtocolConfig()) {
+      ProcessingMode.BodySendMode mode = req.getProtocolConfig().getRequestBodyMode();
+      fullDuplex = mode == ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED || mode == ProcessingMode.BodySendMode.NONE;
+    }
+    readSubsetHint(req);
+    try {
+      switch (req.getRequestCase()) {
+        case REQUEST_HEADERS -> onRequestHeaders(req.getRequestHeaders());
+        case REQUEST_BODY -> onRequestBody(req.getRequestBody());
+        case REQUEST_TRAILERS -> onRequestTrailers();
+        case RESPONSE_HEADERS -> onResponseHeaders(req);
+        case RESPONSE_BODY -> onResponseBody(req.getResponseBody());
+        case RESPONSE_TRAILERS -> onResponseTrailers();
+        default -> throw Status.INVALID_ARGUMENT.withDescription("empty processing request").asRuntimeException();
+      }
+    } catch (RouterException e) {
+      reject(e);
+    } catch (io.grpc.StatusRuntimeException e) {
+      fail(e.getStatus());
+    }
+  }
+
+  private void onRequestHeaders(HttpHeaders h) {
+    for (HeaderValue hv : h.getHeaders().getHeadersList()) {
+      String value = hv.getRawValue().isEmpty() ? hv.getValue() : hv.getRawValue().toString(StandardCharsets.UTF_8);
+      headers.put(hv.getKey().toLowerCase(Locale.ROOT), value);
+    }
+    String id = headers.get(RequestDirector.REQUEST_ID);
+    if (id == null || id.isEmpty()) {
+      headers.put(RequestDirector.REQUEST_ID, UUID.randomUUID().toString());
+      requestIdGenerated = true;
+    }
+    EndpointPool pool = pool();
+    if (h.getEndOfStream()) {
+      // No body: nothing to schedule on, so any endpoint will do (GIE picks at random).
+      EndpointState any = director.randomEndpoint(pool, subsetHint);
+      if (any == null) {
+        throw new RouterException(ErrorCode.INTERNAL, "no pods available in datastore");
+      }
+      Map<String, String> set = new LinkedHashMap<>();
+      set.put(EppProtocol.DESTINATION_ENDPOINT_KEY, any.endpoint().hostPort());
+      if (requestIdGenerated) {
+        set.put(RequestDirector.REQUEST_ID, headers.get(RequestDirector.REQUEST_ID));
+      }
+      send(ExtProcMessages.requestHeadersResponse(ExtProcMessages.headerMutation(set, List.of()),
+          any.endpoint().hostPort()));
+      phase = Phase.FORWARDED;
+      return;
+    }
+    phase = Phase.BODY;
+    if (!fullDuplex) {
+      send(ExtProcMessages.continueRequestHeaders());
+    }
+  }
+
+  private void onRequestBody(HttpBody b) {
+    if (phase != Phase.BODY) {
+      throw Status.FAILED_PRECONDITION.withDescription("request body outside the body phase").asRuntimeException();
+    }
+    body.writeBytes(b.getBody().toByteArray());
+    if (b.getEndOfStream()) {
+      decide();
+    }
+  }
+
+  private void onRequestTrailers() {
+    if (phase == Phase.BODY) {
+      trailersPending = true; // trailers mark the end of the body in FULL_DUPLEX_STREAMED mode
+      decide();
+    } else {
+      send(ExtProcMessages.requestTrailers());
+    }
+  }
+
+  private void decide() {
+    phase = Phase.DECIDING;
+    EndpointPool pool = pool();
+    RequestInput input = new RequestInput(pool, headers.getOrDefault(":path", pathFallback()), headers,
+        body.toByteArray(), disableSubsetFilter ? null : subsetHint, startNanos);
+    pending = director.route(input);
+    pending.decision().whenComplete((d, err) -> {
+      synchronized (this) {
+        if (phase == Phase.DONE) {
+          if (d != null) {
+            return; // stream already gone; nothing was started
+          }
+          return;
+        }
+        if (err != null) {
+          Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+          if (cause instanceof RouterException re) {
+            reject(re);
+          } else {
+            fail(Status.INTERNAL.withDescription(cause.toString()));
+          }
+          return;
+        }
+        forward(d);
+      }
+    });
+  }
+
+  private String pathFallback() {
+    String p = headers.get("x-original-path");
+    if (p == null) {
+      p = headers.get("x-forwarded-path");
+    }
+    return p == null ? "/v1/completions" : p;
+  }
+
+  private void forward(RoutingDecision d) {
+    decision = d;
+    target = d.targets().get(0);
+    director.started(d, target);
+    Map<String, String> set = new LinkedHashMap<>();
+    set.put(EppProtocol.DESTINATION_ENDPOINT_KEY, d.destination());
+    set.put("content-length", String.valueOf(d.body().length));
+    if (requestIdGenerated) {
+      set.put(RequestDirector.REQUEST_ID, d.request().requestId());
+    }
+    set.putAll(d.request().setHeaders());
+    var mutation = ExtProcMessages.headerMutation(set, d.request().removedHeaders());
+    if (fullDuplex) {
+      send(ExtProcMessages.requestHeadersResponse(mutation, d.destination()));
+      for (ProcessingResponse chunk : ExtProcMessages.streamedBody(d.body(), !trailersPending, true)) {
+        send(chunk);
+      }
+      if (trailersPending) {
+        send(ExtProcMessages.requestTrailers());
+      }
+    } else {
+      send(ExtProcMessages.bufferedRequestBody(d.body(), d.bodyRewritten(), mutation, d.destination()));
+    }
+    phase = Phase.FORWARDED;
+  }
+
+  private void onResponseHeaders(ProcessingRequest req) {
+    phase = Phase.RESPONSE;
+    String served = servedEndpoint(req);
+    if (served != null && decision != null && !served.equals(target.endpoint().hostPort())) {
+      EndpointState s = decision.pool().byHostPort(served);
+      ApproxPrefixCacheProducer producer = director.setup().prefixProducer();
+      if (s != null && producer != null) {
+        producer.learnServed(decision.request(), s.id(), s.metrics());
+      }
+    }
+    String status = null;
+    for (HeaderValue hv : req.getResponseHeaders().getHeaders().getHeadersList()) {
+      String value = hv.getRawValue().isEmpty() ? hv.getValue() : hv.getRawValue().toString(StandardCharsets.UTF_8);
+      String key = hv.getKey().toLowerCase(Locale.ROOT);
+      if (key.equals(":status") || key.equals("status")) {
+        status = value;
+      } else if (key.equals("content-type") && value.contains("text/event-stream")) {
+        responseStreaming = true;
+      }
+    }
+    if (decision != null && status != null && !status.equals("200")) {
+      metrics.requestErrorTotal.inc(decision.request().incomingModel(), decision.request().targetModel(),
+          ErrorCode.MODEL_SERVER_ERROR.code());
+    }
+    if (decision != null && decision.body() != null && decision.request().body() != null
+        && decision.request().body().stream()) {
+      responseStreaming = true;
+    }
+    send(ExtProcMessages.responseHeaders(Map.of(EppProtocol.RESPONSE_HEADERS_MARKER, "true")));
+    if (req.getResponseHeaders().getEndOfStream()) {
+      complete();
+    }
+  }
+
+  private void onResponseBody(HttpBody b) {
+    byte[] chunk = b.getBody().toByteArray();
+    if (responseStreaming) {
+      byte[] rewritten = rewrite(chunk);
+      for (ProcessingResponse r : ExtProcMessages.streamedBody(rewritten, b.getEndOfStream(), false)) {
+        send(r);
+      }
+      if (b.getEndOfStream()) {
+        complete();
+      }
+      return;
+    }
+    responseBody.writeBytes(chunk);
+    if (b.getEndOfStream()) {
+      for (ProcessingResponse r : ExtProcMessages.streamedBody(rewrite(responseBody.toByteArray()), true, false)) {
+        send(r);
+      }
+      complete();
+    }
+  }
+
+  private void onResponseTrailers() {
+    if (!responseStreaming && responseBody.size() > 0) {
+      for (ProcessingResponse r : ExtProcMessages.streamedBody(rewrite(responseBody.toByteArray()), false, false)) {
+        send(r);
+      }
+      responseBody.reset();
+    }
+    send(ExtProcMessages.responseTrailers());
+    complete();
+  }
+
+  private byte[] rewrite(byte[] chunk) {
+    if (decision == null) {
+      return chunk;
+    }
+    return ModelNameRewriter.rewrite(chunk, decision.request().targetModel(), decision.request().incomingModel());
+  }
+
+  private void complete() {
+    if (!finished && decision != null && target != null) {
+      finished = true;
+      director.finished(decision, target);
+      metrics.requestDuration.observe((System.nanoTime() - startNanos) / 1e9, decision.request().incomingModel(),
+          decision.request().targetModel());
+    }
+  }
+
+  private void reject(RouterException e) {
+    send(ExtProcMessages.immediate(e.code().httpStatus(), "application/json", OpenAiErrors.body(e.code(),
+        e.getMessage())));
+    metrics.extProcStreams.inc("immediate_" + e.code().httpStatus());
+    phase = Phase.DONE;
+    out.onCompleted();
+  }
+
+  private void fail(Status status) {
+    phase = Phase.DONE;
+    metrics.extProcStreams.inc("grpc_error");
+    out.onError(status.asRuntimeException());
+  }
+
+  private void send(ProcessingResponse r) {
+    out.onNext(r);
+  }
+
+  private EndpointPool pool() {
+    EndpointPool pool = pools.resolve(headers.get(PoolRegistry.POOL_HEADER));
+    if (pool == null) {
+      throw new RouterException(ErrorCode.SERVICE_UNAVAILABLE, "no inference pool for this request");
+    }
+    return pool;
+  }
+
+  /** Reads {@code envoy.lb.subset_hint / x-gateway-destination-endpoint-subset}: a list, or a CSV string. */
+  private void readSubsetHint(ProcessingRequest req) {
+    if (!req.hasMetadataContext()) {
+      return;
+    }
+    Struct ns = req.getMetadataContext().getFilterMetadataMap().get(EppProtocol.SUBSET_FILTER_NAMESPACE);
+    if (ns == null || !ns.containsFields(EppProtocol.SUBSET_FILTER_KEY)) {
+      return;
+    }
+    Value v = ns.getFieldsOrThrow(EppProtocol.SUBSET_FILTER_KEY);
+    List<String> hint = new ArrayList<>();
+    if (v.hasListValue()) {
+      for (Value item : v.getListValue().getValuesList()) {
+        if (item.hasStringValue()) {
+          hint.add(item.getStringValue());
+        }
+      }
+    } else if (v.hasStringValue()) {
+      for (String s : v.getStringValue().split(",")) {
+        if (!s.isBlank()) {
+          hint.add(s.trim());
+        }
+      }
+    }
+    subsetHint = hint;
+  }
+
+  /** Reads {@code envoy.lb / x-gateway-destination-endpoint-served} on the response path. */
+  private static String servedEndpoint(ProcessingRequest req) {
+    if (!req.hasMetadataContext()) {
+      return null;
+    }
+    Struct ns = req.getMetadataContext().getFilterMetadataMap().get(EppProtocol.DESTINATION_ENDPOINT_NAMESPACE);
+    if (ns == null || !ns.containsFields(EppProtocol.DESTINATION_ENDPOINT_SERVED_KEY)) {
+      return null;
+    }
+    Value v = ns.getFieldsOrThrow(EppProtocol.DESTINATION_ENDPOINT_SERVED_KEY);
+    return v.hasStringValue() ? v.getStringValue() : null;
+  }
+
+  @Override
+  public synchronized void onError(Throwable t) {
+    Log.debug("ext_proc stream error", "error", t.toString());
+    cleanup();
+  }
+
+  @Override
+  public synchronized void onCompleted() {
+    boolean open = phase != Phase.DONE;
+    cleanup();
+    if (open) {
+      out.onCompleted();
+    }
+  }
+
+  private void cleanup() {
+    if (pending != null && decision == null) {
+      pending.cancel();
+    }
+    complete();
+    if (phase != Phase.DONE) {
+      metrics.extProcStreams.inc(decision != null ? "completed" : "abandoned");
+    }
+    phase = Phase.DONE;
+  }
+}

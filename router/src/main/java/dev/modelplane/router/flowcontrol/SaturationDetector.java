@@ -1,0 +1,9 @@
+package dev.modelplane.router.flowcontrol;
+
+import dev.modelplane.router.pool.EndpointState;
+import java.util.List;
+
+/** How full a set of endpoints is: 0 idle, ≥ 1.0 saturated. */
+public interface SaturationDetector {
+  double saturation(List<EndpointState> candidates);
+}

@@ -1,0 +1,287 @@
+package dev.modelplane.router.pool;
+
+import dev.modelplane.api.gie.v1.InferencePool;
+import dev.modelplane.api.gie.v1.InferencePoolSpec;
+import dev.modelplane.api.gie.v1.Port;
+import dev.modelplane.api.gie.v1alpha2.InferenceObjective;
+import dev.modelplane.api.gie.v1alpha2.PoolObjectReference;
+import dev.modelplane.router.Log;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Watches InferencePools ({@code inference.networking.k8s.io/v1}), InferenceObjectives
+ * ({@code inference.networking.x-k8s.io/v1alpha2}) and Pods, and keeps the {@link PoolRegistry} current: a pool's
+ * endpoints are its Ready, not-terminating pods matching {@code selector.matchLabels} in its namespace, times every
+ * target port (limited by the pod annotation {@code inference.networking.k8s.io/active-ports}), named
+ * {@code <pod>-rank-<i>}. One process can serve many pools.
+ */
+public final class KubernetesDiscovery implements AutoCloseable {
+  /** Pod annotation limiting which target ports (ranks) receive traffic. */
+  public static final String ACTIVE_PORTS_ANNOTATION = "inference.networking.k8s.io/active-ports";
+
+  /**
+   * Which pools to serve.
+   *
+   * @param pools explicit pools; empty to serve every pool in {@code namespace}
+   * @param namespace namespace to watch, {@code null} for all namespaces
+   */
+  public record Selection(List<PoolKey> pools, String namespace) {
+    boolean wants(PoolKey key) {
+      return pools.isEmpty() ? namespace == null || namespace.equals(key.namespace()) : pools.contains(key);
+    }
+  }
+
+  private final KubernetesClient client;
+  private final PoolRegistry registry;
+  private final Selection selection;
+  private final Map<PoolKey, InferencePoolSpec> specs = new HashMap<>();
+  private final Map<PoolKey, String> objectivePool = new HashMap<>();
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private SharedIndexInformer<Pod> pods;
+
+  public KubernetesDiscovery(KubernetesClient client, PoolRegistry registry, Selection selection) {
+    this.client = client;
+    this.registry = registry;
+    this.selection = selection;
+    selection.pools().forEach(registry::getOrCreate); // the default pool is the first one named
+  }
+
+  /** Watches and waits for the initial sync. */
+  public KubernetesDiscovery start() {
+    String ns = watchNamespace();
+    pods = ns == null ? client.pods().inAnyNamespace().inform(handler(this::podChanged))
+        : client.pods().inNamespace(ns).inform(handler(this::podChanged));
+    informers.add(pods);
+    informers.add(ns == null ? client.resources(InferencePool.class).inAnyNamespace().inform(handler(this::poolChanged))
+        : client.resources(InferencePool.class).inNamespace(ns).inform(handler(this::poolChanged)));
+    informers.add(ns == null
+        ? client.resources(InferenceObjective.class).inAnyNamespace().inform(handler(this::objectiveChanged))
+        : client.resources(InferenceObjective.class).inNamespace(ns).inform(handler(this::objectiveChanged)));
+    Log.info("discovery started", "namespace", ns == null ? "*" : ns, "pools",
+        selection.pools().isEmpty() ? "all" : selection.pools());
+    return this;
+  }
+
+  /** A single namespace when every requested pool lives there; otherwise all namespaces. */
+  private String watchNamespace() {
+    if (selection.pools().isEmpty()) {
+      return selection.namespace();
+    }
+    Set<String> namespaces = new HashSet<>();
+    selection.pools().forEach(p -> namespaces.add(p.namespace()));
+    return namespaces.size() == 1 ? namespaces.iterator().next() : null;
+  }
+
+  public boolean hasSynced() {
+    return informers.stream().allMatch(SharedIndexInformer::hasSynced);
+  }
+
+  /** Receives the object and whether it was deleted. */
+  private interface Change<T> {
+    void apply(T obj, boolean deleted);
+  }
+
+  private <T extends HasMetadata> ResourceEventHandler<T> handler(Change<T> onChange) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        onChange.apply(obj, false);
+      }
+
+      @Override
+      public void onUpdate(T oldObj, T newObj) {
+        onChange.apply(newObj, false);
+      }
+
+      @Override
+      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        onChange.apply(obj, true);
+      }
+    };
+  }
+
+  private synchronized void poolChanged(InferencePool current, boolean deleted) {
+    PoolKey key = new PoolKey(current.getMetadata().getNamespace(), current.getMetadata().getName());
+    if (!selection.wants(key)) {
+      return;
+    }
+    if (deleted || current.getSpec() == null) {
+      specs.remove(key);
+      if (selection.pools().contains(key)) {
+        registry.getOrCreate(key).setEndpoints(List.of()); // keep the named pool, empty (503 until it returns)
+      } else {
+        registry.remove(key);
+      }
+      return;
+    }
+    specs.put(key, current.getSpec());
+    EndpointPool pool = registry.getOrCreate(key);
+    if (current.getSpec().endpointPickerRef() != null) {
+      pool.failureMode(current.getSpec().endpointPickerRef().failureMode());
+    }
+    resync(key);
+    resyncObjectives(key);
+  }
+
+  private synchronized void podChanged(Pod pod, boolean deleted) {
+    if (pods == null) {
+      return; // initial pod sync: pools are not known yet
+    }
+    String ns = pod.getMetadata().getNamespace();
+    Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+    for (Map.Entry<PoolKey, InferencePoolSpec> e : specs.entrySet()) {
+      if (e.getKey().namespace().equals(ns) && matches(e.getValue(), labels)) {
+        resync(e.getKey());
+      }
+    }
+    // A pod whose labels changed away from a pool: resync pools still listing it.
+    for (EndpointPool pool : registry.pools()) {
+      if (pool.key().namespace().equals(ns) && specs.containsKey(pool.key())) {
+        for (EndpointState s : pool.endpoints()) {
+          if (s.id().name().startsWith(pod.getMetadata().getName() + "-rank-")) {
+            resync(pool.key());
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  private void resync(PoolKey key) {
+    InferencePoolSpec spec = specs.get(key);
+    if (spec == null) {
+      return;
+    }
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (Pod pod : pods.getStore().list()) {
+      if (!key.namespace().equals(pod.getMetadata().getNamespace())) {
+        continue;
+      }
+      Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+      if (matches(spec, labels) && isReady(pod)) {
+        endpoints.addAll(endpointsOf(pod, spec));
+      }
+    }
+    endpoints.sort(java.util.Comparator.comparing(e -> e.id().name()));
+    registry.getOrCreate(key).setEndpoints(endpoints);
+  }
+
+  static boolean matches(InferencePoolSpec spec, Map<String, String> labels) {
+    if (spec.selector() == null || spec.selector().matchLabels() == null || spec.selector().matchLabels().isEmpty()) {
+      return false;
+    }
+    for (Map.Entry<String, String> e : spec.selector().matchLabels().entrySet()) {
+      if (!Objects.equals(labels.get(e.getKey()), e.getValue())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static boolean isReady(Pod pod) {
+    if (pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
+        || pod.getStatus().getPodIP() == null || pod.getStatus().getPodIP().isEmpty()) {
+      return false;
+    }
+    List<PodCondition> conditions = pod.getStatus().getConditions();
+    return conditions != null && conditions.stream()
+        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /** One endpoint per active target port: {@code <pod>-rank-<i>} at {@code podIP:port}. */
+  static List<Endpoint> endpointsOf(Pod pod, InferencePoolSpec spec) {
+    List<Integer> ports = new ArrayList<>();
+    for (Port p : spec.targetPorts()) {
+      ports.add(p.number());
+    }
+    Set<Integer> active = new LinkedHashSet<>(ports);
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    if (annotations != null && annotations.containsKey(ACTIVE_PORTS_ANNOTATION)) {
+      active.clear();
+      for (String s : annotations.get(ACTIVE_PORTS_ANNOTATION).split(",")) {
+        try {
+          int port = Integer.parseInt(s.trim());
+          if (ports.contains(port)) {
+            active.add(port);
+          }
+        } catch (NumberFormatException ignored) {
+          // GIE skips entries that are not port numbers
+        }
+      }
+    }
+    List<Endpoint> out = new ArrayList<>();
+    Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+    for (int i = 0; i < ports.size(); i++) {
+      if (active.contains(ports.get(i))) {
+        out.add(new Endpoint(new EndpointId(pod.getMetadata().getNamespace(), pod.getMetadata().getName() + "-rank-"
+            + i), pod.getStatus().getPodIP(), ports.get(i), labels));
+      }
+    }
+    return out;
+  }
+
+  private synchronized void objectiveChanged(InferenceObjective changed, boolean deleted) {
+    String ns = changed.getMetadata().getNamespace();
+    String name = changed.getMetadata().getName();
+    PoolKey objectiveKey = new PoolKey(ns, name);
+    InferenceObjective current = deleted ? null : changed;
+    String previousPool = objectivePool.remove(objectiveKey);
+    if (previousPool != null) {
+      EndpointPool old = registry.get(new PoolKey(ns, previousPool));
+      if (old != null) {
+        old.removeObjective(name);
+      }
+    }
+    if (current == null || current.getSpec() == null || !refersToPool(current.getSpec().poolRef())) {
+      return;
+    }
+    PoolKey poolKey = new PoolKey(ns, current.getSpec().poolRef().name());
+    objectivePool.put(objectiveKey, poolKey.name());
+    EndpointPool pool = registry.get(poolKey);
+    if (pool != null) {
+      pool.putObjective(name, current.getSpec().priority());
+    }
+  }
+
+  private void resyncObjectives(PoolKey poolKey) {
+    EndpointPool pool = registry.get(poolKey);
+    if (pool == null) {
+      return;
+    }
+    for (InferenceObjective o : client.resources(InferenceObjective.class).inNamespace(poolKey.namespace()).list()
+        .getItems()) {
+      if (o.getSpec() != null && refersToPool(o.getSpec().poolRef())
+          && poolKey.name().equals(o.getSpec().poolRef().name())) {
+        pool.putObjective(o.getMetadata().getName(), o.getSpec().priority());
+        objectivePool.put(new PoolKey(poolKey.namespace(), o.getMetadata().getName()), poolKey.name());
+      }
+    }
+  }
+
+  private static boolean refersToPool(PoolObjectReference ref) {
+    if (ref == null || ref.name() == null) {
+      return false;
+    }
+    boolean groupOk = ref.group() == null || ref.group().isEmpty() || ref.group().equals(InferencePool.GROUP);
+    boolean kindOk = ref.kind() == null || ref.kind().isEmpty() || ref.kind().equals("InferencePool");
+    return groupOk && kindOk;
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(SharedIndexInformer::close);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.modelplane.router.request;
+
+/** GIE's error codes ({@code pkg/common/error}) and the HTTP status each maps to, plus the gateway's 413. */
+public enum ErrorCode {
+  BAD_REQUEST("BadRequest", 400, "invalid_request_error"),
+  UNAUTHORIZED("Unauthorized", 401, "authentication_error"),
+  FORBIDDEN("Forbidden", 403, "permission_error"),
+  NOT_FOUND("NotFound", 404, "not_found_error"),
+  PAYLOAD_TOO_LARGE("PayloadTooLarge", 413, "invalid_request_error"),
+  RESOURCE_EXHAUSTED("ResourceExhausted", 429, "rate_limit_exceeded"),
+  INTERNAL("Internal", 500, "server_error"),
+  SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "service_unavailable"),
+  /** The model server answered with an error (counted, never produced by the router). */
+  MODEL_SERVER_ERROR("ModelServerError", 502, "server_error");
+
+  private final String code;
+  private final int httpStatus;
+  private final String openAiType;
+
+  ErrorCode(String code, int httpStatus, String openAiType) {
+    this.code = code;
+    this.httpStatus = httpStatus;
+    this.openAiType = openAiType;
+  }
+
+  /** GIE's code string, used as the {@code error_code} metric label. */
+  public String code() {
+    return code;
+  }
+
+  public int httpStatus() {
+    return httpStatus;
+  }
+
+  /** The {@code error.type} of an OpenAI-style error body. */
+  public String openAiType() {
+    return openAiType;
+  }
+}

@@ -1,0 +1,18 @@
+package dev.modelplane.router.scheduling.plugins;
+
+import dev.modelplane.router.scheduling.Candidate;
+import dev.modelplane.router.scheduling.InferenceRequest;
+
+/** {@code always-disagg-pd-decider}: always runs the prefill stage. */
+public final class AlwaysDisaggPdDecider extends NamedPlugin implements PdDecider {
+  public static final String TYPE = "always-disagg-pd-decider";
+
+  public AlwaysDisaggPdDecider(String name) {
+    super(TYPE, name);
+  }
+
+  @Override
+  public boolean disaggregate(InferenceRequest request, Candidate decodeTarget) {
+    return true;
+  }
+}

@@ -1,0 +1,153 @@
+package dev.modelplane.router.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.modelplane.router.flowcontrol.FlowControlConfig;
+import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
+import dev.modelplane.router.prefix.PrefixCacheScorer;
+import dev.modelplane.router.scheduling.SchedulerProfile;
+import dev.modelplane.router.scheduling.WeightedScorer;
+import dev.modelplane.router.scheduling.plugins.MaxScorePicker;
+import dev.modelplane.router.scheduling.plugins.SingleProfileHandler;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+  private final ConfigLoader loader = new ConfigLoader(PluginRegistry.builtIn(), PluginEnvironment.direct(), null);
+
+  @Test
+  void defaultConfigEqualsGies() {
+    SchedulingSetup setup = loader.load(ConfigLoader.DEFAULT_CONFIG);
+    SchedulerProfile profile = setup.scheduler().profiles().get("default");
+    assertThat(profile.scorers()).extracting(ws -> ws.scorer().type() + "=" + ws.weight())
+        .containsExactly("queue-scorer=2.0", "kv-cache-utilization-scorer=2.0", "prefix-cache-scorer=3.0");
+    assertThat(profile.picker()).isInstanceOf(MaxScorePicker.class);
+    assertThat(((MaxScorePicker) profile.picker()).maxNumOfEndpoints()).isEqualTo(1);
+    assertThat(setup.scheduler().profileHandler()).isInstanceOf(SingleProfileHandler.class);
+    assertThat(setup.prefixProducer()).isNotNull();
+    assertThat(setup.prepareData()).contains(setup.prefixProducer());
+    assertThat(setup.saturationDetector().type()).isEqualTo("utilization-detector");
+    assertThat(setup.flowControl()).isNull();
+  }
+
+  @Test
+  void namesDefaultToTypesAndWeightsToOne() {
+    SchedulingSetup setup = loader.load("""
+        plugins:
+        - type: queue-scorer
+        - name: kv
+          type: kv-cache-utilization-scorer
+        - type: weighted-random-picker
+          parameters: {maxNumOfEndpoints: 2}
+        schedulingProfiles:
+        - name: p
+          plugins:
+          - pluginRef: queue-scorer
+          - pluginRef: kv
+            weight: 0.5
+        """);
+    SchedulerProfile p = setup.scheduler().profiles().get("p");
+    assertThat(p.scorers()).extracting(WeightedScorer::weight).containsExactly(1.0, 0.5);
+    assertThat(p.scorers().get(1).scorer().name()).isEqualTo("kv");
+    // The declared picker becomes the profile's picker even though the profile does not list it.
+    assertThat(p.picker().type()).isEqualTo("weighted-random-picker");
+    assertThat(setup.prefixProducer()).isNull();
+  }
+
+  @Test
+  void withoutProfilesEveryFilterScorerAndPickerJoinsDefault() {
+    SchedulingSetup setup = loader.load("""
+        plugins:
+        - type: decode-filter
+        - type: prefix-cache-scorer
+          parameters: {blockSizeTokens: 32, autoTune: false}
+        """);
+    SchedulerProfile p = setup.scheduler().profiles().get("default");
+    assertThat(p.filters()).extracting(f -> f.type()).containsExactly("decode-filter");
+    assertThat(p.scorers()).extracting(ws -> ws.scorer()).hasOnlyElementsOfType(PrefixCacheScorer.class);
+    // The implied producer inherits the legacy scorer parameters.
+    ApproxPrefixCacheProducer producer = setup.prefixProducer();
+    assertThat(producer).isNotNull();
+    assertThat(producer.name()).isEqualTo("approx-prefix-cache-producer");
+  }
+
+  @Test
+  void flowControlGateAndLimits() {
+    SchedulingSetup setup = loader.load("""
+        apiVersion: inference.networking.x-k8s.io/v1alpha1
+        kind: EndpointPickerConfig
+        featureGates: [flowControl]
+        plugins:
+        - type: queue-scorer
+        - type: utilization-detector
+          parameters: {queueDepthThreshold: 8, kvCacheUtilThreshold: 0.9, metricsStalenessThreshold: 500ms}
+        saturationDetector: {pluginRef: utilization-detector}
+        flowControl:
+          maxBytes: 1Gi
+          maxRequests: 500
+          defaultRequestTTL: 30s
+          defaultPriorityBand: {maxRequests: 100}
+          priorityBands:
+          - priority: 10
+            fairnessPolicyRef: round-robin-fairness-policy
+        """);
+    FlowControlConfig fc = setup.flowControl();
+    assertThat(fc.maxBytes()).isEqualTo(1L << 30);
+    assertThat(fc.maxRequests()).isEqualTo(500);
+    assertThat(fc.defaultRequestTtl()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(fc.bandFor(10).fairnessPolicy()).isEqualTo(FlowControlConfig.ROUND_ROBIN);
+    assertThat(fc.bandFor(-1).maxRequests()).isEqualTo(100);
+    assertThat(setup.saturationDetector().config().queueDepthThreshold()).isEqualTo(8);
+    assertThat(setup.saturationDetector().config().metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(500));
+  }
+
+  @Test
+  void engineMappingsComeFromCoreMetricsExtractor() {
+    SchedulingSetup setup = loader.load("""
+        plugins:
+        - type: queue-scorer
+        - type: core-metrics-extractor
+          parameters:
+            defaultEngine: myengine
+            engineConfigs:
+            - name: myengine
+              queuedRequestsSpec: my_queue
+              kvUsageSpec: my_kv{kind=gpu}
+        """);
+    assertThat(setup.metricsExtractor().mappingFor(java.util.Map.of()).queued().name()).isEqualTo("my_queue");
+    assertThat(setup.metricsExtractor().mappingFor(
+        java.util.Map.of("inference.networking.k8s.io/engine-type", "sglang")).queued().name())
+        .isEqualTo("sglang:num_queue_reqs");
+  }
+
+  @Test
+  void rejectsWhatGieRejects() {
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{type: queue-scorer}]
+        schedulingProfiles: [{name: a, plugins: [{pluginRef: nope}]}]
+        """)).hasMessageContaining("references undefined plugin 'nope'");
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{type: queue-scorer}]
+        schedulingProfiles: [{name: a}, {name: a}]
+        """)).hasMessageContaining("duplicate name 'a'");
+    assertThatThrownBy(() -> loader.load("featureGates: [warpDrive]\nplugins: []"))
+        .hasMessageContaining("feature gate 'warpDrive' is unknown");
+    assertThatThrownBy(() -> loader.load("plugins: [{type: no-such-plugin}]"))
+        .hasMessageContaining("plugin type 'no-such-plugin' not found");
+    assertThatThrownBy(() -> loader.load("plugins: []\nschedulingProfile: []"))
+        .hasMessageContaining("schedulingProfile");
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{type: queue-scorer}, {type: max-score-picker}]
+        schedulingProfiles:
+        - name: a
+          plugins: [{pluginRef: queue-scorer}]
+        - name: b
+          plugins: [{pluginRef: queue-scorer}]
+        """)).hasMessageContaining("profile handler is required");
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{type: prefix-cache-scorer, parameters: {autoTune: false, blockSizeTokens: 0}},
+                  {type: approx-prefix-cache-producer, parameters: {autoTune: false, blockSizeTokens: 0}}]
+        """)).hasMessageContaining("BlockSizeTokens must be > 0");
+  }
+}

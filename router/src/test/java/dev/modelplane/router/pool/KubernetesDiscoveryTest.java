@@ -1,0 +1,118 @@
+package dev.modelplane.router.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.modelplane.api.gie.v1.FailureMode;
+import dev.modelplane.controlplane.KubeTest;
+import dev.modelplane.controlplane.WithControlPlane;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Discovery against a real kube-apiserver: pools, objectives and pods. */
+@WithControlPlane
+class KubernetesDiscoveryTest {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  private static void pool(KubernetesClient client, String name, String app, String ports) {
+    client.resource(Serialization.unmarshal("""
+        apiVersion: inference.networking.k8s.io/v1
+        kind: InferencePool
+        metadata:
+          name: %s
+        spec:
+          selector:
+            matchLabels:
+              app: %s
+          targetPorts: %s
+          endpointPickerRef:
+            name: epp
+            port: {number: 9002}
+            failureMode: FailOpen
+        """.formatted(name, app, ports), GenericKubernetesResource.class)).create();
+  }
+
+  private static void objective(KubernetesClient client, String name, String pool, int priority) {
+    client.resource(Serialization.unmarshal("""
+        apiVersion: inference.networking.x-k8s.io/v1alpha2
+        kind: InferenceObjective
+        metadata:
+          name: %s
+        spec:
+          priority: %d
+          poolRef:
+            name: %s
+        """.formatted(name, priority, pool), GenericKubernetesResource.class)).create();
+  }
+
+  private static void pod(KubernetesClient client, String name, Map<String, String> labels, String ip, boolean ready,
+      Map<String, String> annotations) {
+    Pod pod = client.pods().resource(new PodBuilder().withNewMetadata().withName(name).withLabels(labels)
+        .withAnnotations(annotations).endMetadata()
+        .withNewSpec().addNewContainer().withName("server").withImage("vllm/vllm-openai").endContainer().endSpec()
+        .build()).create();
+    pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Running").withPodIP(ip)
+        .addNewCondition().withType("Ready").withStatus(ready ? "True" : "False").endCondition().build());
+    client.pods().resource(pod).updateStatus();
+  }
+
+  private static List<String> names(EndpointPool pool) {
+    return pool.endpoints().stream().map(s -> s.id().name() + "@" + s.endpoint().hostPort()).toList();
+  }
+
+  @Test
+  void readyPodsTimesTargetPortsBecomeEndpoints(KubeTest kube) {
+    KubernetesClient client = kube.client();
+    String ns = kube.namespace();
+    // No controller-manager here: create the service account pods are admitted against.
+    client.serviceAccounts().resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder().withNewMetadata()
+        .withName("default").endMetadata().build()).create();
+    pool(client, "llama", "vllm", "[{number: 8000}, {number: 8001}]");
+    pool(client, "qwen", "sglang", "[{number: 30000}]");
+    pod(client, "vllm-a", Map.of("app", "vllm"), "127.0.1.1", true, Map.of());
+    pod(client, "vllm-b", Map.of("app", "vllm"), "127.0.1.2", true,
+        Map.of(KubernetesDiscovery.ACTIVE_PORTS_ANNOTATION, "8000"));
+    pod(client, "vllm-not-ready", Map.of("app", "vllm"), "127.0.1.3", false, Map.of());
+    pod(client, "sglang-a", Map.of("app", "sglang"), "127.0.2.1", true, Map.of());
+    objective(client, "batch", "llama", -1);
+    objective(client, "chat", "llama", 10);
+
+    PoolRegistry registry = new PoolRegistry();
+    PoolKey llama = new PoolKey(ns, "llama");
+    PoolKey qwen = new PoolKey(ns, "qwen");
+    try (KubernetesDiscovery discovery = new KubernetesDiscovery(client, registry,
+        new KubernetesDiscovery.Selection(List.of(llama, qwen), null)).start()) {
+      await().atMost(WAIT).until(discovery::hasSynced);
+      EndpointPool pool = registry.get(llama);
+      await().atMost(WAIT).untilAsserted(() -> assertThat(names(pool)).containsExactly(
+          "vllm-a-rank-0@127.0.1.1:8000", "vllm-a-rank-1@127.0.1.1:8001", "vllm-b-rank-0@127.0.1.2:8000"));
+      await().atMost(WAIT).untilAsserted(() -> assertThat(names(registry.get(qwen)))
+          .containsExactly("sglang-a-rank-0@127.0.2.1:30000"));
+      assertThat(pool.failureMode()).isEqualTo(FailureMode.FailOpen);
+      await().atMost(WAIT).untilAsserted(() -> {
+        assertThat(pool.priorityOf("batch")).isEqualTo(-1);
+        assertThat(pool.priorityOf("chat")).isEqualTo(10);
+      });
+      assertThat(registry.resolve(null).key()).isEqualTo(llama);
+      assertThat(registry.resolve("qwen").key()).isEqualTo(qwen);
+
+      client.pods().withName("vllm-a").withGracePeriod(0).delete();
+      await().atMost(WAIT).untilAsserted(() -> assertThat(names(pool))
+          .containsExactly("vllm-b-rank-0@127.0.1.2:8000"));
+      client.pods().withName("vllm-b").edit(p -> {
+        p.getMetadata().getLabels().put("app", "retired");
+        return p;
+      });
+      await().atMost(WAIT).untilAsserted(() -> assertThat(pool.endpoints()).isEmpty());
+      client.resources(dev.modelplane.api.gie.v1alpha2.InferenceObjective.class).withName("batch").delete();
+      await().atMost(WAIT).untilAsserted(() -> assertThat(pool.priorityOf("batch")).isZero());
+    }
+  }
+}

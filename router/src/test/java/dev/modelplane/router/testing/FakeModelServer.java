@@ -1,0 +1,168 @@
+package dev.modelplane.router.testing;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A tiny vLLM look-alike on loopback for gateway tests: OpenAI chat/completions (JSON or SSE), {@code /v1/models} and
+ * a {@code /metrics} page with vLLM names whose values the test sets.
+ */
+public final class FakeModelServer implements AutoCloseable {
+  private final Vertx vertx;
+  private final String name;
+  private HttpServer server;
+  private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicInteger cancelled = new AtomicInteger();
+  private final AtomicInteger completed = new AtomicInteger();
+  private final List<JsonObject> bodies = new CopyOnWriteArrayList<>();
+  private final List<io.vertx.core.MultiMap> headers = new CopyOnWriteArrayList<>();
+  private volatile int waiting;
+  private volatile double kvUsage;
+  private volatile int chunks = 3;
+  private volatile long chunkDelayMs = 0;
+  /** When set, the server sends the first SSE chunk and waits for this before the rest. */
+  private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>();
+
+  public FakeModelServer(Vertx vertx, String name) {
+    this.vertx = vertx;
+    this.name = name;
+  }
+
+  public FakeModelServer start() throws Exception {
+    server = vertx.createHttpServer().requestHandler(this::handle);
+    server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return this;
+  }
+
+  public int port() {
+    return server.actualPort();
+  }
+
+  public String hostPort() {
+    return "127.0.0.1:" + port();
+  }
+
+  public int requests() {
+    return requests.get();
+  }
+
+  public int cancelled() {
+    return cancelled.get();
+  }
+
+  public int completed() {
+    return completed.get();
+  }
+
+  public List<JsonObject> bodies() {
+    return bodies;
+  }
+
+  public List<io.vertx.core.MultiMap> headers() {
+    return headers;
+  }
+
+  public FakeModelServer metrics(int waitingRequests, double kv) {
+    this.waiting = waitingRequests;
+    this.kvUsage = kv;
+    return this;
+  }
+
+  public FakeModelServer stream(int chunkCount, long delayMs) {
+    this.chunks = chunkCount;
+    this.chunkDelayMs = delayMs;
+    return this;
+  }
+
+  /** Holds every stream after its first chunk until the returned future completes. */
+  public CompletableFuture<Void> holdAfterFirstChunk() {
+    CompletableFuture<Void> f = new CompletableFuture<>();
+    gate.set(f);
+    return f;
+  }
+
+  private void handle(HttpServerRequest req) {
+    switch (req.path()) {
+      case "/metrics" -> req.response().putHeader("content-type", "text/plain").end("""
+          # TYPE vllm:num_requests_waiting gauge
+          vllm:num_requests_waiting{model_name="m"} %d
+          vllm:num_requests_running{model_name="m"} 0
+          vllm:kv_cache_usage_perc{model_name="m"} %s
+          vllm:cache_config_info{block_size="16",num_gpu_blocks="1000"} 1
+          """.formatted(waiting, kvUsage));
+      case "/v1/models" -> req.response().putHeader("content-type", "application/json")
+          .end("{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\",\"owned_by\":\"" + name + "\"}]}");
+      default -> req.body().onSuccess(b -> completion(req, b));
+    }
+  }
+
+  private void completion(HttpServerRequest req, Buffer b) {
+    requests.incrementAndGet();
+    JsonObject body = b.toJsonObject();
+    bodies.add(body);
+    headers.add(req.headers());
+    var resp = req.response();
+    resp.putHeader("x-fake-server", name);
+    resp.closeHandler(v -> {
+      if (!resp.ended()) {
+        cancelled.incrementAndGet();
+      }
+    });
+    String model = body.getString("model");
+    if (!body.getBoolean("stream", false)) {
+      resp.putHeader("content-type", "application/json").end(new JsonObject()
+          .put("id", "cmpl-1").put("object", "chat.completion").put("model", model)
+          .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
+              .put("message", new JsonObject().put("role", "assistant").put("content", "hello from " + name))
+              .put("finish_reason", "stop")))
+          .put("usage", new JsonObject().put("prompt_tokens", 5).put("completion_tokens", 3)
+              .put("total_tokens", 8)).encode());
+      completed.incrementAndGet();
+      return;
+    }
+    resp.setChunked(true).putHeader("content-type", "text/event-stream");
+    sendChunk(resp, model, 0);
+  }
+
+  private void sendChunk(io.vertx.core.http.HttpServerResponse resp, String model, int i) {
+    if (resp.closed()) {
+      return;
+    }
+    if (i >= chunks) {
+      resp.write("data: [DONE]\n\n");
+      resp.end();
+      completed.incrementAndGet();
+      return;
+    }
+    JsonObject chunk = new JsonObject().put("id", "c").put("object", "chat.completion.chunk").put("model", model)
+        .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
+            .put("delta", new JsonObject().put("content", "tok" + i + " "))));
+    resp.write("data: " + chunk.encode() + "\n\n");
+    CompletableFuture<Void> g = gate.get();
+    if (i == 0 && g != null) {
+      g.whenComplete((v, t) -> vertx.runOnContext(x -> sendChunk(resp, model, 1)));
+      return;
+    }
+    if (chunkDelayMs > 0) {
+      vertx.setTimer(chunkDelayMs, t -> sendChunk(resp, model, i + 1));
+    } else {
+      sendChunk(resp, model, i + 1);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (server != null) {
+      server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+}

@@ -1,0 +1,250 @@
+package dev.modelplane.simulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One data-parallel rank: its engine, metrics, adapters and failure injection, and the request logic that sits
+ * between HTTP and the engine (validation, prompt building, output decision).
+ */
+final class Rank {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  final int index;
+  final SimulatorConfig config;
+  final EngineMetrics metrics;
+  final Engine engine;
+  final LoraAdapters adapters = new LoraAdapters();
+  private final FailureInjector failures;
+  private final SplittableRandom random;
+  private final List<String> servedNames;
+  private final long startNanos = System.nanoTime();
+  private final long created = System.currentTimeMillis() / 1000;
+
+  Rank(int index, SimulatorConfig config, long seed) {
+    this.index = index;
+    this.config = config;
+    this.servedNames = config.servedNames();
+    this.metrics = new EngineMetrics(servedNames.get(0), config.blockSize(), config.kvCacheSize(),
+        config.maxModelLen(), config.enableKvcache());
+    this.engine = new Engine(config, metrics, new ModelClock(config.timeScale()), seed * 31 + index);
+    this.failures = new FailureInjector(config.failureInjectionRate(), config.failureTypes(), config.model(),
+        seed * 17 + index);
+    this.random = new SplittableRandom(seed * 13 + index);
+    for (String spec : config.loraModules()) {
+      adapters.add(LoraAdapters.parse(spec, config.model()));
+    }
+  }
+
+  void start() {
+    engine.start("modelplane-sim-engine-" + index);
+  }
+
+  void stop() {
+    engine.stop();
+  }
+
+  /** True once {@code --startup-duration} has passed (wall time). */
+  boolean ready() {
+    return System.nanoTime() - startNanos >= config.startupDuration().toNanos();
+  }
+
+  /** A request ready for the engine. */
+  record Prepared(CompletionRequest request, String model, int promptTokens,
+      TextGenerator.Output output, int maxTokens, String adapter, int[] promptIds) {
+  }
+
+  /** Validates and decides a request's output; throws with the error to send. */
+  Prepared prepare(CompletionRequest r) throws CompletionRequest.RequestException {
+    ApiError injected = failures.next();
+    if (injected != null) {
+      throw new CompletionRequest.RequestException(injected);
+    }
+    String model = r.model() == null ? servedNames.get(0) : r.model();
+    String adapter = null;
+    if (!servedNames.contains(model)) {
+      if (!adapters.contains(model)) {
+        throw new CompletionRequest.RequestException(new ApiError(404,
+            "The model `" + model + "` does not exist.", "model"));
+      }
+      adapter = model;
+    }
+    int[] ids = r.promptIds() != null ? r.promptIds() : Tokenizer.tokenize(r.prompt()).ids();
+    int maxLen = config.maxModelLen();
+    if (ids.length >= maxLen || r.maxTokens() != null && ids.length + r.maxTokens() > maxLen) {
+      String what = r.chat() ? "messages" : "prompt";
+      throw new CompletionRequest.RequestException(ApiError.badRequest("This model's maximum context length is "
+          + maxLen + " tokens. However, you requested " + (ids.length + (r.maxTokens() == null ? 0 : r.maxTokens()))
+          + " tokens (" + ids.length + " in the " + what + ", " + (r.maxTokens() == null ? 0 : r.maxTokens())
+          + " in the completion). Please reduce the length of the " + what + " or completion.", what));
+    }
+    int maxTokens = r.maxTokens() != null ? r.maxTokens() : maxLen - ids.length;
+    TextGenerator.Output out;
+    synchronized (random) {
+      out = TextGenerator.generate(config.mode(), r.echoSource(), maxTokens, r.ignoreEos(), r.stop(), random);
+    }
+    long blocks = ((long) ids.length + out.tokens().size() + engine.blockSize() - 1) / engine.blockSize();
+    if (blocks > engine.maxBlocks()) {
+      throw new CompletionRequest.RequestException(ApiError.badRequest("The request needs " + blocks
+          + " KV cache blocks but the cache has only " + engine.maxBlocks() + "."));
+    }
+    return new Prepared(r, model, ids.length, out, maxTokens, adapter, ids);
+  }
+
+  String newId(String prefix) {
+    long v;
+    synchronized (random) {
+      v = random.nextLong();
+    }
+    return prefix + HexFormat.of().toHexDigits(v);
+  }
+
+  long created() {
+    return System.currentTimeMillis() / 1000;
+  }
+
+  // ---- small endpoints --------------------------------------------------------------------------------
+
+  String modelsJson() {
+    ObjectNode root = JSON.createObjectNode().put("object", "list");
+    ArrayNode data = root.putArray("data");
+    for (String name : servedNames) {
+      data.addObject().put("id", name).put("object", "model").put("created", created).put("owned_by", "vllm")
+          .put("root", config.model()).putNull("parent").put("max_model_len", config.maxModelLen())
+          .putArray("permission");
+    }
+    for (LoraAdapters.Adapter a : adapters.list()) {
+      data.addObject().put("id", a.name()).put("object", "model").put("created", a.created()).put("owned_by", "vllm")
+          .put("root", a.path()).put("parent", a.baseModel()).put("max_model_len", config.maxModelLen())
+          .putArray("permission");
+    }
+    return root.toString();
+  }
+
+  String tokenizeJson(JsonNode body) throws CompletionRequest.RequestException {
+    String text;
+    if (body.has("messages")) {
+      text = CompletionRequest.parse(body, true).prompt();
+    } else if (body.path("prompt").isTextual()) {
+      text = body.get("prompt").asText();
+    } else {
+      throw new CompletionRequest.RequestException(ApiError.badRequest("'prompt' (a string) or 'messages' is required.",
+          "prompt"));
+    }
+    String model = body.path("model").asText(servedNames.get(0));
+    if (!servedNames.contains(model) && !adapters.contains(model)) {
+      throw new CompletionRequest.RequestException(new ApiError(404, "The model `" + model + "` does not exist.",
+          "model"));
+    }
+    Tokenizer.Tokens t = Tokenizer.tokenize(text);
+    ObjectNode root = JSON.createObjectNode().put("count", t.size()).put("max_model_len", config.maxModelLen());
+    ArrayNode tokens = root.putArray("tokens");
+    for (int id : t.ids()) {
+      tokens.add(id);
+    }
+    if (body.path("return_token_strs").asBoolean(false)) {
+      ArrayNode strs = root.putArray("token_strs");
+      t.texts().forEach(strs::add);
+    } else {
+      root.putNull("token_strs");
+    }
+    return root.toString();
+  }
+
+  String embeddingsJson(JsonNode body) throws CompletionRequest.RequestException {
+    String model = body.path("model").asText(servedNames.get(0));
+    if (!servedNames.contains(model) && !adapters.contains(model)) {
+      throw new CompletionRequest.RequestException(new ApiError(404, "The model `" + model + "` does not exist.",
+          "model"));
+    }
+    JsonNode input = body.get("input");
+    List<int[]> inputs = new java.util.ArrayList<>();
+    if (input == null || input.isNull()) {
+      throw new CompletionRequest.RequestException(ApiError.badRequest("'input' is required.", "input"));
+    } else if (input.isTextual()) {
+      inputs.add(Tokenizer.tokenize(input.asText()).ids());
+    } else if (input.isArray() && !input.isEmpty() && input.get(0).isIntegralNumber()) {
+      inputs.add(ids(input));
+    } else if (input.isArray()) {
+      for (JsonNode item : input) {
+        if (item.isTextual()) {
+          inputs.add(Tokenizer.tokenize(item.asText()).ids());
+        } else if (item.isArray()) {
+          inputs.add(ids(item));
+        } else {
+          throw new CompletionRequest.RequestException(ApiError.badRequest(
+              "'input' must be a string, a list of strings, or token ids.", "input"));
+        }
+      }
+    } else {
+      throw new CompletionRequest.RequestException(ApiError.badRequest(
+          "'input' must be a string, a list of strings, or token ids.", "input"));
+    }
+    int dims = body.path("dimensions").asInt(config.defaultEmbeddingDimensions());
+    if (dims < 1 || dims > 65536) {
+      throw new CompletionRequest.RequestException(ApiError.badRequest("'dimensions' must be within 1-65536.",
+          "dimensions"));
+    }
+    boolean base64 = "base64".equals(body.path("encoding_format").asText("float"));
+    ObjectNode root = JSON.createObjectNode().put("object", "list");
+    ArrayNode data = root.putArray("data");
+    int total = 0;
+    for (int i = 0; i < inputs.size(); i++) {
+      float[] v = embedding(inputs.get(i), dims);
+      total += inputs.get(i).length;
+      ObjectNode e = data.addObject().put("object", "embedding").put("index", i);
+      if (base64) {
+        ByteBuffer buf = ByteBuffer.allocate(dims * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (float f : v) {
+          buf.putFloat(f);
+        }
+        e.put("embedding", Base64.getEncoder().encodeToString(buf.array()));
+      } else {
+        ArrayNode arr = e.putArray("embedding");
+        for (float f : v) {
+          arr.add(f);
+        }
+      }
+    }
+    root.put("model", model);
+    root.putObject("usage").put("prompt_tokens", total).put("total_tokens", total);
+    return root.toString();
+  }
+
+  private static int[] ids(JsonNode arr) {
+    int[] out = new int[arr.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = arr.get(i).asInt();
+    }
+    return out;
+  }
+
+  /** A deterministic unit vector: the normalised sum of one pseudo-random vector per token id. */
+  static float[] embedding(int[] ids, int dims) {
+    double[] acc = new double[dims];
+    for (int id : ids) {
+      SplittableRandom r = new SplittableRandom(id * 0x9E3779B97F4A7C15L);
+      for (int d = 0; d < dims; d++) {
+        acc[d] += r.nextDouble(-1, 1);
+      }
+    }
+    double norm = 0;
+    for (double a : acc) {
+      norm += a * a;
+    }
+    norm = norm == 0 ? 1 : Math.sqrt(norm);
+    float[] out = new float[dims];
+    for (int d = 0; d < dims; d++) {
+      out[d] = (float) (acc[d] / norm);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,79 @@
+package dev.modelplane.simulator;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running simulator: {@code data-parallel-size} ranks, rank i serving on {@code port + i}. Embeddable: tests and
+ * other modules start one in-process with {@link #start(SimulatorConfig)} and close it when done.
+ */
+public final class Simulator implements AutoCloseable {
+  private final Vertx vertx;
+  private final List<Rank> ranks = new ArrayList<>();
+  private final List<HttpFrontend> frontends = new ArrayList<>();
+
+  private Simulator(Vertx vertx) {
+    this.vertx = vertx;
+  }
+
+  /** Validates {@code config}, starts every rank and returns once all listen. */
+  public static Simulator start(SimulatorConfig config) {
+    List<String> problems = config.problems();
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
+    Simulator sim = new Simulator(vertx);
+    long seed = config.seedOrTime();
+    try {
+      int base = config.port();
+      for (int i = 0; i < config.dataParallelSize(); i++) {
+        Rank rank = new Rank(i, config, seed);
+        HttpFrontend fe = new HttpFrontend(vertx, rank);
+        int port = i == 0 ? base : sim.frontends.get(0).actualPort() + i;
+        await(fe.listen(config.host(), port, Math.max(1, Runtime.getRuntime().availableProcessors())));
+        rank.start();
+        sim.ranks.add(rank);
+        sim.frontends.add(fe);
+      }
+    } catch (RuntimeException e) {
+      sim.close();
+      throw e;
+    }
+    return sim;
+  }
+
+  /** The port of each rank (rank 0 first). */
+  public List<Integer> ports() {
+    return frontends.stream().map(HttpFrontend::actualPort).toList();
+  }
+
+  /** Rank 0's port. */
+  public int port() {
+    return frontends.get(0).actualPort();
+  }
+
+  @Override
+  public void close() {
+    for (Rank r : ranks) {
+      r.stop();
+    }
+    try {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    } catch (Exception ignored) {
+      // best effort
+    }
+  }
+
+  private static <T> T await(Future<T> f) {
+    try {
+      return f.await(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,388 @@
+package dev.modelplane.simulator;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * Every setting of the simulator. Flag names and duration formats follow llm-d-inference-sim where the two overlap,
+ * so a command line can be moved from one to the other; flags only we have are marked "(modelplane)" in their help.
+ * Nullable latency fields mean "not given": the effective value comes from the preset, then the default.
+ * Fluent setters are for tests and embedding.
+ */
+public final class SimulatorConfig {
+  @Option(names = "--port", description = "Port of rank 0; rank i listens on port+i (default ${DEFAULT-VALUE}).")
+  int port = 8000;
+
+  @Option(names = "--host", description = "Address to bind (default ${DEFAULT-VALUE}). (modelplane)")
+  String host = "0.0.0.0";
+
+  @Option(names = "--model", description = "The served base model name.")
+  String model;
+
+  @Option(names = "--served-model-name", arity = "1..*",
+      description = "Names the API accepts for the base model; the first one labels the metrics.")
+  List<String> servedModelNames = new ArrayList<>();
+
+  @Option(names = "--preset", description = "Latency/capacity preset for a real model and GPU (modelplane): "
+      + "llama-3.1-8b-h100, llama-3.1-70b-h100-tp4, llama-3.1-70b-h100-tp8, small-3b-l40s.")
+  String preset;
+
+  @Option(names = "--latency-calculator", description = "constant | per-token | \"\" (legacy: constant when "
+      + "--time-to-first-token is set, per-token otherwise).")
+  String latencyCalculator = "";
+
+  @Option(names = "--time-to-first-token", converter = Durations.Converter.class,
+      description = "Prefill time of the constant calculator, e.g. 100ms.")
+  Duration timeToFirstToken;
+
+  @Option(names = "--time-to-first-token-std-dev", converter = Durations.Converter.class)
+  Duration timeToFirstTokenStdDev;
+
+  @Option(names = "--prefill-overhead", converter = Durations.Converter.class,
+      description = "Fixed cost of a prefill step (per-token calculator).")
+  Duration prefillOverhead;
+
+  @Option(names = "--prefill-time-per-token", converter = Durations.Converter.class,
+      description = "Cost per uncached prompt token (per-token calculator).")
+  Duration prefillTimePerToken;
+
+  @Option(names = "--prefill-time-std-dev", converter = Durations.Converter.class)
+  Duration prefillTimeStdDev;
+
+  @Option(names = "--inter-token-latency", converter = Durations.Converter.class,
+      description = "Decode step time with one running sequence.")
+  Duration interTokenLatency;
+
+  @Option(names = "--inter-token-latency-std-dev", converter = Durations.Converter.class)
+  Duration interTokenLatencyStdDev;
+
+  @Option(names = "--time-factor-under-load", description = "Step-time multiplier reached at max-num-seqs "
+      + "running sequences, linear from 1 at one sequence (default 1.0).")
+  Double timeFactorUnderLoad;
+
+  @Option(names = "--max-num-seqs", description = "Sequences in the running batch (default 5, or the preset's).")
+  Integer maxNumSeqs;
+
+  @Option(names = "--max-waiting-queue-length", description = "Waiting requests before 429 (default ${DEFAULT-VALUE}).")
+  int maxWaitingQueueLength = 1000;
+
+  @Option(names = "--max-model-len", description = "Context window in tokens (default ${DEFAULT-VALUE}).")
+  int maxModelLen = 1024;
+
+  @Option(names = "--max-num-batched-tokens", description = "Token budget of one engine step; longer prefills "
+      + "are chunked (default 2048). (vLLM's flag; modelplane)")
+  Integer maxNumBatchedTokens;
+
+  @Option(names = "--prefill-interference", description = "Fraction (0-1) of a prefill's compute time that stalls "
+      + "the decode step it overlaps: 0 runs prefills beside decoding as llm-d-inference-sim does, 1 serialises them "
+      + "as vLLM's mixed batches do (default ${DEFAULT-VALUE}). (modelplane)")
+  double prefillInterference = 0.0;
+
+  @Option(names = "--enable-kvcache", arity = "0..1", fallbackValue = "true",
+      description = "Prefix caching over the KV blocks (default ${DEFAULT-VALUE}; blocks are always accounted).")
+  boolean enableKvcache = true;
+
+  @Option(names = "--kv-cache-size", description = "KV cache size in blocks (default 1024, or the preset's).")
+  Integer kvCacheSize;
+
+  @Option(names = "--block-size", description = "Tokens per KV block: 8, 16, 32, 64 or 128 (default ${DEFAULT-VALUE}).")
+  int blockSize = 16;
+
+  @Option(names = "--hash-seed", description = "Seed of the block hashes (default: $PYTHONHASHSEED, else empty).")
+  String hashSeed;
+
+  @Option(names = "--lora-modules", arity = "1..*", description = "LoRA adapters: JSON {\"name\":…,\"path\":…,"
+      + "\"base_model_name\":…} or name=path, space separated.")
+  List<String> loraModules = new ArrayList<>();
+
+  @Option(names = "--max-loras", description = "Adapters in one batch (default ${DEFAULT-VALUE}).")
+  int maxLoras = 1;
+
+  @Option(names = "--max-cpu-loras", description = "Adapters kept loaded (default: max-loras).")
+  Integer maxCpuLoras;
+
+  @Option(names = "--lora-load-time", converter = Durations.Converter.class,
+      description = "Swap cost added to a step that brings an adapter onto the GPU (default 0s). (modelplane)")
+  Duration loraLoadTime = Duration.ZERO;
+
+  @Option(names = "--mode", description = "echo | random (default ${DEFAULT-VALUE}).")
+  String mode = "random";
+
+  @Option(names = "--failure-injection-rate", description = "Percent of requests that fail (0-100).")
+  int failureInjectionRate;
+
+  @Option(names = "--failure-types", arity = "1..*", split = ",", description = "rate_limit, invalid_api_key, "
+      + "context_length, server_error, invalid_request, model_not_found (default: all).")
+  List<String> failureTypes = new ArrayList<>();
+
+  @Option(names = "--data-parallel-size", description = "Ranks on consecutive ports, 1-8 (default ${DEFAULT-VALUE}).")
+  int dataParallelSize = 1;
+
+  @Option(names = "--startup-duration", converter = Durations.Converter.class,
+      description = "Time /health answers 503, like a model load (default 0s).")
+  Duration startupDuration = Duration.ZERO;
+
+  @Option(names = "--seed", description = "Seed of jitter and random text (default: time).")
+  Long seed;
+
+  @Option(names = "--time-scale", description = "Wall time per model time: 0.1 runs ten times faster with the "
+      + "same order of events; metrics stay in model time (default ${DEFAULT-VALUE}). (modelplane)")
+  double timeScale = 1.0;
+
+  @Option(names = "--default-embedding-dimensions", description = "Embedding size (default ${DEFAULT-VALUE}).")
+  int defaultEmbeddingDimensions = 384;
+
+  @Option(names = "--max-request-body-size-mb", description = "Largest request body (default ${DEFAULT-VALUE}).")
+  int maxRequestBodySizeMb = 4;
+
+  /** A configuration with defaults for {@code model}. */
+  public static SimulatorConfig of(String model) {
+    SimulatorConfig c = new SimulatorConfig();
+    c.model = model;
+    return c;
+  }
+
+  // ---- effective values -------------------------------------------------------------------------
+
+  private LatencyPreset presetOrNull() {
+    return preset == null || preset.isBlank() ? null : LatencyPreset.byName(preset);
+  }
+
+  private Duration pick(Duration explicit, java.util.function.Function<LatencyPreset, Duration> fromPreset) {
+    if (explicit != null) {
+      return explicit;
+    }
+    LatencyPreset p = presetOrNull();
+    return p == null ? Duration.ZERO : fromPreset.apply(p);
+  }
+
+  /** The calculator in effect: {@code constant} or {@code per-token}. */
+  public String effectiveCalculator() {
+    String c = latencyCalculator == null ? "" : latencyCalculator.trim().toLowerCase(Locale.ROOT);
+    if (!c.isEmpty()) {
+      return c;
+    }
+    if (presetOrNull() != null && timeToFirstToken == null) {
+      return "per-token";
+    }
+    Duration ttft = timeToFirstToken == null ? Duration.ZERO : timeToFirstToken;
+    Duration sd = timeToFirstTokenStdDev == null ? Duration.ZERO : timeToFirstTokenStdDev;
+    return ttft.isZero() && sd.isZero() ? "per-token" : "constant";
+  }
+
+  public Duration timeToFirstToken() {
+    return pick(timeToFirstToken, LatencyPreset::ttft);
+  }
+
+  public Duration timeToFirstTokenStdDev() {
+    return pick(timeToFirstTokenStdDev, p -> p.ttft().dividedBy(5));
+  }
+
+  public Duration prefillOverhead() {
+    return pick(prefillOverhead, LatencyPreset::prefillOverhead);
+  }
+
+  public Duration prefillTimePerToken() {
+    return pick(prefillTimePerToken, LatencyPreset::prefillPerToken);
+  }
+
+  public Duration prefillTimeStdDev() {
+    return pick(prefillTimeStdDev, p -> p.prefillOverhead().dividedBy(6));
+  }
+
+  public Duration interTokenLatency() {
+    return pick(interTokenLatency, LatencyPreset::interTokenLatency);
+  }
+
+  public Duration interTokenLatencyStdDev() {
+    return pick(interTokenLatencyStdDev, LatencyPreset::itlStdDev);
+  }
+
+  public double timeFactorUnderLoad() {
+    if (timeFactorUnderLoad != null) {
+      return timeFactorUnderLoad;
+    }
+    LatencyPreset p = presetOrNull();
+    return p == null ? 1.0 : p.timeFactorUnderLoad();
+  }
+
+  public int maxNumSeqs() {
+    if (maxNumSeqs != null) {
+      return maxNumSeqs;
+    }
+    LatencyPreset p = presetOrNull();
+    return p == null ? 5 : p.maxNumSeqs();
+  }
+
+  public int kvCacheSize() {
+    if (kvCacheSize != null) {
+      return kvCacheSize;
+    }
+    LatencyPreset p = presetOrNull();
+    return p == null ? 1024 : p.kvBlocks();
+  }
+
+  public int maxNumBatchedTokens() {
+    return maxNumBatchedTokens != null ? maxNumBatchedTokens : 2048;
+  }
+
+  public double prefillInterference() {
+    return prefillInterference;
+  }
+
+  public String hashSeed() {
+    if (hashSeed != null) {
+      return hashSeed;
+    }
+    String env = System.getenv("PYTHONHASHSEED");
+    return env == null ? "" : env;
+  }
+
+  public int maxCpuLoras() {
+    return maxCpuLoras == null ? maxLoras : maxCpuLoras;
+  }
+
+  /** The names the API accepts for the base model, the first labelling metrics. */
+  public List<String> servedNames() {
+    return servedModelNames.isEmpty() ? List.of(model) : List.copyOf(servedModelNames);
+  }
+
+  /** Checks ranges; returns the problems (empty when valid). */
+  public List<String> problems() {
+    List<String> p = new ArrayList<>();
+    if (model == null || model.isBlank()) {
+      String env = System.getenv("SIM_MODEL");
+      if (env != null && !env.isBlank()) {
+        model = env;
+      } else {
+        p.add("--model is required");
+      }
+    }
+    if (presetOrNullSafe(p) && !List.of("constant", "per-token").contains(effectiveCalculator())) {
+      p.add("--latency-calculator must be constant or per-token, got \"" + latencyCalculator + "\"");
+    }
+    if (!List.of("echo", "random").contains(mode)) {
+      p.add("--mode must be echo or random, got \"" + mode + "\"");
+    }
+    if (timeFactorUnderLoad != null && timeFactorUnderLoad < 1.0) {
+      p.add("--time-factor-under-load must be >= 1.0");
+    }
+    if (maxNumSeqs() < 1) {
+      p.add("--max-num-seqs must be >= 1");
+    }
+    if (maxWaitingQueueLength < 0) {
+      p.add("--max-waiting-queue-length must be >= 0");
+    }
+    if (!List.of(8, 16, 32, 64, 128).contains(blockSize)) {
+      p.add("--block-size must be one of 8, 16, 32, 64, 128");
+    }
+    if (kvCacheSize() < 1) {
+      p.add("--kv-cache-size must be >= 1");
+    }
+    if (maxModelLen < 1) {
+      p.add("--max-model-len must be >= 1");
+    }
+    if (maxNumBatchedTokens() < 1) {
+      p.add("--max-num-batched-tokens must be >= 1");
+    }
+    if (failureInjectionRate < 0 || failureInjectionRate > 100) {
+      p.add("--failure-injection-rate must be within 0-100");
+    }
+    for (String t : failureTypes) {
+      if (FailureInjector.Kind.byName(t) == null) {
+        p.add("--failure-types: unknown type \"" + t + "\"");
+      }
+    }
+    if (dataParallelSize < 1 || dataParallelSize > 8) {
+      p.add("--data-parallel-size must be within 1-8");
+    }
+    if (maxLoras < 1 || maxCpuLoras() < maxLoras) {
+      p.add("--max-loras must be >= 1 and --max-cpu-loras >= --max-loras");
+    }
+    if (prefillInterference < 0 || prefillInterference > 1) {
+      p.add("--prefill-interference must be within 0-1");
+    }
+    if (!(timeScale > 0)) {
+      p.add("--time-scale must be > 0");
+    }
+    if (port < 0 || port + dataParallelSize - 1 > 65535) {
+      p.add("--port out of range");
+    }
+    for (Duration d : new Duration[] {timeToFirstToken, timeToFirstTokenStdDev, prefillOverhead, prefillTimePerToken,
+        prefillTimeStdDev, interTokenLatency, interTokenLatencyStdDev, startupDuration, loraLoadTime}) {
+      if (d != null && d.isNegative()) {
+        p.add("durations must not be negative");
+        break;
+      }
+    }
+    return p;
+  }
+
+  private boolean presetOrNullSafe(List<String> p) {
+    try {
+      presetOrNull();
+      return true;
+    } catch (IllegalArgumentException e) {
+      p.add("--preset: " + e.getMessage());
+      return false;
+    }
+  }
+
+  // ---- fluent setters (tests, embedding) -----------------------------------------------------------
+
+  public SimulatorConfig port(int v) { port = v; return this; }
+  public SimulatorConfig host(String v) { host = v; return this; }
+  public SimulatorConfig servedModelNames(List<String> v) { servedModelNames = new ArrayList<>(v); return this; }
+  public SimulatorConfig preset(String v) { preset = v; return this; }
+  public SimulatorConfig latencyCalculator(String v) { latencyCalculator = v; return this; }
+  public SimulatorConfig timeToFirstToken(Duration v) { timeToFirstToken = v; return this; }
+  public SimulatorConfig prefillOverhead(Duration v) { prefillOverhead = v; return this; }
+  public SimulatorConfig prefillTimePerToken(Duration v) { prefillTimePerToken = v; return this; }
+  public SimulatorConfig prefillTimeStdDev(Duration v) { prefillTimeStdDev = v; return this; }
+  public SimulatorConfig interTokenLatency(Duration v) { interTokenLatency = v; return this; }
+  public SimulatorConfig interTokenLatencyStdDev(Duration v) { interTokenLatencyStdDev = v; return this; }
+  public SimulatorConfig timeFactorUnderLoad(double v) { timeFactorUnderLoad = v; return this; }
+  public SimulatorConfig maxNumSeqs(int v) { maxNumSeqs = v; return this; }
+  public SimulatorConfig maxWaitingQueueLength(int v) { maxWaitingQueueLength = v; return this; }
+  public SimulatorConfig maxModelLen(int v) { maxModelLen = v; return this; }
+  public SimulatorConfig maxNumBatchedTokens(int v) { maxNumBatchedTokens = v; return this; }
+  public SimulatorConfig prefillInterference(double v) { prefillInterference = v; return this; }
+  public SimulatorConfig enableKvcache(boolean v) { enableKvcache = v; return this; }
+  public SimulatorConfig kvCacheSize(int v) { kvCacheSize = v; return this; }
+  public SimulatorConfig blockSize(int v) { blockSize = v; return this; }
+  public SimulatorConfig hashSeed(String v) { hashSeed = v; return this; }
+  public SimulatorConfig loraModules(List<String> v) { loraModules = new ArrayList<>(v); return this; }
+  public SimulatorConfig maxLoras(int v) { maxLoras = v; return this; }
+  public SimulatorConfig maxCpuLoras(int v) { maxCpuLoras = v; return this; }
+  public SimulatorConfig loraLoadTime(Duration v) { loraLoadTime = v; return this; }
+  public SimulatorConfig mode(String v) { mode = v; return this; }
+  public SimulatorConfig failureInjectionRate(int v) { failureInjectionRate = v; return this; }
+  public SimulatorConfig failureTypes(List<String> v) { failureTypes = new ArrayList<>(v); return this; }
+  public SimulatorConfig dataParallelSize(int v) { dataParallelSize = v; return this; }
+  public SimulatorConfig startupDuration(Duration v) { startupDuration = v; return this; }
+  public SimulatorConfig seed(long v) { seed = v; return this; }
+  public SimulatorConfig timeScale(double v) { timeScale = v; return this; }
+
+  public int port() { return port; }
+  public String host() { return host; }
+  public String model() { return model; }
+  public int maxWaitingQueueLength() { return maxWaitingQueueLength; }
+  public int maxModelLen() { return maxModelLen; }
+  public boolean enableKvcache() { return enableKvcache; }
+  public int blockSize() { return blockSize; }
+  public List<String> loraModules() { return loraModules; }
+  public int maxLoras() { return maxLoras; }
+  public Duration loraLoadTime() { return loraLoadTime; }
+  public String mode() { return mode; }
+  public int failureInjectionRate() { return failureInjectionRate; }
+  public List<String> failureTypes() { return failureTypes; }
+  public int dataParallelSize() { return dataParallelSize; }
+  public Duration startupDuration() { return startupDuration; }
+  public long seedOrTime() { return seed != null ? seed : System.nanoTime(); }
+  public double timeScale() { return timeScale; }
+  public int defaultEmbeddingDimensions() { return defaultEmbeddingDimensions; }
+  public int maxRequestBodyBytes() { return maxRequestBodySizeMb * 1024 * 1024; }
+}

@@ -1,0 +1,102 @@
+package dev.modelplane.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Pure units: durations, tokenizer, KV cache, latency model, flags. */
+class UnitsTest {
+  @Test
+  void durationsUseGoSyntax() {
+    assertThat(Durations.parse("100ms")).isEqualTo(Duration.ofMillis(100));
+    assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(Durations.parse("250us")).isEqualTo(Duration.ofNanos(250_000));
+    assertThat(Durations.parse("1m30s")).isEqualTo(Duration.ofSeconds(90));
+    assertThat(Durations.parse("40")).isEqualTo(Duration.ofMillis(40));
+    assertThat(Durations.format(Duration.ofNanos(250_000))).isEqualTo("250us");
+    assertThatThrownBy(() -> Durations.parse("10 parsecs")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void tokenizerSplitsWordsAndPunctuationWithTrailingSpace() {
+    assertThat(Tokenizer.split("Hello, world! It's 42.")).containsExactly("Hello", ", ", "world", "! ", "It", "'",
+        "s ", "42", ".");
+    assertThat(Tokenizer.tokenize("same text").ids()).containsExactly(Tokenizer.tokenize("same text").ids());
+  }
+
+  @Test
+  void kvCacheReusesChainedPrefixesAndEvictsLeastRecentlyUsed() {
+    KvCache kv = new KvCache(4, 2, true, "");
+    int[] a = {1, 2, 3, 4, 5};
+    long[] ha = kv.prefixHashes(a, 4, null);
+    int[] ta = kv.allocate(ha, 0, 5);
+    assertThat(ta).hasSize(3);
+    assertThat(kv.usage()).isEqualTo(0.75);
+    kv.commit(ta[0], ha[0]);
+    kv.commit(ta[1], ha[1]);
+    kv.release(ta, 3);
+    assertThat(kv.usage()).isZero();
+    // Same first block, different second: only one block matches, because hashes chain.
+    int[] b = {1, 2, 9, 9};
+    assertThat(kv.matchedBlocks(kv.prefixHashes(b, 4, null))).isEqualTo(1);
+    assertThat(kv.matchedBlocks(ha)).isEqualTo(2);
+    // An adapter changes every hash.
+    assertThat(kv.matchedBlocks(kv.prefixHashes(a, 4, "lora"))).isZero();
+    // Four fresh blocks: the clean ones go first, then the cached tail (freed first), then the head.
+    int[] c = kv.allocate(kv.prefixHashes(new int[] {7, 7, 7, 7, 7, 7, 7}, 6, null), 0, 7);
+    assertThat(c).hasSize(4);
+    assertThat(kv.matchedBlocks(ha)).isZero();
+    assertThat(kv.allocate(ha, 0, 2)).isNull();
+  }
+
+  @Test
+  void loadFactorMatchesThePeer() {
+    LatencyModel m = new LatencyModel(SimulatorConfig.of("m").maxNumSeqs(5).timeFactorUnderLoad(3.0), 1);
+    assertThat(m.loadFactor(1)).isEqualTo(1.0);
+    assertThat(m.loadFactor(3)).isEqualTo(2.0);
+    assertThat(m.loadFactor(5)).isEqualTo(3.0);
+  }
+
+  @Test
+  void prefillAndDecodeFollowThePeersFormulasWithJitterWithinSeventyPercent() {
+    SimulatorConfig c = SimulatorConfig.of("m").maxNumSeqs(5).timeFactorUnderLoad(3.0)
+        .interTokenLatency(Duration.ofMillis(10)).prefillOverhead(Duration.ofMillis(20))
+        .prefillTimePerToken(Duration.ofMillis(1));
+    LatencyModel m = new LatencyModel(c, 1);
+    assertThat(m.prefillNanos(1, 100)).isEqualTo(120_000_000L);
+    assertThat(m.prefillNanos(3, 100)).isEqualTo(240_000_000L);
+    assertThat(m.prefillComputeNanos(1, 100)).isEqualTo(100_000_000L);
+    assertThat(m.decodeNanos(5)).isEqualTo(30_000_000L);
+    assertThat(new LatencyModel(SimulatorConfig.of("m").latencyCalculator("constant")
+        .timeToFirstToken(Duration.ofMillis(50)), 1).prefillNanos(1, 1000)).isEqualTo(50_000_000L);
+    LatencyModel j = new LatencyModel(c.interTokenLatencyStdDev(Duration.ofMillis(50)), 1);
+    for (int i = 0; i < 1000; i++) {
+      assertThat(j.decodeNanos(1)).isBetween(3_000_000L, 17_000_000L);
+    }
+  }
+
+  @Test
+  void flagsFollowThePeerAndPresetsYieldToExplicitFlags() {
+    SimulatorCommand cmd = new SimulatorCommand();
+    new CommandLine(cmd).parseArgs("--model", "m", "--preset", "llama-3.1-8b-h100", "--inter-token-latency", "20ms",
+        "--lora-modules", "{\"name\":\"a\",\"path\":\"/p\"}", "b=/q", "--failure-types", "rate_limit,server_error",
+        "--enable-kvcache=false", "--time-factor-under-load", "1.5");
+    SimulatorConfig c = cmd.config;
+    assertThat(c.problems()).isEmpty();
+    assertThat(c.interTokenLatency()).isEqualTo(Duration.ofMillis(20));
+    assertThat(c.prefillTimePerToken()).isEqualTo(Duration.ofNanos(250_000));
+    assertThat(c.maxNumSeqs()).isEqualTo(256);
+    assertThat(c.timeFactorUnderLoad()).isEqualTo(1.5);
+    assertThat(c.effectiveCalculator()).isEqualTo("per-token");
+    assertThat(c.loraModules()).hasSize(2);
+    assertThat(c.failureTypes()).containsExactly("rate_limit", "server_error");
+    assertThat(c.enableKvcache()).isFalse();
+    assertThat(SimulatorConfig.of("m").timeToFirstToken(Duration.ofMillis(5)).effectiveCalculator())
+        .isEqualTo("constant");
+    assertThat(SimulatorConfig.of("m").mode("loud").failureTypes(List.of("boom")).problems()).hasSize(2);
+  }
+}
