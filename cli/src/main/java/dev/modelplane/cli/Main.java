@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "Kubernetes-native serving of large language models.",
     subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class, DevClusterCommand.class,
-        SimulatorCommand.class, dev.modelplane.router.RouterCommand.class})
+        SimulatorCommand.class, dev.modelplane.router.RouterCommand.class, RenderCommand.class,
+        OperatorCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,131 @@
+package dev.modelplane.cli;
+
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.app.HealthServer;
+import dev.modelplane.operator.app.KeyValueLogs;
+import dev.modelplane.operator.app.ModelplaneOperator;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code modelplane operator}: runs the controllers against the current kubeconfig or the in-cluster config. */
+@Command(
+    name = "operator",
+    description = {"Runs the modelplane controllers (LLMKube Model and InferenceService) against the cluster of the "
+        + "current kubeconfig, or the in-cluster service account. Serves /healthz, /readyz and /metrics "
+        + "(Prometheus) on --http-port and logs one key=value line per event to stderr."})
+final class OperatorCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(OperatorCommand.class);
+
+  @Option(names = "--kubeconfig", description = "Kubeconfig file; default: $KUBECONFIG, ~/.kube/config, in-cluster.")
+  Path kubeconfig;
+
+  @Option(names = "--namespaces", split = ",", description = "Namespaces to watch; default: all.")
+  List<String> namespaces = List.of();
+
+  @Option(names = "--leader-elect", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Elect a leader through a Lease, so several replicas can run (default: on).")
+  boolean leaderElect;
+
+  @Option(names = "--lease-name", defaultValue = "modelplane-operator", description = "Name of the leader Lease.")
+  String leaseName;
+
+  @Option(names = "--lease-namespace", description = "Namespace of the leader Lease; default: the operator's own.")
+  String leaseNamespace;
+
+  @Option(names = "--http-port", defaultValue = "8081", description = "Port of /healthz, /readyz and /metrics.")
+  int httpPort;
+
+  @Option(names = "--bind-address", defaultValue = "0.0.0.0", description = "Address of the HTTP endpoints.")
+  String bindAddress;
+
+  @Option(names = "--create-priority-classes", description = "Create the llmkube-* PriorityClasses at start-up.")
+  boolean createPriorityClasses;
+
+  @Option(names = "--no-node-capacity-check", description = "Do not watch nodes to flag GPU counts above every node.")
+  boolean noNodeCheck;
+
+  @Option(names = "--no-model-inspection",
+      description = "Do not read size and GGUF metadata of remote model files (for air-gapped clusters).")
+  boolean noInspection;
+
+  @Option(names = "--log-level", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR.")
+  Level logLevel;
+
+  @Mixin
+  OperatorSettingsOptions settingsOptions;
+
+  @Override
+  public Integer call() throws Exception {
+    KeyValueLogs.setLevel(logLevel);
+    Config config = kubeconfig == null ? Config.autoConfigure(null)
+        : Config.fromKubeconfig(Files.readString(kubeconfig));
+    OperatorSettings settings = settingsOptions.settings().toBuilder().createPriorityClasses(createPriorityClasses)
+        .checkNodeCapacity(!noNodeCheck).namespaces(new LinkedHashSet<>(namespaces)).inspectModels(!noInspection)
+        .build();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    CountDownLatch stopped = new CountDownLatch(1);
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      LeaderElectionConfiguration election = null;
+      if (leaderElect) {
+        String ns = leaseNamespace != null ? leaseNamespace
+            : client.getNamespace() != null ? client.getNamespace() : "default";
+        election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(leaseName)
+            .withLeaseNamespace(ns).withIdentity(identity()).build();
+      }
+      ModelplaneOperator operator = ModelplaneOperator.create(client, settings, registry, election);
+      try (HealthServer http = new HealthServer(new InetSocketAddress(bindAddress, httpPort), () -> true,
+          operator::ready, registry)) {
+        // A signal handler rather than a shutdown hook: the CLI ends with System.exit, which would block forever if
+        // called while shutdown hooks run.
+        for (String name : List.of("TERM", "INT")) {
+          sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
+            LOG.info("stopping signal={}", name);
+            stopped.countDown();
+          });
+        }
+        operator.start();
+        LOG.info("serving http={}:{} leaderElection={} namespaces={} server={}", bindAddress, http.port(),
+            leaderElect, namespaces.isEmpty() ? "all" : String.join(",", namespaces), config.getMasterUrl());
+        stopped.await();
+        operator.close();
+        LOG.info("stopped");
+      }
+    }
+    return 0;
+  }
+
+  private static String identity() {
+    String pod = System.getenv("POD_NAME");
+    if (pod != null && !pod.isBlank()) {
+      return pod;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    } catch (java.net.UnknownHostException e) {
+      return "modelplane-operator-" + ProcessHandle.current().pid();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.modelplane.cli;
+
+import dev.modelplane.operator.OperatorSettings;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The operator settings that change what the builders produce; shared by {@code render} and {@code operator}. */
+final class OperatorSettingsOptions {
+  @Option(names = "--runtime-images", split = ",", paramLabel = "RUNTIME=IMAGE",
+      description = "Image per runtime when spec.image is unset, e.g. llamacpp=mirror/llama.cpp:server.")
+  Map<String, String> runtimeImages = new LinkedHashMap<>();
+
+  @Option(names = "--model-cache", defaultValue = "shared", paramLabel = "MODE",
+      description = "Model cache: shared (one llmkube-model-cache claim per namespace), per-service, or none "
+          + "(emptyDir, downloaded on every pod start). Default: ${DEFAULT-VALUE}.")
+  String modelCache;
+
+  @Option(names = "--model-cache-size", defaultValue = "100Gi", description = "Size of cache claims.")
+  String modelCacheSize;
+
+  @Option(names = "--model-cache-access-mode", defaultValue = "ReadWriteOnce",
+      description = "Access mode of cache claims (ReadWriteMany lets pods on several nodes share one).")
+  String modelCacheAccessMode;
+
+  @Option(names = "--model-cache-storage-class", description = "Storage class of cache claims.")
+  String modelCacheStorageClass;
+
+  @Option(names = "--init-container-image", defaultValue = OperatorSettings.DEFAULT_INIT_IMAGE,
+      description = "Image of the model-downloader init containers.")
+  String initImage;
+
+  @Option(names = "--default-fsgroup", defaultValue = "102", description = "fsGroup of pods without a "
+      + "podSecurityContext.")
+  long fsGroup;
+
+  @Option(names = "--hf-endpoint", defaultValue = "https://huggingface.co",
+      description = "Hugging Face hub for hf:// sources.")
+  String hfEndpoint;
+
+  @Option(names = "--allowed-host-path-roots", split = ",", paramLabel = "DIR",
+      description = "Directories local (file://) model sources may live under; none by default.")
+  List<String> hostPathRoots = List.of();
+
+  @Option(names = "--emit-scrape-annotations", description = "Add prometheus.io/* annotations to inference pods.")
+  boolean scrapeAnnotations;
+
+  OperatorSettings settings() {
+    OperatorSettings.ModelCacheSettings cache = switch (modelCache) {
+      case "none" -> OperatorSettings.ModelCacheSettings.disabled();
+      case "per-service" -> new OperatorSettings.ModelCacheSettings(true, OperatorSettings.CacheMode.PER_SERVICE,
+          modelCacheSize, modelCacheAccessMode, modelCacheStorageClass);
+      case "shared" -> new OperatorSettings.ModelCacheSettings(true, OperatorSettings.CacheMode.SHARED,
+          modelCacheSize, modelCacheAccessMode, modelCacheStorageClass);
+      default -> throw new IllegalArgumentException("--model-cache must be shared, per-service or none, not "
+          + modelCache);
+    };
+    return OperatorSettings.builder().runtimeImages(runtimeImages).modelCache(cache).initContainerImage(initImage)
+        .defaultFsGroup(fsGroup).huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)
+        .emitScrapeAnnotations(scrapeAnnotations).build();
+  }
+}

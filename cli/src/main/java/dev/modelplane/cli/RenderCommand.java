@@ -1,0 +1,77 @@
+package dev.modelplane.cli;
+
+import dev.modelplane.operator.render.ManifestRenderer;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code modelplane render}: the objects the operator would create, as YAML, without a cluster. */
+@Command(
+    name = "render",
+    description = {"Prints, as YAML, the objects the operator would create for the given manifests: Deployment, "
+        + "Service, HorizontalPodAutoscaler and model-cache claim of every LLMKube InferenceService, with its Model "
+        + "resolved from the same files. Warnings go to stderr; the exit code is 1 when a service cannot be rendered.",
+        "Example: modelplane render -f deploy/samples/llmkube/"})
+final class RenderCommand implements Callable<Integer> {
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
+      description = "Manifest files or directories (*.yaml, *.yml); '-' reads stdin.")
+  List<String> files;
+
+  @Option(names = {"-n", "--namespace"}, defaultValue = "default",
+      description = "Namespace of manifests without one. Default: ${DEFAULT-VALUE}.")
+  String namespace;
+
+  @Mixin
+  OperatorSettingsOptions settings;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    List<String> messages = new ArrayList<>();
+    List<HasMetadata> manifests = new ArrayList<>();
+    for (String name : files) {
+      for (String text : read(name)) {
+        manifests.addAll(ManifestRenderer.parse(text, messages));
+      }
+    }
+    ManifestRenderer.Result result = ManifestRenderer.render(manifests, settings.settings(), namespace);
+    out.print(result.yaml());
+    out.flush();
+    messages.addAll(result.messages());
+    messages.forEach(err::println);
+    err.flush();
+    return result.failed() ? 1 : 0;
+  }
+
+  private static List<String> read(String name) throws IOException {
+    if (name.equals("-")) {
+      return List.of(new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+    Path path = Path.of(name);
+    if (Files.isDirectory(path)) {
+      List<String> texts = new ArrayList<>();
+      try (var stream = Files.list(path)) {
+        for (Path p : stream.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+            .sorted().toList()) {
+          texts.add(Files.readString(p));
+        }
+      }
+      return texts;
+    }
+    return List.of(Files.readString(path));
+  }
+}

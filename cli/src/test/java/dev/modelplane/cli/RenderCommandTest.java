@@ -1,0 +1,45 @@
+package dev.modelplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RenderCommandTest {
+  @Test
+  void rendersAServiceWithItsModelFromTheGivenFiles(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("llama.yaml");
+    Files.writeString(file, """
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: llama}
+        spec: {source: "pvc://store/llama.gguf"}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: InferenceService
+        metadata: {name: chat, namespace: team}
+        spec: {modelRef: llama, runtime: vllm}
+        """);
+    MainTest.Result r = MainTest.run("render", "-f", file.toString(), "-n", "team", "--model-cache", "none");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("kind: Deployment", "kind: Service", "- /model-source/llama.gguf",
+        "targetPort: 8000", "namespace: team");
+    assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void aMissingModelIsAnErrorOnStderr(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("isvc.yaml");
+    Files.writeString(file, """
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: InferenceService
+        metadata: {name: chat}
+        spec: {modelRef: nowhere}
+        """);
+    MainTest.Result r = MainTest.run("render", "-f", file.toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("spec.modelRef: Model nowhere is not in the given files");
+  }
+}

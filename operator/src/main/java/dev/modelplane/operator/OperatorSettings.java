@@ -1,0 +1,227 @@
+package dev.modelplane.operator;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Operator-wide settings: everything the pure builders need besides the primary resource and its resolved
+ * references. Flag names of {@code modelplane operator} follow LLMKube's manager flags where one exists.
+ *
+ * @param runtimeImages image per runtime name ({@code llamacpp=…}), used when {@code spec.image} is unset; wins over
+ *     the vendor-specific and built-in defaults
+ * @param modelCache where and how downloaded models are cached
+ * @param initContainerImage image of the model-downloader and cache-prep init containers
+ * @param defaultFsGroup fsGroup of inference pods when {@code spec.podSecurityContext} is unset
+ * @param huggingFaceEndpoint base URL of the Hugging Face hub, for {@code hf://} sources
+ * @param allowedHostPathRoots directories under which {@code file://} and absolute-path sources may live; empty
+ *     refuses every local path
+ * @param emitScrapeAnnotations add {@code prometheus.io/*} annotations to inference pods
+ * @param createPriorityClasses create the {@code llmkube-*} PriorityClasses at start-up
+ * @param checkNodeCapacity warn when a service asks for more GPUs than any node has
+ * @param namespaces namespaces to watch; empty watches all
+ * @param useSsa server-side apply for dependents and status (off only against API servers without SSA)
+ * @param ggufTimeout time allowed for reading a remote GGUF header
+ * @param inspectModels read size and GGUF metadata of remote model files (off for air-gapped clusters)
+ */
+public record OperatorSettings(
+    Map<String, String> runtimeImages,
+    ModelCacheSettings modelCache,
+    String initContainerImage,
+    long defaultFsGroup,
+    String huggingFaceEndpoint,
+    List<String> allowedHostPathRoots,
+    boolean emitScrapeAnnotations,
+    boolean createPriorityClasses,
+    boolean checkNodeCapacity,
+    Set<String> namespaces,
+    boolean useSsa,
+    Duration ggufTimeout,
+    boolean inspectModels) {
+
+  /** Upstream's curl image for the downloader init containers. */
+  public static final String DEFAULT_INIT_IMAGE = "docker.io/curlimages/curl:8.18.0";
+  /** Upstream's default fsGroup ({@code --default-fsgroup}). */
+  public static final long DEFAULT_FS_GROUP = 102;
+
+  public OperatorSettings {
+    runtimeImages = Map.copyOf(Objects.requireNonNullElse(runtimeImages, Map.of()));
+    modelCache = Objects.requireNonNullElse(modelCache, ModelCacheSettings.defaults());
+    initContainerImage = Objects.requireNonNullElse(initContainerImage, DEFAULT_INIT_IMAGE);
+    huggingFaceEndpoint = stripSlash(Objects.requireNonNullElse(huggingFaceEndpoint, "https://huggingface.co"));
+    allowedHostPathRoots = List.copyOf(Objects.requireNonNullElse(allowedHostPathRoots, List.of()));
+    namespaces = Set.copyOf(Objects.requireNonNullElse(namespaces, Set.of()));
+    ggufTimeout = Objects.requireNonNullElse(ggufTimeout, Duration.ofSeconds(20));
+  }
+
+  /** The settings {@code modelplane operator} and {@code modelplane render} use without flags. */
+  public static OperatorSettings defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these settings. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.runtimeImages = runtimeImages;
+    b.modelCache = modelCache;
+    b.initContainerImage = initContainerImage;
+    b.defaultFsGroup = defaultFsGroup;
+    b.huggingFaceEndpoint = huggingFaceEndpoint;
+    b.allowedHostPathRoots = allowedHostPathRoots;
+    b.emitScrapeAnnotations = emitScrapeAnnotations;
+    b.createPriorityClasses = createPriorityClasses;
+    b.checkNodeCapacity = checkNodeCapacity;
+    b.namespaces = namespaces;
+    b.useSsa = useSsa;
+    b.ggufTimeout = ggufTimeout;
+    b.inspectModels = inspectModels;
+    return b;
+  }
+
+  public OperatorSettings withModelCache(ModelCacheSettings cache) {
+    return toBuilder().modelCache(cache).build();
+  }
+
+  public OperatorSettings withRuntimeImages(Map<String, String> images) {
+    return toBuilder().runtimeImages(images).build();
+  }
+
+  public OperatorSettings withHuggingFaceEndpoint(String endpoint) {
+    return toBuilder().huggingFaceEndpoint(endpoint).build();
+  }
+
+  public OperatorSettings withScrapeAnnotations(boolean emit) {
+    return toBuilder().emitScrapeAnnotations(emit).build();
+  }
+
+  public OperatorSettings withCreatePriorityClasses(boolean create) {
+    return toBuilder().createPriorityClasses(create).build();
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+
+  /** Builds settings; unset fields keep the defaults. */
+  public static final class Builder {
+    private Map<String, String> runtimeImages = Map.of();
+    private ModelCacheSettings modelCache = ModelCacheSettings.defaults();
+    private String initContainerImage = DEFAULT_INIT_IMAGE;
+    private long defaultFsGroup = DEFAULT_FS_GROUP;
+    private String huggingFaceEndpoint;
+    private List<String> allowedHostPathRoots = List.of();
+    private boolean emitScrapeAnnotations;
+    private boolean createPriorityClasses;
+    private boolean checkNodeCapacity = true;
+    private Set<String> namespaces = Set.of();
+    private boolean useSsa = true;
+    private Duration ggufTimeout;
+    private boolean inspectModels = true;
+
+    public Builder runtimeImages(Map<String, String> v) {
+      runtimeImages = v;
+      return this;
+    }
+
+    public Builder modelCache(ModelCacheSettings v) {
+      modelCache = v;
+      return this;
+    }
+
+    public Builder initContainerImage(String v) {
+      initContainerImage = v;
+      return this;
+    }
+
+    public Builder defaultFsGroup(long v) {
+      defaultFsGroup = v;
+      return this;
+    }
+
+    public Builder huggingFaceEndpoint(String v) {
+      huggingFaceEndpoint = v;
+      return this;
+    }
+
+    public Builder allowedHostPathRoots(List<String> v) {
+      allowedHostPathRoots = v;
+      return this;
+    }
+
+    public Builder emitScrapeAnnotations(boolean v) {
+      emitScrapeAnnotations = v;
+      return this;
+    }
+
+    public Builder createPriorityClasses(boolean v) {
+      createPriorityClasses = v;
+      return this;
+    }
+
+    public Builder checkNodeCapacity(boolean v) {
+      checkNodeCapacity = v;
+      return this;
+    }
+
+    public Builder namespaces(Set<String> v) {
+      namespaces = v;
+      return this;
+    }
+
+    public Builder useSsa(boolean v) {
+      useSsa = v;
+      return this;
+    }
+
+    public Builder ggufTimeout(Duration v) {
+      ggufTimeout = v;
+      return this;
+    }
+
+    public Builder inspectModels(boolean v) {
+      inspectModels = v;
+      return this;
+    }
+
+    public OperatorSettings build() {
+      return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
+          allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
+          ggufTimeout, inspectModels);
+    }
+  }
+
+  /**
+   * The model cache: a PersistentVolumeClaim mounted at {@code /models} in which each model lives under its cache
+   * key. Without it, models are downloaded into an emptyDir on every pod start.
+   *
+   * @param enabled use a PersistentVolumeClaim (upstream: {@code --model-cache-path} set)
+   * @param mode one shared claim per namespace, or one claim per InferenceService
+   * @param size requested size ({@code --model-cache-size})
+   * @param accessMode access mode ({@code --model-cache-access-mode})
+   * @param storageClassName storage class, or null for the cluster default
+   */
+  public record ModelCacheSettings(boolean enabled, CacheMode mode, String size, String accessMode,
+      String storageClassName) {
+    public static ModelCacheSettings defaults() {
+      return new ModelCacheSettings(true, CacheMode.SHARED, "100Gi", "ReadWriteOnce", null);
+    }
+
+    public static ModelCacheSettings disabled() {
+      return new ModelCacheSettings(false, CacheMode.SHARED, "100Gi", "ReadWriteOnce", null);
+    }
+  }
+
+  /** How model-cache claims are shared. */
+  public enum CacheMode {
+    /** One {@code llmkube-model-cache} claim per namespace, never deleted by the operator. */
+    SHARED,
+    /** One {@code <service>-model-cache} claim per InferenceService, deleted with it. */
+    PER_SERVICE
+  }
+}

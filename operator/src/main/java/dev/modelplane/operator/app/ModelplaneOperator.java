@@ -1,0 +1,103 @@
+package dev.modelplane.operator.app;
+
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.llmkube.InferenceServiceReconciler;
+import dev.modelplane.operator.model.ModelInspector;
+import dev.modelplane.operator.model.ModelReconciler;
+import dev.modelplane.operator.scheduling.GpuQueue;
+import dev.modelplane.operator.scheduling.PriorityClassInstaller;
+import dev.modelplane.operator.scheduling.QueueMetrics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The modelplane operator in one object: the JOSDK {@link Operator} with every controller registered, the GPU queue
+ * and its metrics. Used by {@code modelplane operator} and, in-process, by the control-plane tests and benchmarks.
+ */
+public final class ModelplaneOperator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ModelplaneOperator.class);
+
+  private final Operator operator;
+  private final GpuQueue queue;
+
+  private ModelplaneOperator(Operator operator, GpuQueue queue) {
+    this.operator = operator;
+    this.queue = queue;
+  }
+
+  /**
+   * Builds and registers the controllers; call {@link #start()} to run them.
+   *
+   * @param leaderElection lease settings, or null to run without leader election
+   */
+  public static ModelplaneOperator create(KubernetesClient client, OperatorSettings settings, MeterRegistry registry,
+      LeaderElectionConfiguration leaderElection) {
+    Clock clock = Clock.systemUTC();
+    Operator operator = new Operator(o -> {
+      o.withKubernetesClient(client)
+          .withCloseClientOnStop(false)
+          .withUseSSAToPatchPrimaryResource(settings.useSsa())
+          .withSSABasedCreateUpdateMatchForDependentResources(settings.useSsa())
+          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+      if (leaderElection != null) {
+        o.withLeaderElectionConfiguration(leaderElection);
+      }
+    });
+    GpuQueue queue = new GpuQueue();
+    QueueMetrics.bind(queue, registry);
+    EventRecorder events = new EventRecorder(client, clock);
+    Set<String> namespaces = settings.namespaces();
+    operator.register(new ModelReconciler(settings, new ModelInspector(settings.ggufTimeout()), events, clock),
+        o -> {
+          if (!namespaces.isEmpty()) {
+            o.settingNamespaces(namespaces);
+          }
+        });
+    operator.register(new InferenceServiceReconciler(settings, queue, events, clock), o -> {
+      if (!namespaces.isEmpty()) {
+        o.settingNamespaces(namespaces);
+      }
+    });
+    if (settings.createPriorityClasses()) {
+      PriorityClassInstaller.install(client);
+    }
+    return new ModelplaneOperator(operator, queue);
+  }
+
+  public ModelplaneOperator start() {
+    operator.start();
+    LOG.info("operator started controllers={}", operator.getRegisteredControllersNumber());
+    return this;
+  }
+
+  /** Whether the controllers are started and every informer is healthy. */
+  public boolean ready() {
+    return operator.getRuntimeInfo().isStarted() && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+  }
+
+  /** Whether the operator was started (it may still be waiting for leadership). */
+  public boolean started() {
+    return operator.getRuntimeInfo().isStarted();
+  }
+
+  public GpuQueue queue() {
+    return queue;
+  }
+
+  public Operator operator() {
+    return operator;
+  }
+
+  @Override
+  public void close() {
+    operator.stop();
+  }
+}

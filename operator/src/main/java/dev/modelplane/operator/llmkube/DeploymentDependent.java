@@ -1,0 +1,64 @@
+package dev.modelplane.operator.llmkube;
+
+import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The InferenceService's Deployment, from {@link IsvcDeploymentBuilder}. A Deployment whose selector differs (one
+ * made by an older controller, such as LLMKube before its selector was made minimal) is deleted and created again,
+ * since a selector cannot be changed in place. While an HPA manages the replica count, updates are conditional on the
+ * Deployment not having changed since it was read.
+ */
+@KubernetesDependent(informer = @Informer(labelSelector = IsvcLabels.MANAGED_SELECTOR))
+public class DeploymentDependent extends CRUDKubernetesDependentResource<Deployment, InferenceService> {
+  private static final Logger LOG = LoggerFactory.getLogger(DeploymentDependent.class);
+
+  public DeploymentDependent() {
+    super(Deployment.class);
+  }
+
+  @Override
+  protected Deployment desired(InferenceService primary, Context<InferenceService> context) {
+    return IsvcContext.objects(context).deployment();
+  }
+
+  @Override
+  protected ResourceID targetSecondaryResourceID(InferenceService primary, Context<InferenceService> context) {
+    return new ResourceID(primary.getMetadata().getName(), primary.getMetadata().getNamespace());
+  }
+
+  @Override
+  public Deployment update(Deployment actual, Deployment desired, InferenceService primary,
+      Context<InferenceService> context) {
+    if (actual.getSpec() != null && actual.getSpec().getSelector() != null
+        && !Objects.equals(actual.getSpec().getSelector().getMatchLabels(),
+            desired.getSpec().getSelector().getMatchLabels())) {
+      LOG.info("recreating deployment isvc={}/{} reason=selector-changed old={} new={}",
+          primary.getMetadata().getNamespace(), primary.getMetadata().getName(),
+          actual.getSpec().getSelector().getMatchLabels(), desired.getSpec().getSelector().getMatchLabels());
+      context.getClient().resource(actual).delete();
+      context.getClient().resource(actual).waitUntilCondition(Objects::isNull, 30, java.util.concurrent.TimeUnit.SECONDS);
+      return create(desired, primary, context);
+    }
+    if (IsvcContext.objects(context).hpa() != null) {
+      // The replica count is the live one, read at the start of the reconcile; if an autoscaler changed it since,
+      // the apply must not put the old count back. The apply is conditional on the version the count was read from:
+      // on a mismatch (here, or 409 from the API server) the reconciler simply runs again with the new count.
+      String read = IsvcContext.liveVersion(context);
+      if (read != null && !read.equals(actual.getMetadata().getResourceVersion())) {
+        throw new KubernetesClientException("Deployment changed since its replica count was read", 409, null);
+      }
+      desired.getMetadata().setResourceVersion(actual.getMetadata().getResourceVersion());
+    }
+    return super.update(actual, desired, primary, context);
+  }
+}

@@ -1,0 +1,306 @@
+package dev.modelplane.operator.llmkube;
+
+import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
+import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.api.llmkube.v1alpha1.ModelPhase;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.common.StatusWriter;
+import dev.modelplane.operator.llmkube.IsvcObservation.ModelGate;
+import dev.modelplane.operator.runtime.GpuPlan;
+import dev.modelplane.operator.runtime.ServingModes;
+import dev.modelplane.operator.scheduling.GpuQueue;
+import dev.modelplane.operator.scheduling.PriorityTier;
+import dev.modelplane.operator.scheduling.SchedulingInfo;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.dependent.workflow.WorkflowReconcileResult;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles LLMKube InferenceServices: observe (Model, live Deployment, pods, PriorityClasses, nodes) → validate →
+ * reconcile the owned objects through the workflow → record status through {@link IsvcStatusAggregator}. Problems
+ * with the spec become conditions and Warning Events, never exceptions; nothing is requeued on a timer except after
+ * an API error.
+ */
+@ControllerConfiguration(name = InferenceServiceReconciler.NAME)
+@Workflow(explicitInvocation = true, handleExceptionsInReconciler = true, dependents = {
+    @Dependent(name = "cache-claim", type = CachePvcDependent.class,
+        reconcilePrecondition = CachePvcDependent.Needed.class),
+    @Dependent(name = "deployment", type = DeploymentDependent.class),
+    @Dependent(name = "service", type = ServiceDependent.class),
+    @Dependent(name = "hpa", type = HpaDependent.class, reconcilePrecondition = HpaDependent.Enabled.class)})
+public class InferenceServiceReconciler implements Reconciler<InferenceService>, Cleaner<InferenceService> {
+  public static final String NAME = "llmkube-inferenceservice";
+  private static final Logger LOG = LoggerFactory.getLogger(InferenceServiceReconciler.class);
+  private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
+  private static final Duration CONFLICT_RETRY = Duration.ofMillis(500);
+
+  private final OperatorSettings settings;
+  private final GpuQueue queue;
+  private final EventRecorder events;
+  private final Clock clock;
+  private final SimpleInboundEventSource<InferenceService> queueEvents = new SimpleInboundEventSource<>("gpu-queue");
+  private final Set<ResourceID> capacityWatchers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  public InferenceServiceReconciler(OperatorSettings settings, GpuQueue queue, EventRecorder events, Clock clock) {
+    this.settings = settings;
+    this.queue = queue;
+    this.events = events;
+    this.clock = clock;
+    queue.onMoved(moved -> moved.forEach(e -> queueEvents.propagateEvent(new ResourceID(e.name(), e.namespace()))));
+  }
+
+  @Override
+  public List<EventSource<?, InferenceService>> prepareEventSources(EventSourceContext<InferenceService> context) {
+    IsvcEventSources.addIndexers(context.getPrimaryCache());
+    List<EventSource<?, InferenceService>> sources = new ArrayList<>();
+    sources.add(IsvcEventSources.models(context));
+    sources.add(IsvcEventSources.pods(context));
+    sources.add(IsvcEventSources.priorityClasses(context));
+    if (settings.checkNodeCapacity()) {
+      sources.add(IsvcEventSources.nodes(context, () -> Set.copyOf(capacityWatchers)));
+    }
+    sources.add(queueEvents);
+    return sources;
+  }
+
+  @Override
+  public UpdateControl<InferenceService> reconcile(InferenceService isvc, Context<InferenceService> context) {
+    String ns = isvc.getMetadata().getNamespace();
+    String name = isvc.getMetadata().getName();
+    ResourceID id = ResourceID.fromResource(isvc);
+    // observe
+    Model model = model(context, ns, isvc.getSpec().modelRef());
+    String draftRef = ModelGates.draftRef(isvc);
+    Model draft = draftRef == null ? null : model(context, ns, draftRef);
+    ModelGate gate = ModelGates.of(isvc, model, draft);
+    Map<String, Integer> classes = priorityClasses(context);
+    ClusterFacts facts = new ClusterFacts(settings.checkNodeCapacity() ? maxGpusPerNode(context) : null, classes);
+    Deployment live = context.getSecondaryResource(Deployment.class).orElse(null);
+    // validate
+    List<FieldProblem> problems = new ArrayList<>();
+    if (model != null) {
+      problems.addAll(IsvcValidator.validate(isvc, model, draft, facts));
+    }
+    userCacheClaim(isvc, context).ifPresent(problems::add);
+    boolean fatal = problems.stream().anyMatch(FieldProblem::fatal);
+    ServingPlan plan = null;
+    String reconcileError = null;
+    if (gate.state() == ModelGate.State.READY && !fatal) {
+      try {
+        plan = ServingPlan.of(isvc, model, draft, settings);
+      } catch (IllegalArgumentException e) {
+        gate = new ModelGate(ModelGate.State.FAILED, "spec.modelRef", "a Model is invalid: " + e.getMessage());
+      }
+    }
+    // reconcile
+    Integer liveReplicas = live == null || live.getSpec() == null ? null : live.getSpec().getReplicas();
+    if (plan != null) {
+      IsvcObjects objects = IsvcObjects.build(plan, liveReplicas);
+      IsvcContext.put(context, objects);
+      IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
+      WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext()
+          .reconcileManagedWorkflow();
+      if (onlyConflicts(result)) {
+        LOG.info("retry isvc={}/{} reason=conflict", ns, name);
+        return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
+      }
+      reconcileError = errors(result);
+      live = context.getSecondaryResource(Deployment.class).orElse(live);
+    }
+    // record status
+    GpuPlan gpu = model == null ? GpuPlan.NONE : GpuPlan.of(isvc.getSpec(), model);
+    Set<String> gpuResources = new LinkedHashSet<>(GpuPlan.KNOWN_RESOURCES);
+    gpuResources.add(gpu.resourceName());
+    SchedulingInfo scheduling = plan == null ? null
+        : SchedulingInfo.of(context.getSecondaryResources(Pod.class), gpuResources);
+    String className = IsvcEventSources.priorityClassName(isvc);
+    Integer effectivePriority = classes.containsKey(className) ? classes.get(className)
+        : PriorityTier.byClassName(className) != null ? PriorityTier.byClassName(className).value() : null;
+    boolean suspended = Boolean.TRUE.equals(isvc.getSpec().suspend());
+    int desired = suspended ? 0 : plan == null ? (isvc.getSpec().replicas() == null ? 1 : isvc.getSpec().replicas())
+        : plan.autoscaling() && live != null && live.getSpec() != null && live.getSpec().getReplicas() != null
+            ? live.getSpec().getReplicas() : plan.replicas();
+    boolean waiting = scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status())
+        && desired > 0;
+    int position = waiting
+        ? queue.enqueue(new GpuQueue.Entry(ns, name, effectivePriority == null ? 0 : effectivePriority,
+            created(isvc)))
+        : queue.remove(ns, name);
+    watchCapacity(id, gpu.count() > 0 && (waiting || problems.stream()
+        .anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"))));
+    IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), gate, problems,
+        reconcileError, live, desired, scheduling, position, effectivePriority,
+        plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
+        ServingModes.resolve(isvc.getSpec()).value());
+    InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
+    for (FieldProblem problem : IsvcStatusAggregator.newProblems(isvc.getStatus(),
+        IsvcStatusAggregator.problems(observation))) {
+      events.warning(isvc, problem.reason(), problem.describe());
+    }
+    if (!status.equals(isvc.getStatus())) {
+      LOG.info("status isvc={}/{} phase={} ready={}/{} queue={} generation={}", ns, name,
+          status.phase(), status.readyReplicas(), status.desiredReplicas(), status.queuePosition(),
+          isvc.getMetadata().getGeneration());
+      StatusWriter.write(isvc, status, InferenceService::new, context, settings.useSsa());
+    }
+    UpdateControl<InferenceService> control = UpdateControl.noUpdate();
+    return reconcileError != null ? control.rescheduleAfter(ERROR_RETRY) : control;
+  }
+
+  @Override
+  public DeleteControl cleanup(InferenceService isvc, Context<InferenceService> context) {
+    queue.remove(isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
+    capacityWatchers.remove(ResourceID.fromResource(isvc));
+    LOG.info("deleted isvc={}/{}", isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
+    return DeleteControl.defaultDelete();
+  }
+
+  private static boolean onlyConflicts(WorkflowReconcileResult result) {
+    return result.erroredDependentsExist() && result.getErroredDependents().values().stream()
+        .allMatch(InferenceServiceReconciler::isConflict);
+  }
+
+  private static boolean isConflict(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() == 409) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String errors(WorkflowReconcileResult result) {
+    if (!result.erroredDependentsExist()) {
+      return null;
+    }
+    return result.getErroredDependents().entrySet().stream()
+        .map(e -> e.getKey().name() + ": " + rootMessage(e.getValue()))
+        .collect(Collectors.joining("; "));
+  }
+
+  private static String rootMessage(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getStatus() != null
+          && k.getStatus().getMessage() != null) {
+        return k.getStatus().getMessage();
+      }
+    }
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  private static Model model(Context<InferenceService> context, String namespace, String name) {
+    return context.getSecondaryResources(Model.class).stream()
+        .filter(m -> name.equals(m.getMetadata().getName()) && namespace.equals(m.getMetadata().getNamespace()))
+        .findFirst().orElse(null);
+  }
+
+  /** A {@code modelCache.claimName} that does not exist: the service cannot start and there is no fallback. */
+  private static java.util.Optional<FieldProblem> userCacheClaim(InferenceService isvc,
+      Context<InferenceService> context) {
+    var cache = isvc.getSpec().modelCache();
+    if (cache == null || cache.claimName() == null || cache.claimName().isBlank()) {
+      return java.util.Optional.empty();
+    }
+    boolean exists = context.getClient().persistentVolumeClaims().inNamespace(isvc.getMetadata().getNamespace())
+        .withName(cache.claimName()).get() != null;
+    return exists ? java.util.Optional.empty() : java.util.Optional.of(FieldProblem.fatal(
+        "spec.modelCache.claimName", "CacheClaimNotFound", "PersistentVolumeClaim " + cache.claimName()
+            + " does not exist in namespace " + isvc.getMetadata().getNamespace()));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Integer> priorityClasses(Context<InferenceService> context) {
+    var source = (InformerEventSource<PriorityClass, InferenceService>) context.eventSourceRetriever()
+        .getEventSourceFor(PriorityClass.class, IsvcEventSources.PRIORITY_CLASSES);
+    Map<String, Integer> classes = new HashMap<>();
+    source.list(pc -> true).forEach(pc -> classes.put(pc.getMetadata().getName(), pc.getValue()));
+    return classes;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Long> maxGpusPerNode(Context<InferenceService> context) {
+    var source = (InformerEventSource<Node, InferenceService>) context.eventSourceRetriever()
+        .getEventSourceFor(Node.class, IsvcEventSources.NODES);
+    Map<String, Long> max = new HashMap<>();
+    source.list(n -> n.getSpec() == null || !Boolean.TRUE.equals(n.getSpec().getUnschedulable())).forEach(node -> {
+      if (node.getStatus() == null || node.getStatus().getAllocatable() == null) {
+        return;
+      }
+      for (Map.Entry<String, Quantity> e : node.getStatus().getAllocatable().entrySet()) {
+        if (e.getKey().contains("/")) {
+          long count = e.getValue().getNumericalAmount().longValue();
+          max.merge(e.getKey(), count, Math::max);
+        }
+      }
+    });
+    return max;
+  }
+
+  private void watchCapacity(ResourceID id, boolean interested) {
+    if (interested) {
+      capacityWatchers.add(id);
+    } else {
+      capacityWatchers.remove(id);
+    }
+  }
+
+  private static long generation(InferenceService isvc) {
+    return isvc.getMetadata().getGeneration() == null ? 0 : isvc.getMetadata().getGeneration();
+  }
+
+  private static Instant created(InferenceService isvc) {
+    String ts = isvc.getMetadata().getCreationTimestamp();
+    return ts == null ? Instant.EPOCH : Instant.parse(ts);
+  }
+
+  private static String previousEndpoint(InferenceService isvc) {
+    return isvc.getStatus() == null ? null : isvc.getStatus().endpoint();
+  }
+
+  /** Services in the GPU queue, for tests and the CLI. */
+  public GpuQueue queue() {
+    return queue;
+  }
+
+  Set<ResourceID> capacityWatchers() {
+    return new HashSet<>(capacityWatchers);
+  }
+}

@@ -1,0 +1,181 @@
+package dev.modelplane.operator.model;
+
+import dev.modelplane.api.llmkube.v1alpha1.GgufMetadata;
+import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.api.llmkube.v1alpha1.ModelFileFormat;
+import dev.modelplane.api.llmkube.v1alpha1.ModelPhase;
+import dev.modelplane.api.llmkube.v1alpha1.ModelStatus;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.common.StatusWriter;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles LLMKube Models: parses the source, decides the phase by source kind, and reads what it cheaply can
+ * about the file (size, ETag, GGUF header by HTTP range). Downloads happen in the serving pods' init containers, so
+ * a remote Model is Ready at once, as upstream.
+ *
+ * <ul>
+ *   <li>{@code pvc://}: Ready once the claim is Bound, Pending (rechecked every 15 s) before.</li>
+ *   <li>Hugging Face id without files: Ready, resolved by the runtime; no cache key.</li>
+ *   <li>{@code https://}, {@code hf://} with files, {@code s3://}: Ready, with the cache key; the GGUF header is read
+ *       once per source.</li>
+ *   <li>Local path: Failed unless under {@code --allowed-host-path-roots}; else Ready, with metadata when the
+ *       operator can read the file itself.</li>
+ * </ul>
+ */
+@ControllerConfiguration(name = ModelReconciler.NAME)
+public class ModelReconciler implements Reconciler<Model> {
+  public static final String NAME = "llmkube-model";
+  private static final Logger LOG = LoggerFactory.getLogger(ModelReconciler.class);
+  private static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
+
+  private final OperatorSettings settings;
+  private final ModelInspector inspector;
+  private final EventRecorder events;
+  private final Clock clock;
+
+  public ModelReconciler(OperatorSettings settings, ModelInspector inspector, EventRecorder events, Clock clock) {
+    this.settings = settings;
+    this.inspector = inspector;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  @Override
+  public UpdateControl<Model> reconcile(Model model, Context<Model> context) {
+    ModelObservation observation = observe(model, context);
+    ModelStatus status = ModelStatusAggregator.aggregate(observation, clock.instant());
+    ModelStatus previous = model.getStatus();
+    if (observation.problem() != null && (previous == null || previous.phase() != ModelPhase.FAILED
+        || !Objects.equals(degradedMessage(previous), observation.problem().describe()))) {
+      events.warning(model, observation.problem().reason(), observation.problem().describe());
+    }
+    if (!status.equals(previous)) {
+      LOG.info("status model={}/{} phase={} reason={} cacheKey={}", model.getMetadata().getNamespace(),
+          model.getMetadata().getName(), status.phase(), observation.reason(), status.cacheKey());
+      StatusWriter.write(model, status, Model::new, context, settings.useSsa());
+    }
+    UpdateControl<Model> control = UpdateControl.noUpdate();
+    return status.phase() == ModelPhase.PENDING ? control.rescheduleAfter(PENDING_RECHECK) : control;
+  }
+
+  ModelObservation observe(Model model, Context<Model> context) {
+    long generation = model.getMetadata().getGeneration() == null ? 0 : model.getMetadata().getGeneration();
+    ModelStatus prev = model.getStatus();
+    String sha = model.getSpec().sha256() == null ? null : model.getSpec().sha256().toLowerCase(Locale.ROOT);
+    ModelLayout layout;
+    try {
+      layout = ModelLayout.of(model, settings.huggingFaceEndpoint());
+    } catch (IllegalArgumentException e) {
+      String message = e.getMessage();
+      String field = message.startsWith("spec.") ? message.substring(0, message.indexOf(':')) : "spec.source";
+      String text = message.startsWith("spec.") ? message.substring(message.indexOf(':') + 2) : message;
+      FieldProblem problem = FieldProblem.fatal(field, "InvalidSource", text);
+      return new ModelObservation(generation, prev, null, ModelPhase.FAILED, "InvalidSource", problem.describe(),
+          problem, null, null, null, sha);
+    }
+    boolean gguf = model.getSpec().format() == null || model.getSpec().format() == ModelFileFormat.GGUF;
+    return switch (layout.staging()) {
+      case PVC -> pvc(model, context, layout, generation, prev, sha);
+      case RUNTIME -> new ModelObservation(generation, prev, layout, ModelPhase.READY, "RuntimeResolved",
+          "The runtime fetches " + layout.modelPath() + " itself", null, null, null, null, sha);
+      case HOST_PATH -> local(model, layout, generation, prev, sha, gguf);
+      case DOWNLOAD -> remote(model, layout, generation, prev, sha, gguf);
+    };
+  }
+
+  private ModelObservation pvc(Model model, Context<Model> context, ModelLayout layout, long generation,
+      ModelStatus prev, String sha) {
+    PersistentVolumeClaim claim = context.getClient().persistentVolumeClaims()
+        .inNamespace(model.getMetadata().getNamespace()).withName(layout.sourceClaim()).get();
+    if (claim == null) {
+      return new ModelObservation(generation, prev, layout, ModelPhase.PENDING, "ClaimNotFound",
+          "PersistentVolumeClaim " + layout.sourceClaim() + " not found", null, null, null, null, sha);
+    }
+    String phase = claim.getStatus() == null ? null : claim.getStatus().getPhase();
+    if (!"Bound".equals(phase)) {
+      return new ModelObservation(generation, prev, layout, ModelPhase.PENDING, "ClaimNotBound",
+          "PersistentVolumeClaim " + layout.sourceClaim() + " is " + (phase == null ? "not bound" : phase), null,
+          null, null, null, sha);
+    }
+    return new ModelObservation(generation, prev, layout, ModelPhase.READY, "ClaimBound",
+        "Served from PersistentVolumeClaim " + layout.sourceClaim(), null, null, null, null, sha);
+  }
+
+  private ModelObservation local(Model model, ModelLayout layout, long generation, ModelStatus prev, String sha,
+      boolean gguf) {
+    String path = ((ModelSource.LocalPath) layout.source()).path();
+    if (!allowed(path)) {
+      FieldProblem problem = FieldProblem.fatal("spec.source", "HostPathNotAllowed", path + " is not under an "
+          + "allowed host path root (operator flag --allowed-host-path-roots: "
+          + (settings.allowedHostPathRoots().isEmpty() ? "none" : String.join(",", settings.allowedHostPathRoots()))
+          + ")");
+      return new ModelObservation(generation, prev, layout, ModelPhase.FAILED, "HostPathNotAllowed",
+          problem.describe(), problem, null, null, null, sha);
+    }
+    ModelInspector.Inspection seen = inspected(prev, layout) ? null : inspector.local(path, gguf);
+    return ready(layout, generation, prev, sha, seen, "HostPath", "Mounted from the node at " + path);
+  }
+
+  private ModelObservation remote(Model model, ModelLayout layout, long generation, ModelStatus prev, String sha,
+      boolean gguf) {
+    String url = layout.downloads().getFirst().url();
+    ModelInspector.Inspection seen = null;
+    if (settings.inspectModels() && !inspected(prev, layout)
+        && (url.startsWith("https://") || url.startsWith("http://"))) {
+      seen = inspector.remote(url, gguf);
+      if (seen.error() != null) {
+        LOG.info("gguf header unavailable model={}/{} url={} error=\"{}\"", model.getMetadata().getNamespace(),
+            model.getMetadata().getName(), url, seen.error());
+        events.warning(model, "MetadataUnavailable", "could not read " + url + ": " + seen.error()
+            + " (the serving pods still download it)");
+      }
+    }
+    return ready(layout, generation, prev, sha, seen, "WorkloadResolved",
+        "Downloaded by the serving pods' init container into " + layout.modelDir());
+  }
+
+  private static ModelObservation ready(ModelLayout layout, long generation, ModelStatus prev, String sha,
+      ModelInspector.Inspection seen, String reason, String message) {
+    GgufMetadata gguf = seen != null ? seen.gguf() : prev == null ? null : prev.gguf();
+    Long length = seen != null ? seen.length() : prev == null ? null : prev.sourceContentLength();
+    String etag = seen != null ? seen.etag() : prev == null ? null : prev.sourceETag();
+    return new ModelObservation(generation, prev, layout, ModelPhase.READY, reason, message, null, gguf, length,
+        etag, sha);
+  }
+
+  /** Whether the previous status already describes this source (same cache key or path, metadata present). */
+  private static boolean inspected(ModelStatus prev, ModelLayout layout) {
+    return prev != null && Objects.equals(prev.path(), layout.modelPath())
+        && Objects.equals(prev.cacheKey(), layout.cacheKey())
+        && (prev.gguf() != null || prev.sourceContentLength() != null);
+  }
+
+  boolean allowed(String path) {
+    for (String root : settings.allowedHostPathRoots()) {
+      String r = root.endsWith("/") ? root : root + "/";
+      if (path.startsWith(r) || path.equals(root)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String degradedMessage(ModelStatus status) {
+    var c = dev.modelplane.operator.common.Conditions.find(status.conditions(), "Degraded");
+    return c == null ? null : c.getMessage();
+  }
+}

@@ -1,0 +1,136 @@
+package dev.modelplane.operator.render;
+
+import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.llmkube.ClusterFacts;
+import dev.modelplane.operator.llmkube.IsvcObjects;
+import dev.modelplane.operator.llmkube.IsvcValidator;
+import dev.modelplane.operator.llmkube.ModelGates;
+import dev.modelplane.operator.llmkube.ServingPlan;
+import dev.modelplane.operator.model.ModelLayout;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code modelplane render}: the objects the operator would create for a set of manifests, without a cluster.
+ * InferenceServices are resolved against the Models in the same manifests (same namespace and name, treated as
+ * Ready); the builders are the operator's. What differs from a live cluster: fields the API server sets, owner
+ * references (they need the live uid), and checks that need cluster state (node GPU capacity, PriorityClasses).
+ */
+public final class ManifestRenderer {
+  private ManifestRenderer() {
+  }
+
+  /**
+   * The rendered objects and what kept some manifests from rendering.
+   *
+   * @param objects the objects, per InferenceService in manifest order (a shared cache claim appears once)
+   * @param messages warnings and errors, one line each, prefixed with the InferenceService
+   * @param failed whether some InferenceService could not be rendered
+   */
+  public record Result(List<HasMetadata> objects, List<String> messages, boolean failed) {
+    /** The objects as a YAML stream. */
+    public String yaml() {
+      StringBuilder out = new StringBuilder();
+      for (HasMetadata object : objects) {
+        out.append(Yaml.write(object));
+      }
+      return out.toString();
+    }
+  }
+
+  /** Parses YAML documents into the kinds {@code render} understands; other kinds are skipped with a message. */
+  public static List<HasMetadata> parse(String yaml, List<String> messages) {
+    List<HasMetadata> out = new ArrayList<>();
+    for (String doc : yaml.split("(?m)^---\\s*$")) {
+      if (doc.isBlank() || doc.lines().allMatch(l -> l.isBlank() || l.trim().startsWith("#"))) {
+        continue;
+      }
+      Map<?, ?> map = Serialization.unmarshal(doc, Map.class);
+      if (map == null) {
+        continue;
+      }
+      String apiVersion = String.valueOf(map.get("apiVersion"));
+      String kind = String.valueOf(map.get("kind"));
+      String group = InferenceService.GROUP + "/" + InferenceService.VERSION;
+      if (group.equals(apiVersion) && "InferenceService".equals(kind)) {
+        out.add(Serialization.unmarshal(doc, InferenceService.class));
+      } else if (group.equals(apiVersion) && "Model".equals(kind)) {
+        out.add(Serialization.unmarshal(doc, Model.class));
+      } else {
+        messages.add("skipped " + kind + " (" + apiVersion + "): render only expands LLMKube InferenceServices");
+      }
+    }
+    return out;
+  }
+
+  /** Renders manifests; those without a namespace go to {@code defaultNamespace}. */
+  public static Result render(List<HasMetadata> manifests, OperatorSettings settings, String defaultNamespace) {
+    Map<String, Model> models = new LinkedHashMap<>();
+    List<InferenceService> services = new ArrayList<>();
+    for (HasMetadata manifest : manifests) {
+      if (manifest.getMetadata().getNamespace() == null) {
+        manifest.getMetadata().setNamespace(defaultNamespace);
+      }
+      if (manifest instanceof Model model) {
+        models.put(key(model), model);
+      } else if (manifest instanceof InferenceService isvc) {
+        services.add(isvc);
+      }
+    }
+    Map<String, HasMetadata> objects = new LinkedHashMap<>();
+    List<String> messages = new ArrayList<>();
+    boolean failed = false;
+    for (InferenceService isvc : services) {
+      String who = "InferenceService " + isvc.getMetadata().getNamespace() + "/" + isvc.getMetadata().getName();
+      Model model = models.get(isvc.getMetadata().getNamespace() + "/" + isvc.getSpec().modelRef());
+      if (model == null) {
+        messages.add(who + ": spec.modelRef: Model " + isvc.getSpec().modelRef() + " is not in the given files");
+        failed = true;
+        continue;
+      }
+      String draftRef = ModelGates.draftRef(isvc);
+      Model draft = draftRef == null ? null : models.get(isvc.getMetadata().getNamespace() + "/" + draftRef);
+      if (draftRef != null && draft == null) {
+        messages.add(who + ": spec.speculativeDecoding.draftModelRef: Model " + draftRef + " is not in the given files");
+        failed = true;
+        continue;
+      }
+      try {
+        ModelLayout.of(model, settings.huggingFaceEndpoint());
+        if (draft != null) {
+          ModelLayout.of(draft, settings.huggingFaceEndpoint());
+        }
+      } catch (IllegalArgumentException e) {
+        messages.add(who + ": a Model is invalid: " + e.getMessage());
+        failed = true;
+        continue;
+      }
+      List<FieldProblem> problems = IsvcValidator.validate(isvc, model, draft, ClusterFacts.UNKNOWN);
+      boolean fatal = false;
+      for (FieldProblem p : problems) {
+        messages.add(who + ": " + (p.fatal() ? "error: " : "warning: ") + p.describe());
+        fatal |= p.fatal();
+      }
+      if (fatal) {
+        failed = true;
+        continue;
+      }
+      for (HasMetadata object : IsvcObjects.build(ServingPlan.of(isvc, model, draft, settings), null).all()) {
+        objects.putIfAbsent(object.getKind() + "/" + key(object), object);
+      }
+    }
+    return new Result(List.copyOf(objects.values()), List.copyOf(messages), failed);
+  }
+
+  private static String key(HasMetadata o) {
+    return Objects.requireNonNullElse(o.getMetadata().getNamespace(), "") + "/" + o.getMetadata().getName();
+  }
+}

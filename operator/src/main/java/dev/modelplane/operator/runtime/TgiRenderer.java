@@ -1,0 +1,120 @@
+package dev.modelplane.operator.runtime;
+
+import dev.modelplane.api.llmkube.v1alpha1.TgiConfig;
+import dev.modelplane.operator.common.EnumValues;
+import dev.modelplane.operator.model.ModelLayout;
+import dev.modelplane.operator.model.ModelSource;
+import dev.modelplane.operator.runtime.ArgList.Flag;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import java.util.List;
+
+/**
+ * Hugging Face Text Generation Inference. Argv order: {@code --model-id <id|path> [--revision] --port <p>
+ * --hostname ::}, then {@code --quantize}, {@code --max-input-length}, {@code --max-total-tokens}, {@code --dtype},
+ * {@code --num-shard <gpus>} (above 1), then {@code extraArgs}. The token goes to {@code HUGGING_FACE_HUB_TOKEN}.
+ */
+public final class TgiRenderer implements RuntimeRenderer {
+  public static final TgiRenderer INSTANCE = new TgiRenderer();
+  public static final String IMAGE = "ghcr.io/huggingface/text-generation-inference:3.3.7";
+
+  static final Flag MODEL_ID = new Flag("--model-id");
+  static final Flag REVISION = new Flag("--revision");
+  static final Flag PORT = new Flag("--port", "-p");
+  static final Flag HOSTNAME = new Flag("--hostname");
+  static final Flag QUANTIZE = new Flag("--quantize");
+  static final Flag MAX_INPUT = new Flag("--max-input-length", "--max-input-tokens");
+  static final Flag MAX_TOTAL = new Flag("--max-total-tokens");
+  static final Flag DTYPE = new Flag("--dtype");
+  static final Flag NUM_SHARD = new Flag("--num-shard");
+
+  private TgiRenderer() {
+  }
+
+  @Override
+  public String runtimeName() {
+    return "tgi";
+  }
+
+  @Override
+  public String containerName() {
+    return "tgi";
+  }
+
+  @Override
+  public int defaultPort() {
+    return 80;
+  }
+
+  @Override
+  public boolean usesModelInit() {
+    return false;
+  }
+
+  @Override
+  public String defaultHpaMetric() {
+    return "tgi:queue_size";
+  }
+
+  @Override
+  public String image(RuntimeInput in) {
+    return RuntimeRenderer.pickImage(in, IMAGE);
+  }
+
+  @Override
+  public int listenPort(RuntimeInput in) {
+    return RuntimeRenderer.portOr(ArgList.valueOf(in.extraArgs(), PORT.spellings()),
+        in.configuredPort(defaultPort()));
+  }
+
+  @Override
+  public List<String> args(RuntimeInput in) {
+    ArgList args = new ArgList(in.extraArgs());
+    ModelLayout model = in.model();
+    if (model.staging() == ModelLayout.Staging.RUNTIME && model.source() instanceof ModelSource.HuggingFace hf) {
+      args.option(MODEL_ID, hf.repo());
+      if (hf.revision() != null) {
+        args.option(REVISION, hf.revision());
+      }
+    } else {
+      args.option(MODEL_ID, model.modelPath());
+    }
+    args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
+    args.option(HOSTNAME, in.bindAddress());
+    TgiConfig config = in.spec().tgiConfig();
+    if (config != null) {
+      if (config.quantize() != null) {
+        args.option(QUANTIZE, EnumValues.of(config.quantize()));
+      }
+      if (config.maxInputLength() != null) {
+        args.option(MAX_INPUT, config.maxInputLength().toString());
+      }
+      if (config.maxTotalTokens() != null) {
+        args.option(MAX_TOTAL, config.maxTotalTokens().toString());
+      }
+      if (config.dtype() != null) {
+        args.option(DTYPE, EnumValues.of(config.dtype()));
+      }
+    }
+    if (in.gpu().count() > 1) {
+      args.option(NUM_SHARD, Integer.toString(in.gpu().count()));
+    }
+    args.extraArgs();
+    return args.build();
+  }
+
+  @Override
+  public List<EnvVar> runtimeEnv(RuntimeInput in) {
+    TgiConfig config = in.spec().tgiConfig();
+    if (config == null || config.hfTokenSecretRef() == null) {
+      return List.of();
+    }
+    return List.of(new EnvVarBuilder().withName("HUGGING_FACE_HUB_TOKEN").withNewValueFrom()
+        .withSecretKeyRef(config.hfTokenSecretRef()).endValueFrom().build());
+  }
+
+  @Override
+  public Probes probes(int port) {
+    return Probes.http("/health", port);
+  }
+}

@@ -1,0 +1,207 @@
+package dev.modelplane.operator.runtime;
+
+import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
+import dev.modelplane.api.llmkube.v1alpha1.VllmConfig;
+import dev.modelplane.api.llmkube.v1alpha1.VllmKvCacheDtype;
+import dev.modelplane.api.llmkube.v1alpha1.VllmSpeculativeConfig;
+import dev.modelplane.operator.common.EnumValues;
+import dev.modelplane.operator.model.ModelLayout;
+import dev.modelplane.operator.model.ModelSource;
+import dev.modelplane.operator.runtime.ArgList.Flag;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import java.util.List;
+
+/**
+ * vLLM's OpenAI server ({@code vllm serve}). Argv order:
+ *
+ * <ol>
+ *   <li>the model (staged path or Hugging Face id) and {@code --revision} for a pinned id</li>
+ *   <li>{@code --port <p> --host :: --served-model-name <modelRef>}</li>
+ *   <li>{@code vllmConfig} in declaration order: {@code --tensor-parallel-size} (above 1), {@code --max-model-len},
+ *       {@code --quantization}, {@code --dtype}, {@code --kv-cache-dtype} (custom wins, {@code auto} emits nothing),
+ *       {@code --enable-prefix-caching}, {@code --enable-chunked-prefill}, {@code --max-num-batched-tokens},
+ *       {@code --attention-backend}, {@code --speculative-config}, {@code --enable-expert-parallel}, then with a GPU
+ *       {@code --cpu-offload-gb} and {@code --gpu-memory-utilization}</li>
+ *   <li>{@code --tensor-parallel-size <gpus>} when the pod has several GPUs and none was set</li>
+ *   <li>{@code --max-num-seqs <parallelSlots>}, then {@code extraArgs}</li>
+ * </ol>
+ *
+ * <p>No {@code --enable-metrics}: vLLM serves {@code /metrics} by default and rejects the flag.
+ */
+public final class VllmRenderer implements RuntimeRenderer {
+  public static final VllmRenderer INSTANCE = new VllmRenderer();
+  public static final String IMAGE = "vllm/vllm-openai:v0.25.1";
+
+  static final Flag PORT = new Flag("--port");
+  static final Flag HOST = new Flag("--host");
+  static final Flag REVISION = new Flag("--revision");
+  static final Flag SERVED_NAME = new Flag("--served-model-name");
+  static final Flag TP = new Flag("--tensor-parallel-size", "-tp");
+  static final Flag MAX_MODEL_LEN = new Flag("--max-model-len");
+  static final Flag QUANTIZATION = new Flag("--quantization", "-q");
+  static final Flag DTYPE = new Flag("--dtype");
+  static final Flag KV_CACHE_DTYPE = new Flag("--kv-cache-dtype");
+  static final Flag PREFIX_CACHING = new Flag("--enable-prefix-caching", "--no-enable-prefix-caching");
+  static final Flag CHUNKED_PREFILL = new Flag("--enable-chunked-prefill", "--no-enable-chunked-prefill");
+  static final Flag MAX_BATCHED_TOKENS = new Flag("--max-num-batched-tokens");
+  static final Flag ATTENTION_BACKEND = new Flag("--attention-backend");
+  static final Flag SPECULATIVE = new Flag("--speculative-config");
+  static final Flag EXPERT_PARALLEL = new Flag("--enable-expert-parallel");
+  static final Flag CPU_OFFLOAD = new Flag("--cpu-offload-gb");
+  static final Flag GPU_MEMORY = new Flag("--gpu-memory-utilization");
+  static final Flag MAX_NUM_SEQS = new Flag("--max-num-seqs");
+
+  private VllmRenderer() {
+  }
+
+  @Override
+  public String runtimeName() {
+    return "vllm";
+  }
+
+  @Override
+  public String containerName() {
+    return "vllm";
+  }
+
+  @Override
+  public int defaultPort() {
+    return 8000;
+  }
+
+  @Override
+  public boolean usesModelInit() {
+    return true;
+  }
+
+  @Override
+  public String defaultHpaMetric() {
+    return "vllm:num_requests_running";
+  }
+
+  @Override
+  public String image(RuntimeInput in) {
+    return RuntimeRenderer.pickImage(in, IMAGE);
+  }
+
+  @Override
+  public List<String> runtimeCommand() {
+    return List.of("vllm", "serve");
+  }
+
+  @Override
+  public boolean serviceLinks() {
+    return false;
+  }
+
+  @Override
+  public int listenPort(RuntimeInput in) {
+    return RuntimeRenderer.portOr(ArgList.valueOf(in.extraArgs(), PORT.spellings()),
+        in.configuredPort(defaultPort()));
+  }
+
+  @Override
+  public List<String> args(RuntimeInput in) {
+    InferenceServiceSpec spec = in.spec();
+    ArgList args = new ArgList(in.extraArgs());
+    ModelLayout model = in.model();
+    if (model.staging() == ModelLayout.Staging.RUNTIME && model.source() instanceof ModelSource.HuggingFace hf) {
+      args.always(hf.repo());
+      if (hf.revision() != null) {
+        args.option(REVISION, hf.revision());
+      }
+    } else {
+      args.always(model.modelPath());
+    }
+    args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
+    args.option(HOST, in.bindAddress());
+    args.option(SERVED_NAME, in.modelRef());
+    VllmConfig config = spec.vllmConfig();
+    boolean tpSet = false;
+    if (config != null) {
+      tpSet = config.tensorParallelSize() != null;
+      if (config.tensorParallelSize() != null && config.tensorParallelSize() > 1) {
+        args.option(TP, config.tensorParallelSize().toString());
+      }
+      if (config.maxModelLen() != null) {
+        args.option(MAX_MODEL_LEN, config.maxModelLen().toString());
+      }
+      if (config.quantization() != null) {
+        args.option(QUANTIZATION, EnumValues.of(config.quantization()));
+      }
+      if (config.dtype() != null) {
+        args.option(DTYPE, EnumValues.of(config.dtype()));
+      }
+      String kv = config.kvCacheCustomDtype() != null && !config.kvCacheCustomDtype().isBlank()
+          ? config.kvCacheCustomDtype()
+          : config.kvCacheDtype() == null || config.kvCacheDtype() == VllmKvCacheDtype.AUTO ? null
+          : EnumValues.of(config.kvCacheDtype());
+      if (kv != null) {
+        args.option(KV_CACHE_DTYPE, kv);
+      }
+      if (Boolean.TRUE.equals(config.enablePrefixCaching())) {
+        args.toggle(PREFIX_CACHING);
+      }
+      if (Boolean.TRUE.equals(config.enableChunkedPrefill())) {
+        args.toggle(CHUNKED_PREFILL);
+      }
+      if (config.maxNumBatchedTokens() != null) {
+        args.option(MAX_BATCHED_TOKENS, config.maxNumBatchedTokens().toString());
+      }
+      if (config.attentionBackend() != null) {
+        args.option(ATTENTION_BACKEND, EnumValues.of(config.attentionBackend()));
+      }
+      String speculative = speculativeConfig(config.speculative());
+      if (speculative != null) {
+        args.option(SPECULATIVE, speculative);
+      }
+      if (Boolean.TRUE.equals(config.enableExpertParallel())) {
+        args.toggle(EXPERT_PARALLEL);
+      }
+      if (in.gpu().present() && config.cpuOffloadGB() != null) {
+        args.option(CPU_OFFLOAD, config.cpuOffloadGB().toString());
+      }
+      if (in.gpu().present() && config.gpuMemoryUtilization() != null) {
+        args.option(GPU_MEMORY, config.gpuMemoryUtilization().toString());
+      }
+    }
+    if (!tpSet && in.gpu().count() > 1) {
+      args.option(TP, Integer.toString(in.gpu().count()));
+    }
+    if (spec.parallelSlots() != null) {
+      args.option(MAX_NUM_SEQS, spec.parallelSlots().toString());
+    }
+    args.extraArgs();
+    return args.build();
+  }
+
+  /**
+   * The {@code --speculative-config} JSON for an enabled draft model, or null (disabled, or enabled without a model:
+   * the validator reports that as {@code spec.vllmConfig.speculative.model}).
+   */
+  static String speculativeConfig(VllmSpeculativeConfig speculative) {
+    if (speculative == null || !Boolean.TRUE.equals(speculative.enabled()) || speculative.model() == null
+        || speculative.model().isBlank()) {
+      return null;
+    }
+    int tokens = speculative.numSpeculativeTokens() == null ? 4 : speculative.numSpeculativeTokens();
+    return "{\"model\":\"" + speculative.model().replace("\\", "\\\\").replace("\"", "\\\"")
+        + "\",\"num_speculative_tokens\":" + tokens + "}";
+  }
+
+  @Override
+  public List<EnvVar> runtimeEnv(RuntimeInput in) {
+    VllmConfig config = in.spec().vllmConfig();
+    if (config == null || config.hfTokenSecretRef() == null) {
+      return List.of();
+    }
+    return List.of(new EnvVarBuilder().withName("HF_TOKEN").withNewValueFrom()
+        .withSecretKeyRef(config.hfTokenSecretRef()).endValueFrom().build());
+  }
+
+  @Override
+  public Probes probes(int port) {
+    return Probes.http("/health", port);
+  }
+}

@@ -1,0 +1,168 @@
+package dev.modelplane.operator.it;
+
+import static dev.modelplane.operator.it.OperatorHarness.isvc;
+import static dev.modelplane.operator.it.OperatorHarness.model;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.api.llmkube.v1alpha1.InferenceServicePhase;
+import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.FakeNode;
+import dev.modelplane.controlplane.KubeTest;
+import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.operator.scheduling.QueueMetrics;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * GPU scheduling with kube-scheduler and kwok nodes: services whose pods cannot get a GPU are WaitingForGPU, queued by
+ * priority then age across namespaces; a GPU count above every node is reported on the field.
+ */
+@WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER,
+    ControlPlane.Component.KWOK})
+class GpuSchedulingIT {
+  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  private static OperatorHarness harness;
+
+  @BeforeAll
+  static void startOperator(ControlPlane controlPlane) {
+    harness = OperatorHarness.start(controlPlane);
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    if (harness != null) {
+      harness.close();
+    }
+  }
+
+  private static String suffix(KubeTest test) {
+    return test.namespace().substring(test.namespace().lastIndexOf('-') + 1);
+  }
+
+  private static InferenceService get(KubernetesClient client, String ns, String name) {
+    return client.resources(InferenceService.class).inNamespace(ns).withName(name).get();
+  }
+
+  private static Condition condition(InferenceService isvc, String type) {
+    assertThat(isvc.getStatus()).as("status").isNotNull();
+    return isvc.getStatus().conditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aHigherPriorityServiceInAnotherNamespaceQueuesAhead(KubeTest test) throws IOException {
+    String nodeName = "gpu-" + suffix(test);
+    test.addNodes(FakeNode.nvidia(nodeName, 2));
+    KubernetesClient client = test.client();
+    String other = "queue-b-" + suffix(test);
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(other)
+        .addToLabels("modelplane.dev/test", "true").endMetadata().build()).create();
+    try {
+      Pod blocker = new PodBuilder().withNewMetadata().withName("blocker").endMetadata()
+          .withNewSpec().withNodeSelector(Map.of("kubernetes.io/hostname", nodeName))
+          .withPriorityClassName("llmkube-critical")
+          .addNewContainer().withName("hog").withImage("registry.invalid/hog:1")
+          .withNewResources().withLimits(Map.of("nvidia.com/gpu", new Quantity("2"))).endResources()
+          .endContainer().endSpec().build();
+      client.pods().resource(blocker).create();
+      await().atMost(TIMEOUT).until(() -> "Running".equals(client.pods().withName("blocker").get().getStatus()
+          .getPhase()));
+
+      client.resource(model("llama", "source: test-org/llama-gguf")).create();
+      client.resource(isvc("normal-svc", "modelRef: llama\nresources: {gpu: 1}\npriority: normal")).create();
+      await().atMost(TIMEOUT).untilAsserted(() -> {
+        InferenceService isvc = get(client, test.namespace(), "normal-svc");
+        assertThat(isvc.getStatus()).isNotNull();
+        assertThat(isvc.getStatus().phase()).isEqualTo(InferenceServicePhase.WAITING_FOR_GPU);
+        assertThat(isvc.getStatus().queuePosition()).isEqualTo(1);
+        assertThat(isvc.getStatus().waitingFor()).isEqualTo("nvidia.com/gpu: 1");
+        assertThat(isvc.getStatus().schedulingStatus()).isEqualTo("InsufficientGPU");
+        assertThat(condition(isvc, "GPUAvailable").getStatus()).isEqualTo("False");
+      });
+
+      client.resource(model("llama", "source: test-org/llama-gguf")).inNamespace(other).create();
+      client.resource(isvc("high-svc", "modelRef: llama\nresources: {gpu: 1}\npriority: high")).inNamespace(other)
+          .create();
+      await().atMost(TIMEOUT).untilAsserted(() -> {
+        InferenceService high = get(client, other, "high-svc");
+        assertThat(high.getStatus()).isNotNull();
+        assertThat(high.getStatus().phase()).isEqualTo(InferenceServicePhase.WAITING_FOR_GPU);
+        assertThat(high.getStatus().queuePosition()).isEqualTo(1);
+        assertThat(high.getStatus().effectivePriority()).isEqualTo(100000);
+        InferenceService normal = get(client, test.namespace(), "normal-svc");
+        assertThat(normal.getStatus().queuePosition()).isEqualTo(2);
+        assertThat(condition(normal, "Progressing").getMessage()).isEqualTo("Queued at position 2 waiting for GPU");
+      });
+      assertThat(harness.registry.get(QueueMetrics.NAME).tag("namespace", test.namespace()).gauge().value())
+          .isEqualTo(1.0);
+
+      client.pods().withName("blocker").delete();
+      await().atMost(TIMEOUT).untilAsserted(() -> {
+        InferenceService high = get(client, other, "high-svc");
+        assertThat(high.getStatus().phase()).isNotEqualTo(InferenceServicePhase.WAITING_FOR_GPU);
+        assertThat(high.getStatus().queuePosition()).isZero();
+      });
+    } finally {
+      client.namespaces().withName(other).delete();
+    }
+  }
+
+  @Test
+  void moreGpusThanAnyNodeHasIsReportedOnTheField(KubeTest test) throws IOException {
+    test.addNodes(FakeNode.nvidia("gpu-" + suffix(test), 2));
+    KubernetesClient client = test.client();
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("too-big", "modelRef: llama\nresources: {gpu: 3}")).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService isvc = get(client, test.namespace(), "too-big");
+      assertThat(isvc.getStatus()).isNotNull();
+      assertThat(isvc.getStatus().phase()).isEqualTo(InferenceServicePhase.WAITING_FOR_GPU);
+      assertThat(isvc.getStatus().waitingFor()).isEqualTo("nvidia.com/gpu: 3");
+      Condition degraded = condition(isvc, "Degraded");
+      assertThat(degraded.getReason()).isEqualTo("ExceedsNodeCapacity");
+      assertThat(degraded.getMessage()).startsWith("spec.resources.gpu: 3 nvidia.com/gpu per pod")
+          .contains("the largest node has 2");
+      assertThat(client.v1().events().list().getItems()).anySatisfy(e -> {
+        assertThat(e.getType()).isEqualTo("Warning");
+        assertThat(e.getReason()).isEqualTo("ExceedsNodeCapacity");
+        assertThat(e.getInvolvedObject().getName()).isEqualTo("too-big");
+      });
+    });
+  }
+
+  @Test
+  void readyPodsMakeTheServiceReady(KubeTest test) throws IOException {
+    test.addNodes(FakeNode.cpu("cpu-" + suffix(test)));
+    KubernetesClient client = test.client();
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("chat", "modelRef: llama\nreplicas: 2\nresources: {cpu: 100m}")).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.pods().withLabel("app", "chat").list().getItems())
+        .hasSize(2).allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running")));
+    for (Pod pod : client.pods().withLabel("app", "chat").list().getItems()) {
+      boolean ready = pod.getStatus().getConditions().stream()
+          .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+      if (!ready) {
+        OperatorHarness.markReady(client, pod);
+      }
+    }
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService isvc = get(client, test.namespace(), "chat");
+      assertThat(isvc.getStatus().phase()).isEqualTo(InferenceServicePhase.READY);
+      assertThat(isvc.getStatus().readyReplicas()).isEqualTo(2);
+      assertThat(isvc.getStatus().replicas()).isEqualTo(2);
+      assertThat(condition(isvc, "Available").getReason()).isEqualTo("InferenceReady");
+      assertThat(condition(isvc, "Progressing").getStatus()).isEqualTo("False");
+    });
+  }
+}

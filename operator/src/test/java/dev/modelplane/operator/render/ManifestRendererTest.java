@@ -1,0 +1,118 @@
+package dev.modelplane.operator.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.modelplane.operator.OperatorSettings;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ManifestRendererTest {
+  private static final String MANIFESTS = """
+      # a comment-only document is skipped
+      ---
+      apiVersion: inference.llmkube.dev/v1alpha1
+      kind: Model
+      metadata: {name: llama}
+      spec:
+        source: https://example.com/llama.gguf
+        hardware: {gpu: {count: 1}}
+      ---
+      apiVersion: inference.llmkube.dev/v1alpha1
+      kind: InferenceService
+      metadata: {name: chat}
+      spec:
+        modelRef: llama
+        autoscaling: {maxReplicas: 3}
+      ---
+      apiVersion: inference.llmkube.dev/v1alpha1
+      kind: InferenceService
+      metadata: {name: chat2}
+      spec:
+        modelRef: llama
+        runtime: vllm
+        contextSize: 4096
+      ---
+      apiVersion: inference.llmkube.dev/v1alpha1
+      kind: InferenceService
+      metadata: {name: orphan, namespace: other}
+      spec: {modelRef: llama}
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: unrelated}
+      """;
+
+  @Test
+  void rendersEveryObjectOnceWithMessagesForTheRest() {
+    List<String> messages = new ArrayList<>();
+    List<HasMetadata> manifests = ManifestRenderer.parse(MANIFESTS, messages);
+    assertThat(manifests).hasSize(4);
+    ManifestRenderer.Result result = ManifestRenderer.render(manifests, OperatorSettings.defaults(), "default");
+    assertThat(result.objects()).extracting(o -> o.getKind() + "/" + o.getMetadata().getName()).containsExactly(
+        "PersistentVolumeClaim/llmkube-model-cache", "Deployment/chat", "Service/chat",
+        "HorizontalPodAutoscaler/chat", "Deployment/chat2", "Service/chat2");
+    assertThat(result.objects()).allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("default"));
+    assertThat(result.failed()).isTrue();
+    assertThat(messages).containsExactly(
+        "skipped ConfigMap (v1): render only expands LLMKube InferenceServices");
+    assertThat(result.messages()).containsExactly(
+        "InferenceService default/chat2: warning: spec.contextSize: ignored with runtime vllm: only the llamacpp "
+            + "runtime reads it",
+        "InferenceService other/orphan: spec.modelRef: Model llama is not in the given files");
+    String yaml = result.yaml();
+    assertThat(yaml).startsWith("---\n").contains("\nkind: Deployment\n").contains("--n-gpu-layers")
+        .contains("llamacpp:requests_processing");
+  }
+
+  @Test
+  void everySampleRenders() throws IOException {
+    Path samples = Path.of("..", "deploy", "samples", "llmkube");
+    StringBuilder all = new StringBuilder();
+    try (var files = Files.list(samples)) {
+      for (Path f : files.sorted().toList()) {
+        all.append(Files.readString(f)).append("\n---\n");
+      }
+    }
+    all.append("""
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: qwen3-30b-a3b}
+        spec: {source: "hf://unsloth/Qwen3-30B-A3B-GGUF", files: [Qwen3-30B-A3B-Q4_K_M.gguf]}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: mistral-7b-gptq}
+        spec: {source: "TheBloke/Mistral-7B-Instruct-v0.2-GPTQ", format: safetensors}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: qwen-2-5-coder-32b}
+        spec: {source: "Qwen/Qwen2.5-Coder-32B-Instruct-AWQ", format: safetensors}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: qwen3-coder-30b-a3b}
+        spec: {source: "Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", format: safetensors}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: llama-3-2-1b}
+        spec: {source: "https://example.com/Llama-3.2-1B-Instruct-Q8_0.gguf"}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: bge-m3}
+        spec: {source: "hf://BAAI/bge-m3-gguf", files: [bge-m3-Q8_0.gguf]}
+        """);
+    List<String> messages = new ArrayList<>();
+    ManifestRenderer.Result result = ManifestRenderer.render(ManifestRenderer.parse(all.toString(), messages),
+        OperatorSettings.defaults(), "default");
+    assertThat(result.failed()).as(String.join("\n", result.messages())).isFalse();
+    assertThat(result.objects()).filteredOn(o -> o.getKind().equals("Deployment")).hasSize(8);
+  }
+}
