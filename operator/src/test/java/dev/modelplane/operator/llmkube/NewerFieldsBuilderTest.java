@@ -85,7 +85,7 @@ class NewerFieldsBuilderTest {
         topologySpreadConstraints:
           - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule}
         extraVolumes: [{name: kernels, emptyDir: {}}]
-        extraVolumeMounts: [{name: kernels, mountPath: /root/.cache}]
+        extraVolumeMounts: [{name: kernels, mountPath: /var/cache/kernels}]
         disruption: {protectAlways: true}
         """, PVC_MODEL);
     assertThat(d.getSpec().getRevisionHistoryLimit()).isEqualTo(3);
@@ -95,7 +95,7 @@ class NewerFieldsBuilderTest {
         .satisfies(t -> assertThat(t.getTopologyKey()).isEqualTo("kubernetes.io/hostname"));
     assertThat(pod.getVolumes()).extracting("name").containsExactly("model-source", "kernels");
     assertThat(pod.getContainers().getFirst().getVolumeMounts()).extracting("mountPath")
-        .containsExactly("/model-source", "/root/.cache");
+        .containsExactly("/model-source", "/var/cache/kernels");
     assertThat(d.getSpec().getTemplate().getMetadata().getAnnotations())
         .containsEntry("karpenter.sh/do-not-disrupt", "true");
     assertThat(Plans.deployment("""
