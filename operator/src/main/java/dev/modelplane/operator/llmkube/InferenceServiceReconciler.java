@@ -189,7 +189,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     boolean suspended = Boolean.TRUE.equals(isvc.getSpec().suspend());
     int desired = suspended ? 0 : plan == null ? (isvc.getSpec().replicas() == null ? 1 : isvc.getSpec().replicas())
         : plan.autoscaling() && live != null && live.getSpec() != null && live.getSpec().getReplicas() != null
-            ? live.getSpec().getReplicas() : plan.replicas();
+            && live.getSpec().getReplicas() > 0 ? live.getSpec().getReplicas() : plan.replicas();
     boolean waiting = scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status())
         && desired > 0;
     int position = waiting
