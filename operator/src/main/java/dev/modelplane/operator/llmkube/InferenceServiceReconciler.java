@@ -97,73 +97,109 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     return sources;
   }
 
+  /**
+   * What the caches show about one service before anything is applied.
+   *
+   * @param model the served Model, or null
+   * @param draft the draft Model, or null
+   * @param gate whether the Models allow serving
+   * @param classes PriorityClass values by name
+   * @param live the live Deployment, or null
+   * @param problems validation problems
+   */
+  private record Observed(Model model, Model draft, ModelGate gate, Map<String, Integer> classes, Deployment live,
+      List<FieldProblem> problems) {
+  }
+
+  /**
+   * The outcome of applying the owned objects.
+   *
+   * @param plan the plan, or null when nothing was applied
+   * @param gate the Model gate (FAILED when a Model's source turned out invalid)
+   * @param live the Deployment after the workflow, or null
+   * @param error why applying failed, or null
+   * @param conflict the objects changed under us: run again shortly
+   */
+  private record Applied(ServingPlan plan, ModelGate gate, Deployment live, String error, boolean conflict) {
+  }
+
   @Override
   public UpdateControl<InferenceService> reconcile(InferenceService isvc, Context<InferenceService> context) {
+    Observed seen = observe(isvc, context);
+    Applied applied = apply(isvc, seen, context);
+    if (applied.conflict()) {
+      LOG.info("retry isvc={}/{} reason=conflict", isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
+      return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
+    }
+    record(isvc, seen, applied, context);
+    UpdateControl<InferenceService> control = UpdateControl.noUpdate();
+    return applied.error() != null ? control.rescheduleAfter(ERROR_RETRY) : control;
+  }
+
+  /** Observe and validate, from the informer caches (plus one claim lookup for {@code modelCache.claimName}). */
+  private Observed observe(InferenceService isvc, Context<InferenceService> context) {
     String ns = isvc.getMetadata().getNamespace();
-    String name = isvc.getMetadata().getName();
-    ResourceID id = ResourceID.fromResource(isvc);
-    // observe
     Model model = model(context, ns, isvc.getSpec().modelRef());
     String draftRef = ModelGates.draftRef(isvc);
     Model draft = draftRef == null ? null : model(context, ns, draftRef);
-    ModelGate gate = ModelGates.of(isvc, model, draft);
     Map<String, Integer> classes = priorityClasses(context);
     ClusterFacts facts = new ClusterFacts(settings.checkNodeCapacity() ? maxGpusPerNode(context) : null, classes);
-    Deployment live = context.getSecondaryResource(Deployment.class).orElse(null);
-    // validate
     List<FieldProblem> problems = new ArrayList<>();
     if (model != null) {
       problems.addAll(IsvcValidator.validate(isvc, model, draft, facts));
     }
     userCacheClaim(isvc, context).ifPresent(problems::add);
-    boolean fatal = problems.stream().anyMatch(FieldProblem::fatal);
-    ServingPlan plan = null;
-    String reconcileError = null;
-    if (gate.state() == ModelGate.State.READY && !fatal) {
-      try {
-        plan = ServingPlan.of(isvc, model, draft, settings);
-      } catch (IllegalArgumentException e) {
-        gate = new ModelGate(ModelGate.State.FAILED, "spec.modelRef", "a Model is invalid: " + e.getMessage());
-      }
+    return new Observed(model, draft, ModelGates.of(isvc, model, draft), classes,
+        context.getSecondaryResource(Deployment.class).orElse(null), problems);
+  }
+
+  /** Builds the objects and runs the workflow, unless a Model is not Ready or a problem is fatal. */
+  private Applied apply(InferenceService isvc, Observed seen, Context<InferenceService> context) {
+    if (seen.gate().state() != ModelGate.State.READY || seen.problems().stream().anyMatch(FieldProblem::fatal)) {
+      return new Applied(null, seen.gate(), seen.live(), null, false);
     }
-    // reconcile
-    Integer liveReplicas = live == null || live.getSpec() == null ? null : live.getSpec().getReplicas();
-    if (plan != null) {
-      IsvcObjects objects = IsvcObjects.build(plan, liveReplicas);
-      IsvcContext.put(context, objects);
-      IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
-      WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext()
-          .reconcileManagedWorkflow();
-      if (onlyConflicts(result)) {
-        LOG.info("retry isvc={}/{} reason=conflict", ns, name);
-        return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
-      }
-      reconcileError = errors(result);
-      live = context.getSecondaryResource(Deployment.class).orElse(live);
+    ServingPlan plan;
+    try {
+      plan = ServingPlan.of(isvc, seen.model(), seen.draft(), settings);
+    } catch (IllegalArgumentException e) {
+      return new Applied(null, new ModelGate(ModelGate.State.FAILED, "spec.modelRef", "a Model is invalid: "
+          + e.getMessage()), seen.live(), null, false);
     }
-    // record status
-    GpuPlan gpu = model == null ? GpuPlan.NONE : GpuPlan.of(isvc.getSpec(), model);
+    Deployment live = seen.live();
+    IsvcContext.put(context, IsvcObjects.build(plan, live == null || live.getSpec() == null ? null
+        : live.getSpec().getReplicas()));
+    IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
+    WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    return new Applied(plan, seen.gate(), context.getSecondaryResource(Deployment.class).orElse(live),
+        errors(result), onlyConflicts(result));
+  }
+
+  /** Queue bookkeeping, status aggregation, Events for new problems, and the status write when it changed. */
+  private void record(InferenceService isvc, Observed seen, Applied applied, Context<InferenceService> context) {
+    String ns = isvc.getMetadata().getNamespace();
+    String name = isvc.getMetadata().getName();
+    ServingPlan plan = applied.plan();
+    Deployment live = applied.live();
+    GpuPlan gpu = seen.model() == null ? GpuPlan.NONE : GpuPlan.of(isvc.getSpec(), seen.model());
     Set<String> gpuResources = new LinkedHashSet<>(GpuPlan.KNOWN_RESOURCES);
     gpuResources.add(gpu.resourceName());
     SchedulingInfo scheduling = plan == null ? null
         : SchedulingInfo.of(context.getSecondaryResources(Pod.class), gpuResources);
-    String className = IsvcEventSources.priorityClassName(isvc);
-    Integer effectivePriority = classes.containsKey(className) ? classes.get(className)
-        : PriorityTier.byClassName(className) != null ? PriorityTier.byClassName(className).value() : null;
+    Integer effectivePriority = effectivePriority(isvc, seen.classes());
     boolean suspended = Boolean.TRUE.equals(isvc.getSpec().suspend());
     int desired = suspended ? 0 : plan == null ? (isvc.getSpec().replicas() == null ? 1 : isvc.getSpec().replicas())
         : plan.autoscaling() && live != null && live.getSpec() != null && live.getSpec().getReplicas() != null
-            ? live.getSpec().getReplicas() : plan.replicas();
+            && live.getSpec().getReplicas() > 0 ? live.getSpec().getReplicas() : plan.replicas();
     boolean waiting = scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status())
         && desired > 0;
     int position = waiting
         ? queue.enqueue(new GpuQueue.Entry(ns, name, effectivePriority == null ? 0 : effectivePriority,
             created(isvc)))
         : queue.remove(ns, name);
-    watchCapacity(id, gpu.count() > 0 && (waiting || problems.stream()
+    watchCapacity(ResourceID.fromResource(isvc), gpu.count() > 0 && (waiting || seen.problems().stream()
         .anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"))));
-    IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), gate, problems,
-        reconcileError, live, desired, scheduling, position, effectivePriority,
+    IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), applied.gate(),
+        seen.problems(), applied.error(), live, desired, scheduling, position, effectivePriority,
         plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
         ServingModes.resolve(isvc.getSpec()).value());
     InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
@@ -177,8 +213,16 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
           isvc.getMetadata().getGeneration());
       StatusWriter.write(isvc, status, InferenceService::new, context, settings.useSsa());
     }
-    UpdateControl<InferenceService> control = UpdateControl.noUpdate();
-    return reconcileError != null ? control.rescheduleAfter(ERROR_RETRY) : control;
+  }
+
+  /** The value of the PriorityClass the pods use; the tier's value when the class is not (yet) in the cluster. */
+  private static Integer effectivePriority(InferenceService isvc, Map<String, Integer> classes) {
+    String className = IsvcEventSources.priorityClassName(isvc);
+    if (classes.containsKey(className)) {
+      return classes.get(className);
+    }
+    PriorityTier tier = PriorityTier.byClassName(className);
+    return tier == null ? null : tier.value();
   }
 
   @Override

@@ -75,9 +75,12 @@ public final class IsvcDeploymentBuilder {
         .build();
   }
 
-  /** Replicas to write: 0 and manual counts as given, the live count while an HPA manages the service. */
+  /**
+   * Replicas to write: 0 and manual counts as given, the live count while an HPA manages the service — unless that
+   * count is 0, which only the operator sets (stopped or suspended before), never an HPA.
+   */
   static int replicas(ServingPlan plan, Integer liveReplicas) {
-    if (plan.autoscaling() && liveReplicas != null) {
+    if (plan.autoscaling() && liveReplicas != null && liveReplicas > 0) {
       return liveReplicas;
     }
     return plan.effectiveReplicas();

@@ -218,4 +218,56 @@ class InferenceServiceControllerIT {
             && "InferenceService".equals(e.getInvolvedObject().getKind()))
         .toList();
   }
+
+  @Test
+  void suspendHoldsZeroPodsAndLiftingItRestoresReplicas(KubeTest test) {
+    KubernetesClient client = test.client();
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("chat", "modelRef: llama\nreplicas: 2\nsuspend: true\nautoscaling: {maxReplicas: 3}"))
+        .create();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService isvc = get(client, "chat");
+      assertThat(condition(isvc, "Available").getReason()).isEqualTo("Suspended");
+      assertThat(isvc.getStatus().phase()).isEqualTo(InferenceServicePhase.SUSPENDED);
+      assertThat(isvc.getStatus().desiredReplicas()).isZero();
+      assertThat(client.apps().deployments().withName("chat").get().getSpec().getReplicas()).isZero();
+    });
+    assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("chat").get()).isNull();
+    client.resources(InferenceService.class).withName("chat").edit(i -> {
+      i.getMetadata().setResourceVersion(null);
+      return isvc("chat", "modelRef: llama\nreplicas: 2\nsuspend: false\nautoscaling: {maxReplicas: 3}");
+    });
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(client.apps().deployments().withName("chat").get().getSpec().getReplicas()).isEqualTo(2);
+      assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("chat").get()).isNotNull();
+      assertThat(get(client, "chat").getStatus().phase()).isNotEqualTo(InferenceServicePhase.SUSPENDED);
+    });
+  }
+
+  @Test
+  void aDraftModelIsWaitedForAndAMissingCacheClaimFails(KubeTest test) {
+    KubernetesClient client = test.client();
+    client.resource(model("llama", "source: pvc://store/llama.gguf")).create();
+    client.resource(isvc("spec", """
+        modelRef: llama
+        speculativeDecoding: {type: draft, draftModelRef: tiny}
+        """)).create();
+    client.resource(isvc("cached", "modelRef: llama\nmodelCache: {claimName: nowhere}")).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService spec = get(client, "spec");
+      assertThat(condition(spec, "Degraded").getMessage())
+          .isEqualTo("spec.speculativeDecoding.draftModelRef: Model tiny not found in namespace " + test.namespace());
+      InferenceService cached = get(client, "cached");
+      assertThat(cached.getStatus().phase()).isIn(InferenceServicePhase.FAILED, InferenceServicePhase.PENDING);
+      assertThat(condition(cached, "Degraded").getMessage()).contains(
+          "spec.modelCache.claimName: PersistentVolumeClaim nowhere does not exist");
+    });
+    client.resource(model("tiny", "source: pvc://store/tiny.gguf")).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService spec = get(client, "spec");
+      assertThat(spec.getStatus().phase()).isEqualTo(InferenceServicePhase.PENDING);
+      assertThat(condition(spec, "Progressing").getMessage())
+          .isEqualTo("Waiting for Model llama to be Ready (phase Pending)");
+    });
+  }
 }

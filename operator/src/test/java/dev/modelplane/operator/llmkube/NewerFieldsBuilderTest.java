@@ -26,6 +26,8 @@ class NewerFieldsBuilderTest {
     assertThat(objects.deployment().getSpec().getReplicas()).isZero();
     assertThat(objects.hpa()).isNull();
     assertThat(p.replicas()).isEqualTo(2);
+    ServingPlan lifted = plan("modelRef: m\nreplicas: 2\nautoscaling: {maxReplicas: 4}", PVC_MODEL);
+    assertThat(IsvcObjects.build(lifted, 0).deployment().getSpec().getReplicas()).isEqualTo(2);
   }
 
   @Test
