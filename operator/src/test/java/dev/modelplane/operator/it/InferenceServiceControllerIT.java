@@ -200,6 +200,8 @@ class InferenceServiceControllerIT {
       assertThat(degraded.getReason()).isEqualTo("IgnoredField");
       assertThat(client.apps().deployments().withName("chat").get()).isNotNull();
       assertThat(warnings(client, "chat")).hasSize(2);
+      // settled: the controller-manager has made the pod and the status reports it
+      assertThat(isvc.getStatus().replicas()).isEqualTo(1);
     });
     String statusVersion = get(client, "chat").getMetadata().getResourceVersion();
     String deploymentVersion = client.apps().deployments().withName("chat").get().getMetadata()
