@@ -10,8 +10,8 @@ import io.fabric8.generator.annotation.Min;
  *
  * @param path Request path advertised in {@code status.endpoint}; {@code /v1/chat/completions} by default. It also
  *     hints the server mode (an embeddings or rerank path selects that mode for llama.cpp).
- * @param port Service port, 1 to 65535; 8080 by default. The Service targets the same port number on the pod, which
- *     is also the container port when {@code containerPort} is unset.
+ * @param port Service port, 1 to 65535; 8080 by default. It is also the container port when {@code containerPort}
+ *     is unset; either way the Service forwards to the port the inference server really listens on.
  * @param type Kubernetes Service type; {@code ClusterIP} by default.
  * @param nodePort Fixed node port, 30000 to 32767, for {@code type: NodePort}, so the external address stays the same
  *     across re-creations; when unset Kubernetes picks one.
