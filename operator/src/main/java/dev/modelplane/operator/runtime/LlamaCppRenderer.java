@@ -126,8 +126,7 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
 
   @Override
   public int listenPort(RuntimeInput in) {
-    return RuntimeRenderer.portOr(ArgList.valueOf(in.extraArgs(), PORT.spellings()),
-        in.configuredPort(defaultPort()));
+    return RuntimeRenderer.listenPortFrom(in, PORT, defaultPort());
   }
 
   @Override

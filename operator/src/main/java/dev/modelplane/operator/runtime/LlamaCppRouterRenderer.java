@@ -47,8 +47,7 @@ public final class LlamaCppRouterRenderer implements RuntimeRenderer {
 
   @Override
   public int listenPort(RuntimeInput in) {
-    return RuntimeRenderer.portOr(ArgList.valueOf(in.extraArgs(), LlamaCppRenderer.PORT.spellings()),
-        in.configuredPort(defaultPort()));
+    return RuntimeRenderer.listenPortFrom(in, LlamaCppRenderer.PORT, defaultPort());
   }
 
   @Override

@@ -116,6 +116,14 @@ public sealed interface RuntimeRenderer
     return fallback;
   }
 
+  /**
+   * The port the server listens on: the value of {@code portFlag} in {@code extraArgs} when it names one, else the
+   * configured port ({@code containerPort}, {@code endpoint.port}) or the runtime's default.
+   */
+  static int listenPortFrom(RuntimeInput in, ArgList.Flag portFlag, int defaultPort) {
+    return portOr(ArgList.valueOf(in.extraArgs(), portFlag.spellings()), in.configuredPort(defaultPort));
+  }
+
   /** A port number from an {@code extraArgs} value, or {@code fallback} when it is not one. */
   static int portOr(String value, int fallback) {
     if (value == null) {
