@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Router benchmarks: JMH routing decisions for 10/100/1,000 endpoints, then gateway overhead versus a
-# direct connection at 1/100/1,000 concurrent SSE streams. Everything on loopback; the gateway runs as its own
-# `modelplane router` process. Results go to stdout as Markdown tables (docs/benchmarks.md keeps a copy).
+# direct connection and versus nginx (a reference reverse proxy) at 1/100/1,000 concurrent SSE streams. Everything on
+# loopback; the gateway runs as its own `modelplane router` process. Results go to stdout as Markdown tables
+# (docs/benchmarks.md keeps a copy). BENCH_NGINX=none skips the nginx rows; BENCH_NGINX=/path picks a binary
+# (default: hack/bench/nginx.sh, which unpacks Debian's nginx package into the cache once).
 #   hack/bench-router.sh [jmh|gateway|all] [gateway-seconds] [concurrency list]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +23,12 @@ if [ "$what" = jmh ] || [ "$what" = all ]; then
   "$java" -cp "$cp" org.openjdk.jmh.Main SchedulingBenchmark -rf text -rff /dev/null
 fi
 if [ "$what" = gateway ] || [ "$what" = all ]; then
+  if [ "${BENCH_NGINX:-}" = none ]; then
+    unset BENCH_NGINX
+  elif [ -z "${BENCH_NGINX:-}" ]; then
+    BENCH_NGINX="$("$root/hack/bench/nginx.sh")"
+    export BENCH_NGINX
+  fi
   "$java" -Xmx1g -cp "$cp" dev.modelplane.router.bench.GatewayOverheadBench "$root/cli/target/modelplane.jar" \
     "$java" "$seconds" "$levels"
 fi

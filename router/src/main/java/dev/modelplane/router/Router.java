@@ -52,7 +52,9 @@ public final class Router implements AutoCloseable {
 
   public Router(RouterOptions options) {
     this.options = options;
-    this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
+    // epoll where the native library loads (Linux x86_64/aarch64), NIO elsewhere or with -Dmodelplane.transport=nio.
+    this.vertx = Vertx.vertx(new VertxOptions()
+        .setPreferNativeTransport(!"nio".equalsIgnoreCase(System.getProperty("modelplane.transport"))));
     this.learner = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("prefix-learner")
         .unstarted(r));
     this.flowExecutor = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon()
@@ -115,6 +117,12 @@ public final class Router implements AutoCloseable {
 
   /** Starts everything; returns once the listeners are bound. */
   public Router start() throws Exception {
+    if (vertx.isNativeTransportEnabled()) {
+      Log.info("network transport", "native", true);
+    } else {
+      Log.info("network transport", "native", false, "reason", vertx.unavailableNativeTransportCause() == null
+          ? "-Dmodelplane.transport=nio" : vertx.unavailableNativeTransportCause().toString());
+    }
     if (options.staticEndpoints() != null) {
       EndpointPool pool = pools.getOrCreate(PoolKey.STATIC);
       pool.setEndpoints(StaticEndpoints.parse(options.staticEndpoints()));

@@ -26,8 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Gateway overhead versus a direct connection, measured side by side in one run: C concurrent clients each stream
  * chat completions back to back (SSE, {@code chunks} events {@code chunkMs} apart) from an in-process vLLM
- * look-alike, first directly, then through {@code modelplane router} running as its own process. Reports streams/s,
- * time to first event and stream duration percentiles, and the ratios.
+ * look-alike, first directly, then through {@code modelplane router} running as its own process and, when the
+ * environment variable {@code BENCH_NGINX} names an nginx binary, through nginx as a reference reverse proxy
+ * (unbuffered, keep-alive upstream connections, the same number of worker threads as the gateway's event loops).
+ * Reports streams/s, time to first event and stream duration percentiles, CPU per stream, and the ratios.
  *
  * <p>Usage: {@code GatewayOverheadBench <modelplane.jar> <java> [seconds] [concurrency,…]}; see hack/bench-router.sh.
  */
@@ -43,6 +45,66 @@ public final class GatewayOverheadBench {
     return p.info().totalCpuDuration().map(d -> d.toNanos() / 1e6).orElse(Double.NaN);
   }
 
+  /** CPU of a process and all its descendants (nginx's master and workers). */
+  private static double treeCpuMs(ProcessHandle p) {
+    return cpuMs(p) + p.descendants().mapToDouble(GatewayOverheadBench::cpuMs).sum();
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** Starts nginx in the foreground with its own prefix directory, proxying to {@code upstreamPort} unbuffered. */
+  private static Process startNginx(String nginx, int port, int upstreamPort, int workers) throws Exception {
+    Path prefix = java.nio.file.Files.createTempDirectory("bench-nginx");
+    java.nio.file.Files.createDirectories(prefix.resolve("logs"));
+    String conf = String.join("\n",
+        "daemon off;",
+        "worker_processes " + workers + ";",
+        "pid " + prefix.resolve("nginx.pid") + ";",
+        "error_log stderr warn;",
+        "events { worker_connections 8192; }",
+        "http {",
+        "  access_log off;",
+        "  client_body_temp_path " + prefix.resolve("body") + ";",
+        "  proxy_temp_path " + prefix.resolve("proxy") + ";",
+        "  fastcgi_temp_path " + prefix.resolve("fastcgi") + ";",
+        "  uwsgi_temp_path " + prefix.resolve("uwsgi") + ";",
+        "  scgi_temp_path " + prefix.resolve("scgi") + ";",
+        "  upstream model { server 127.0.0.1:" + upstreamPort + "; keepalive 2048; }",
+        "  server {",
+        "    listen 127.0.0.1:" + port + ";",
+        "    keepalive_requests 1000000;",
+        "    location / {",
+        "      proxy_pass http://model;",
+        "      proxy_http_version 1.1;",
+        "      proxy_set_header Connection \"\";",
+        "      proxy_buffering off;",
+        "      proxy_request_buffering off;",
+        "    }",
+        "  }",
+        "}",
+        "");
+    Path file = prefix.resolve("nginx.conf");
+    java.nio.file.Files.writeString(file, conf);
+    Process p = new ProcessBuilder(nginx, "-p", prefix.toString(), "-c", file.toString(), "-e", "stderr")
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    for (int i = 0; i < 100 && p.isAlive(); i++) {
+      try {
+        http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+            .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding());
+        return p;
+      } catch (java.io.IOException e) {
+        Thread.sleep(100);
+      }
+    }
+    p.destroyForcibly();
+    throw new IllegalStateException("nginx did not start on port " + port);
+  }
+
   public static void main(String[] args) throws Exception {
     Path jar = Path.of(args[0]);
     String java = args[1];
@@ -53,10 +115,9 @@ public final class GatewayOverheadBench {
     long chunkMs = 20;
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
     FakeModelServer upstream = new FakeModelServer(vertx, "upstream").stream(chunks, chunkMs).start();
-    int gatewayPort;
-    try (ServerSocket s = new ServerSocket(0)) {
-      gatewayPort = s.getLocalPort();
-    }
+    int gatewayPort = freePort();
+    String nginxBinary = System.getenv("BENCH_NGINX");
+    Process nginx = null;
     List<String> command = new ArrayList<>(List.of(java, "-Xmx1g"));
     String extra = System.getenv("BENCH_ROUTER_JVM_OPTS"); // e.g. a JFR recording while profiling
     if (extra != null && !extra.isBlank()) {
@@ -68,6 +129,11 @@ public final class GatewayOverheadBench {
     Process router = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     try {
+      int nginxPort = -1;
+      if (nginxBinary != null && !nginxBinary.isBlank()) {
+        nginxPort = freePort();
+        nginx = startNginx(nginxBinary, nginxPort, upstream.port(), 2);
+      }
       waitForHealth(gatewayPort);
       List<Result> results = new ArrayList<>();
       for (int c : levels) {
@@ -77,10 +143,20 @@ public final class GatewayOverheadBench {
         results.add(run(vertx, client, upstream.port(), c, seconds, "direct", router));
         run(vertx, client, gatewayPort, c, 2, "warmup", router);
         results.add(run(vertx, client, gatewayPort, c, seconds, "gateway", router));
+        if (nginx != null) {
+          run(vertx, client, nginxPort, c, 2, "warmup", nginx);
+          results.add(run(vertx, client, nginxPort, c, seconds, "nginx", nginx));
+        }
         client.close().toCompletionStage().toCompletableFuture().get();
       }
       print(results, chunks, chunkMs, seconds);
     } finally {
+      if (nginx != null) {
+        nginx.destroy();
+        if (!nginx.waitFor(10, TimeUnit.SECONDS)) {
+          nginx.destroyForcibly();
+        }
+      }
       router.destroy();
       if (!router.waitFor(10, TimeUnit.SECONDS)) {
         router.destroyForcibly();
@@ -109,7 +185,7 @@ public final class GatewayOverheadBench {
   private static Result run(Vertx vertx, HttpClient client, int port, int concurrency, int seconds, String label,
       Process router) throws Exception {
     double benchCpu0 = cpuMs(ProcessHandle.current());
-    double routerCpu0 = cpuMs(router.toHandle());
+    double routerCpu0 = treeCpuMs(router.toHandle());
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     AtomicBoolean stop = new AtomicBoolean();
     List<long[]> samples = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -124,7 +200,7 @@ public final class GatewayOverheadBench {
     }
     double elapsed = (System.nanoTime() - started) / 1e9;
     double benchCpu = cpuMs(ProcessHandle.current()) - benchCpu0;
-    double routerCpu = cpuMs(router.toHandle()) - routerCpu0;
+    double routerCpu = treeCpuMs(router.toHandle()) - routerCpu0;
     long[] ttfb = samples.stream().mapToLong(s -> s[0]).sorted().toArray();
     long[] dur = samples.stream().mapToLong(s -> s[1]).sorted().toArray();
     return new Result(label.equals("warmup") ? "warmup" : label, concurrency, samples.size() / elapsed,
@@ -182,7 +258,7 @@ public final class GatewayOverheadBench {
         chunkMs, chunks * chunkMs, seconds);
     System.out.println("| concurrent streams | path | streams/s | first event p50 (ms) | first event p99 (ms) "
         + "| stream p50 (ms) | stream p99 (ms) | errors | load-generator+upstream CPU ms/stream "
-        + "| gateway CPU ms/stream |");
+        + "| proxy CPU ms/stream |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
       if (r.target().equals("warmup")) {
@@ -191,19 +267,21 @@ public final class GatewayOverheadBench {
       System.out.printf(Locale.ROOT, "| %d | %s | %.1f | %.2f | %.2f | %.1f | %.1f | %d | %.3f | %s |%n",
           r.concurrency(), r.target(), r.streamsPerSecond(), r.ttfbP50(), r.ttfbP99(), r.durationP50(),
           r.durationP99(), r.errors(), r.benchCpuMs() / Math.max(1, r.streams()),
-          r.target().equals("gateway") ? String.format(Locale.ROOT, "%.3f", r.routerCpuMs() / Math.max(1,
+          !r.target().equals("direct") ? String.format(Locale.ROOT, "%.3f", r.routerCpuMs() / Math.max(1,
               r.streams())) : "-");
     }
     System.out.println();
-    System.out.println("| concurrent streams | gateway/direct streams/s | added first-event p50 (ms) "
+    System.out.println("| concurrent streams | proxy | proxy/direct streams/s | added first-event p50 (ms) "
         + "| added first-event p99 (ms) |");
-    System.out.println("|---|---|---|---|");
-    for (int i = 0; i + 1 < results.size(); i++) {
-      Result d = results.get(i);
-      Result g = results.get(i + 1);
-      if (d.target().equals("direct") && g.target().equals("gateway")) {
-        System.out.printf(Locale.ROOT, "| %d | %.3f | %.2f | %.2f |%n", d.concurrency(),
-            g.streamsPerSecond() / d.streamsPerSecond(), g.ttfbP50() - d.ttfbP50(), g.ttfbP99() - d.ttfbP99());
+    System.out.println("|---|---|---|---|---|");
+    Result direct = null;
+    for (Result r : results) {
+      if (r.target().equals("direct")) {
+        direct = r;
+      } else if (!r.target().equals("warmup") && direct != null && direct.concurrency() == r.concurrency()) {
+        System.out.printf(Locale.ROOT, "| %d | %s | %.3f | %.2f | %.2f |%n", r.concurrency(), r.target(),
+            r.streamsPerSecond() / direct.streamsPerSecond(), r.ttfbP50() - direct.ttfbP50(),
+            r.ttfbP99() - direct.ttfbP99());
       }
     }
   }
