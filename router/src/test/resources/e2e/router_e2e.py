@@ -1,9 +1,11 @@
-"""Drives the modelplane gateway with the official openai Python SDK, unmodified.
+"""Drives the modelplane gateway with the official openai Python SDK, unmodified, in front of simulators.
 
 Usage: python router_e2e.py BASE_URL MODE
-  basic   chat (plain and streaming), completions, served-endpoint header, prefix affinity and spread,
-          malformed JSON -> 400 and oversized body -> 413 as the SDK and a raw client see them
-  kill    many concurrent streams; prints one JSON line per request: {"i", "started", "ok", "error"}
+  basic   (simulators in echo mode) chat (plain and streaming with usage), completions, served-endpoint header,
+          prefix affinity with the cache hits it buys, spread of distinct prefixes, malformed JSON -> 400 and
+          oversized body -> 413 as the SDK and a raw client see them
+  kill N P  N streams, P at a time (simulators in random mode); one JSON line per request:
+          {"i", "started", "ok", "error", "served"}
 """
 import json
 import sys
@@ -25,28 +27,41 @@ def check(cond, msg):
 
 
 def basic():
-    chat = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}])
-    check(chat.choices[0].message.content.startswith("hello from"), chat.choices[0].message.content)
+    chat = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi there"}])
+    check(chat.choices[0].message.content == "hi there", "echo: %r" % chat.choices[0].message.content)
+    check(chat.usage.completion_tokens == 2, "usage: %s" % chat.usage)
 
     text = ""
     chunks = 0
-    for chunk in client.chat.completions.create(model="m", messages=[{"role": "user", "content": "hi"}],
-                                                stream=True):
+    usage = None
+    for chunk in client.chat.completions.create(model="m", messages=[{"role": "user", "content": "stream this "
+                                                                      "back to me"}],
+                                                stream=True, stream_options={"include_usage": True}):
         chunks += 1
         for choice in chunk.choices:
             text += choice.delta.content or ""
-    check(chunks >= 3 and text.startswith("tok0 "), "stream: %d chunks %r" % (chunks, text))
+        if chunk.usage is not None:
+            usage = chunk.usage
+    check(chunks >= 5 and text == "stream this back to me", "stream: %d chunks %r" % (chunks, text))
+    check(usage is not None and usage.completion_tokens == 5, "stream usage: %s" % usage)
 
     comp = client.completions.with_raw_response.create(model="m", prompt="plain completion")
     check(comp.headers.get(SERVED), "served header missing")
+    check(comp.parse().choices[0].text == "plain completion", "completion echo: %r" % comp.parse().choices[0].text)
 
+    # A long shared system prompt: every request lands where the first one went, and from the second request on
+    # the simulator reports the shared blocks as cached prompt tokens.
     system = "You are a careful assistant who answers briefly. " * 40
     same = set()
+    cached = []
     for i in range(10):
         raw = client.chat.completions.with_raw_response.create(
-            model="m", messages=[{"role": "system", "content": system}, {"role": "user", "content": "q%d" % i}])
+            model="m", max_tokens=1,
+            messages=[{"role": "system", "content": system}, {"role": "user", "content": "q%d" % i}])
         same.add(raw.headers.get(SERVED))
+        cached.append(raw.parse().usage.prompt_tokens_details.cached_tokens)
     check(len(same) == 1, "shared prefix spread over %s" % same)
+    check(cached[0] == 0 and min(cached[1:]) >= 256, "cached prompt tokens per request: %s" % cached)
 
     spread = set()
     for i in range(30):
@@ -80,9 +95,9 @@ def kill():
     out = threading.Lock()
     next_i = [0]
 
-    def report(i, started, ok, error):
+    def report(i, started, ok, error, served):
         with out:
-            print(json.dumps({"i": i, "started": started, "ok": ok, "error": error}), flush=True)
+            print(json.dumps({"i": i, "started": started, "ok": ok, "error": error, "served": served}), flush=True)
 
     def worker():
         while True:
@@ -92,14 +107,22 @@ def kill():
             if i >= n:
                 return
             started = False
+            served = None
             try:
-                stream = client.chat.completions.create(
-                    model="m", messages=[{"role": "user", "content": "request %d" % i}], stream=True)
-                for _ in stream:
-                    started = True
-                report(i, started, True, None)
+                raw = client.chat.completions.with_streaming_response.create(
+                    model="m", messages=[{"role": "user", "content": "request %d" % i}], stream=True,
+                    max_tokens=30, extra_body={"ignore_eos": True})
+                with raw as response:
+                    served = response.headers.get(SERVED)
+                    tokens = 0
+                    for chunk in response.parse():
+                        started = True
+                        tokens += sum(1 for c in chunk.choices if c.delta.content)
+                if tokens != 30:
+                    raise RuntimeError("request %d: %d tokens" % (i, tokens))
+                report(i, started, True, None, served)
             except Exception as e:  # noqa: BLE001 - every failure is reported
-                report(i, started, False, type(e).__name__)
+                report(i, started, False, type(e).__name__, served)
 
     threads = [threading.Thread(target=worker) for _ in range(parallel)]
     for t in threads:

@@ -28,7 +28,8 @@ import java.util.function.LongSupplier;
 /**
  * One client request through the gateway: read the body (413 over the limit), select an upstream, forward, stream the
  * response back chunk by chunk with back-pressure, retry another endpoint if the upstream fails before the first
- * response byte, and reset the upstream request when the client goes away. Everything runs on the event loop of the
+ * response body byte (the response head is held until then), and reset the upstream request when the client goes
+ * away. Everything runs on the event loop of the
  * client connection.
  */
 final class ProxyExchange {
@@ -258,6 +259,46 @@ final class ProxyExchange {
       finish(499, "client disconnected");
       return;
     }
+    // The head is held until the first body bytes (or the end): an upstream that dies after its headers but
+    // before any token — e.g. while the request waits for prefill — can still be retried on another endpoint.
+    ur.handler(chunk -> {
+      if (!responseStarted) {
+        writeHead(target, ur);
+      }
+      responseBytes += chunk.length();
+      resp.write(chunk);
+      if (resp.writeQueueFull()) {
+        ur.pause();
+        resp.drainHandler(v -> ur.resume());
+      }
+    });
+    ur.exceptionHandler(t -> {
+      if (done) {
+        return;
+      }
+      if (!responseStarted) {
+        upstream = null;
+        upstreamFailedBeforeResponse(target, t, false);
+        return;
+      }
+      // Mid-stream failure: the client already has bytes, so abort rather than pretend the body is complete.
+      closeAttempt(false);
+      resp.reset();
+      finish(ur.statusCode(), "upstream failed mid-response: " + t.getMessage());
+    });
+    ur.endHandler(v -> {
+      if (!done) {
+        if (!responseStarted) {
+          writeHead(target, ur);
+        }
+        resp.end();
+        closeAttempt(true);
+        finish(ur.statusCode(), null);
+      }
+    });
+  }
+
+  private void writeHead(UpstreamTarget target, HttpClientResponse ur) {
     responseStarted = true;
     ttfbNanos = nanoClock.getAsLong() - startNanos;
     metrics.gatewayTtfb.observe(ttfbNanos / 1e9);
@@ -278,29 +319,6 @@ final class ProxyExchange {
       resp.setChunked(true);
     }
     resp.writeHead();
-    ur.handler(chunk -> {
-      responseBytes += chunk.length();
-      resp.write(chunk);
-      if (resp.writeQueueFull()) {
-        ur.pause();
-        resp.drainHandler(v -> ur.resume());
-      }
-    });
-    ur.exceptionHandler(t -> {
-      if (!done) {
-        // Mid-stream failure: the client already has bytes, so abort rather than pretend the body is complete.
-        closeAttempt(false);
-        resp.reset();
-        finish(ur.statusCode(), "upstream failed mid-response: " + t.getMessage());
-      }
-    });
-    ur.endHandler(v -> {
-      if (!done) {
-        resp.end();
-        closeAttempt(true);
-        finish(ur.statusCode(), null);
-      }
-    });
   }
 
   /** Ends the current upstream attempt once: releases in-flight accounting in the selection. */
@@ -366,9 +384,7 @@ final class ProxyExchange {
     }
     if (upstream != null) {
       upstream.reset();
-      if (responseStarted) {
-        closeAttempt(false);
-      }
+      closeAttempt(false);
       finish(499, "client disconnected");
     }
   }

@@ -163,6 +163,21 @@ class GatewayTest {
   }
 
   @Test
+  void retriesAnotherEndpointWhenTheUpstreamDiesAfterItsHeadBeforeAnyBody() throws Exception {
+    FakeModelServer dying = server("dying").dieAfterHead();
+    FakeModelServer live = server("live");
+    router(dying.hostPort() + "," + live.hostPort(), null, 1 << 20);
+    for (int i = 0; i < 8; i++) {
+      HttpResponse<String> r = post("/v1/chat/completions", chat("question " + i, true));
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("x-gateway-destination-endpoint-served")).contains(live.hostPort());
+      assertThat(r.body()).contains("tok0 ").endsWith("data: [DONE]\n\n");
+    }
+    assertThat(dying.requests()).as("requests that reached the dying server first").isPositive();
+    assertThat(live.requests()).isEqualTo(8);
+  }
+
+  @Test
   void clientDisconnectCancelsTheUpstream() throws Exception {
     FakeModelServer a = server("a").stream(1000, 20);
     router(a.hostPort(), null, 1 << 20);

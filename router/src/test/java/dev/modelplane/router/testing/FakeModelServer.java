@@ -29,6 +29,7 @@ public final class FakeModelServer implements AutoCloseable {
   private volatile double kvUsage;
   private volatile int chunks = 3;
   private volatile long chunkDelayMs = 0;
+  private volatile boolean dieAfterHead;
   /** When set, the server sends the first SSE chunk and waits for this before the rest. */
   private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>();
 
@@ -83,6 +84,12 @@ public final class FakeModelServer implements AutoCloseable {
     return this;
   }
 
+  /** Streams get their response head, then the connection is closed before any body byte (a crash in prefill). */
+  public FakeModelServer dieAfterHead() {
+    this.dieAfterHead = true;
+    return this;
+  }
+
   /** Holds every stream after its first chunk until the returned future completes. */
   public CompletableFuture<Void> holdAfterFirstChunk() {
     CompletableFuture<Void> f = new CompletableFuture<>();
@@ -130,6 +137,11 @@ public final class FakeModelServer implements AutoCloseable {
       return;
     }
     resp.setChunked(true).putHeader("content-type", "text/event-stream");
+    if (dieAfterHead) {
+      resp.writeHead();
+      vertx.setTimer(20, t -> req.connection().close());
+      return;
+    }
     sendChunk(resp, model, 0);
   }
 
