@@ -16,13 +16,24 @@ public final class ModelCachePvcBuilder {
   }
 
   public static PersistentVolumeClaim build(ServingPlan plan) {
-    OperatorSettings.ModelCacheSettings cache = plan.settings().modelCache();
     Map<String, String> labels = plan.cache().kind() == ServingPlan.CacheKind.OWNED_CLAIM ? plan.labels()
         : Map.of(IsvcLabels.MANAGED_BY, IsvcLabels.MANAGED_BY_VALUE);
+    return claim(plan.cache().claimName(), plan.namespace(), labels, plan.settings());
+  }
+
+  /** The namespace's shared cache claim, as serving pods and prefetch Jobs use it (no owner, kept). */
+  public static PersistentVolumeClaim shared(String namespace, OperatorSettings settings) {
+    return claim(ServingPlan.SHARED_CACHE_CLAIM, namespace, Map.of(IsvcLabels.MANAGED_BY,
+        IsvcLabels.MANAGED_BY_VALUE), settings);
+  }
+
+  private static PersistentVolumeClaim claim(String name, String namespace, Map<String, String> labels,
+      OperatorSettings settings) {
+    OperatorSettings.ModelCacheSettings cache = settings.modelCache();
     return new PersistentVolumeClaimBuilder()
         .withNewMetadata()
-          .withName(plan.cache().claimName())
-          .withNamespace(plan.namespace())
+          .withName(name)
+          .withNamespace(namespace)
           .withLabels(labels)
         .endMetadata()
         .withNewSpec()

@@ -80,7 +80,7 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
         case SHARED_CLAIM, OWNED_CLAIM, USER_CLAIM -> {
           volumes.add(new VolumeBuilder().withName(CACHE_VOLUME).withNewPersistentVolumeClaim()
               .withClaimName(plan.cache().claimName()).endPersistentVolumeClaim().build());
-          init.add(cachePrep(plan, fsGroup));
+          init.add(cachePrep(plan.settings().initContainerImage(), fsGroup));
         }
         case EMPTY_DIR -> volumes.add(new VolumeBuilder().withName(CACHE_VOLUME).withNewEmptyDir()
             .withSizeLimit(plan.cache().sizeLimit() == null ? null : new Quantity(plan.cache().sizeLimit()))
@@ -114,12 +114,12 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
     }
   }
 
-  private static Container cachePrep(ServingPlan plan, long fsGroup) {
+  static Container cachePrep(String image, long fsGroup) {
     SecurityContext root = new SecurityContextBuilder().withRunAsUser(0L).withRunAsNonRoot(false)
         .withAllowPrivilegeEscalation(false)
         .withNewCapabilities().withDrop("ALL").withAdd("CHOWN", "FOWNER").endCapabilities()
         .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
-    return new ContainerBuilder().withName("model-cache-prep").withImage(plan.settings().initContainerImage())
+    return new ContainerBuilder().withName("model-cache-prep").withImage(image)
         .withCommand("sh", "-c", "chown 0:" + fsGroup + " " + ModelLayout.CACHE_MOUNT + " && chmod g+rwX "
             + ModelLayout.CACHE_MOUNT)
         .withVolumeMounts(mount(CACHE_VOLUME, ModelLayout.CACHE_MOUNT, false))
@@ -129,23 +129,32 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
   }
 
   private static Container downloader(ServingPlan plan) {
-    ModelLayout layout = plan.layout();
-    ModelSpec spec = plan.model().getSpec();
+    List<io.fabric8.kubernetes.api.model.LocalObjectReference> secrets = new ArrayList<>();
+    secrets.add(plan.model().getSpec().sourceSecretRef());
+    if (plan.draft() != null && plan.draftLayout().staging() == ModelLayout.Staging.DOWNLOAD) {
+      secrets.add(plan.draft().getSpec().sourceSecretRef());
+    }
+    return downloader(plan.settings().initContainerImage(), plan.model().getSpec(), plan.layout(), plan.downloads(),
+        secrets);
+  }
+
+  /** The {@code model-downloader} container: fetches {@code downloads} into the cache mounted at /models. */
+  static Container downloader(String image, ModelSpec spec, ModelLayout layout, List<ServingPlan.Download> downloads,
+      List<io.fabric8.kubernetes.api.model.LocalObjectReference> secrets) {
     List<EnvVar> env = new ArrayList<>();
     env.add(env("MODEL_SOURCE", spec.source()));
     if (layout.staging() == ModelLayout.Staging.DOWNLOAD) {
       env.add(env("CACHE_DIR", layout.modelDir()));
-      env.add(env("MODEL_PATH", plan.downloads().getFirst().target()));
+      env.add(env("MODEL_PATH", downloads.getFirst().target()));
     }
-    env.add(env("MODEL_FILES", plan.downloads().stream()
+    env.add(env("MODEL_FILES", downloads.stream()
         .map(d -> d.target() + " " + d.url() + (d.sha256() == null ? "" : " " + d.sha256()))
         .collect(Collectors.joining("\n"))));
     List<EnvFromSource> envFrom = new ArrayList<>();
-    secret(spec.sourceSecretRef(), envFrom);
-    if (plan.draft() != null && plan.draftLayout().staging() == ModelLayout.Staging.DOWNLOAD) {
-      secret(plan.draft().getSpec().sourceSecretRef(), envFrom);
+    for (var ref : secrets) {
+      secret(ref, envFrom);
     }
-    return new ContainerBuilder().withName("model-downloader").withImage(plan.settings().initContainerImage())
+    return new ContainerBuilder().withName("model-downloader").withImage(image)
         .withCommand("sh", "-c", DOWNLOAD_SCRIPT)
         .withEnv(env)
         .withEnvFrom(envFrom)

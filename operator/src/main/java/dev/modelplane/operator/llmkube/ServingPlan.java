@@ -156,6 +156,13 @@ public record ServingPlan(
     return layout.staging() == ModelLayout.Staging.PVC || layout.staging() == ModelLayout.Staging.HOST_PATH;
   }
 
+  /** The files the downloader fetches for one Model: its layout's downloads, the primary one with the checksum. */
+  public static List<Download> downloadsOf(ModelLayout layout, String sha256) {
+    List<Download> downloads = new ArrayList<>();
+    addDownloads(downloads, layout, sha256);
+    return List.copyOf(downloads);
+  }
+
   private static void addDownloads(List<Download> downloads, ModelLayout layout, String sha256) {
     if (layout.staging() != ModelLayout.Staging.DOWNLOAD) {
       return;

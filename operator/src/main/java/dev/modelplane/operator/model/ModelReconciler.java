@@ -10,13 +10,22 @@ import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.common.StatusWriter;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import dev.modelplane.operator.llmkube.ModelCachePvcBuilder;
+import dev.modelplane.operator.llmkube.PrefetchJobBuilder;
+import dev.modelplane.operator.llmkube.ServingPlan;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -31,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code pvc://}: Ready once the claim is Bound, Pending (rechecked every 15 s) before.</li>
  *   <li>Hugging Face id without files: Ready, resolved by the runtime; no cache key.</li>
  *   <li>{@code https://}, {@code hf://} with files, {@code s3://}: Ready, with the cache key; the GGUF header is read
- *       once per source.</li>
+ *       once per source. With {@code spec.prefetch}: a prefetch Job downloads into the namespace's shared cache
+ *       claim first — Downloading while it runs, Ready when it succeeded, Failed when it gave up.</li>
  *   <li>Local path: Failed unless under {@code --allowed-host-path-roots}; else Ready, with metadata when the
  *       operator can read the file itself.</li>
  * </ul>
@@ -41,6 +51,7 @@ public class ModelReconciler implements Reconciler<Model> {
   public static final String NAME = "llmkube-model";
   private static final Logger LOG = LoggerFactory.getLogger(ModelReconciler.class);
   private static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
+  private static final Duration PREFETCH_RECHECK = Duration.ofSeconds(3);
 
   private final OperatorSettings settings;
   private final ModelInspector inspector;
@@ -69,7 +80,11 @@ public class ModelReconciler implements Reconciler<Model> {
       StatusWriter.write(model, status, Model::new, context, settings.useSsa());
     }
     UpdateControl<Model> control = UpdateControl.noUpdate();
-    return status.phase() == ModelPhase.PENDING ? control.rescheduleAfter(PENDING_RECHECK) : control;
+    return switch (status.phase()) {
+      case PENDING -> control.rescheduleAfter(PENDING_RECHECK);
+      case DOWNLOADING -> control.rescheduleAfter(PREFETCH_RECHECK);
+      default -> control;
+    };
   }
 
   ModelObservation observe(Model model, Context<Model> context) {
@@ -93,7 +108,7 @@ public class ModelReconciler implements Reconciler<Model> {
       case RUNTIME -> new ModelObservation(generation, prev, layout, ModelPhase.READY, "RuntimeResolved",
           "The runtime fetches " + layout.modelPath() + " itself", null, null, null, null, sha);
       case HOST_PATH -> local(model, layout, generation, prev, sha, gguf);
-      case DOWNLOAD -> remote(model, layout, generation, prev, sha, gguf);
+      case DOWNLOAD -> prefetch(model, context, remote(model, layout, generation, prev, sha, gguf));
     };
   }
 
@@ -146,6 +161,77 @@ public class ModelReconciler implements Reconciler<Model> {
     }
     return ready(layout, generation, prev, sha, seen, "WorkloadResolved",
         "Downloaded by the serving pods' init container into " + layout.modelDir());
+  }
+
+  /** With {@code spec.prefetch}: makes sure the cache claim and the prefetch Job exist and reads the Job's state. */
+  private ModelObservation prefetch(Model model, Context<Model> context, ModelObservation resolved) {
+    if (!Boolean.TRUE.equals(model.getSpec().prefetch()) || resolved.phase() != ModelPhase.READY) {
+      return resolved;
+    }
+    OperatorSettings.ModelCacheSettings cache = settings.modelCache();
+    if (!cache.enabled() || cache.mode() != OperatorSettings.CacheMode.SHARED) {
+      if (resolved.previous() == null || !"PrefetchUnavailable".equals(resolved.previous().conditions().stream()
+          .filter(c -> "Available".equals(c.getType())).map(c -> c.getReason()).findFirst().orElse(null))) {
+        events.warning(model, "PrefetchUnavailable", "spec.prefetch needs the operator's shared model cache "
+            + "(cache enabled, --model-cache-mode shared); the serving pods download the model instead");
+      }
+      return withPhase(resolved, ModelPhase.READY, "PrefetchUnavailable", "spec.prefetch ignored: no shared "
+          + "model cache; " + resolved.message(), null);
+    }
+    KubernetesClient client = context.getClient();
+    String ns = model.getMetadata().getNamespace();
+    if (client.persistentVolumeClaims().inNamespace(ns).withName(ServingPlan.SHARED_CACHE_CLAIM).get() == null) {
+      try {
+        client.resource(ModelCachePvcBuilder.shared(ns, settings)).create();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+      }
+    }
+    Job desired = PrefetchJobBuilder.build(model, resolved.layout(), settings);
+    String name = desired.getMetadata().getName();
+    for (Job stale : client.batch().v1().jobs().inNamespace(ns)
+        .withLabel(PrefetchJobBuilder.MODEL_LABEL, model.getMetadata().getName())
+        .withLabel(PrefetchJobBuilder.COMPONENT_LABEL, PrefetchJobBuilder.COMPONENT).list().getItems()) {
+      if (!stale.getMetadata().getName().equals(name)) {
+        client.resource(stale).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+      }
+    }
+    Job job = client.batch().v1().jobs().inNamespace(ns).withName(name).get();
+    if (job == null) {
+      job = client.resource(desired).create();
+      events.normal(model, "PrefetchStarted", "Job " + name + " downloads " + resolved.layout().downloads().size()
+          + " file(s) into claim " + ServingPlan.SHARED_CACHE_CLAIM);
+    }
+    return fromJob(job, resolved);
+  }
+
+  /** The Model's phase from its prefetch Job: Complete → Ready, Failed → Failed, otherwise Downloading. */
+  static ModelObservation fromJob(Job job, ModelObservation resolved) {
+    String name = job.getMetadata().getName();
+    List<JobCondition> conditions = job.getStatus() == null || job.getStatus().getConditions() == null ? List.of()
+        : job.getStatus().getConditions();
+    for (JobCondition c : conditions) {
+      if ("True".equals(c.getStatus()) && "Complete".equals(c.getType())) {
+        return withPhase(resolved, ModelPhase.READY, "Prefetched", "Job " + name + " downloaded the model into "
+            + "claim " + ServingPlan.SHARED_CACHE_CLAIM + " at " + resolved.layout().modelDir(), null);
+      }
+      if ("True".equals(c.getStatus()) && "Failed".equals(c.getType())) {
+        String why = c.getMessage() == null || c.getMessage().isBlank() ? c.getReason() : c.getMessage();
+        FieldProblem problem = FieldProblem.fatal("spec.source", "PrefetchFailed", "prefetch Job " + name
+            + " failed: " + why + " (kubectl logs job/" + name + ")");
+        return withPhase(resolved, ModelPhase.FAILED, "PrefetchFailed", problem.describe(), problem);
+      }
+    }
+    return withPhase(resolved, ModelPhase.DOWNLOADING, "Prefetching", "Job " + name + " is downloading "
+        + resolved.layout().downloads().size() + " file(s) into claim " + ServingPlan.SHARED_CACHE_CLAIM, null);
+  }
+
+  private static ModelObservation withPhase(ModelObservation o, ModelPhase phase, String reason, String message,
+      FieldProblem problem) {
+    return new ModelObservation(o.generation(), o.previous(), o.layout(), phase, reason, message, problem, o.gguf(),
+        o.contentLength(), o.etag(), o.sha256());
   }
 
   private static ModelObservation ready(ModelLayout layout, long generation, ModelStatus prev, String sha,
