@@ -185,6 +185,10 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     gpuResources.add(gpu.resourceName());
     SchedulingInfo scheduling = plan == null ? null
         : SchedulingInfo.of(context.getSecondaryResources(Pod.class), gpuResources);
+    if (plan != null) {
+      StartupProtection.apply(context.getClient(), ns, StartupProtection.changes(isvc.getSpec(),
+          context.getSecondaryResources(Pod.class)));
+    }
     Integer effectivePriority = effectivePriority(isvc, seen.classes());
     boolean suspended = Boolean.TRUE.equals(isvc.getSpec().suspend());
     int desired = suspended ? 0 : plan == null ? (isvc.getSpec().replicas() == null ? 1 : isvc.getSpec().replicas())

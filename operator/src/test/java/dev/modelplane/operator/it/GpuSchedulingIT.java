@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,6 +59,33 @@ class GpuSchedulingIT {
   private static Condition condition(InferenceService isvc, String type) {
     assertThat(isvc.getStatus()).as("status").isNotNull();
     return isvc.getStatus().conditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void podsCarryDoNotDisruptUntilTheyAreReadyWithoutARollout(KubeTest test) throws IOException {
+    KubernetesClient client = test.client();
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("guarded", "modelRef: llama\nresources: {gpu: 1}")).create();
+    // No GPU node yet: the pod stays Pending, so it is still starting and must be protected.
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      List<Pod> pods = client.pods().withLabel("inference.llmkube.dev/service", "guarded").list().getItems();
+      assertThat(pods).singleElement().satisfies(p -> assertThat(p.getMetadata().getAnnotations())
+          .containsEntry("karpenter.sh/do-not-disrupt", "true"));
+    });
+    String podName = client.pods().withLabel("inference.llmkube.dev/service", "guarded").list().getItems()
+        .getFirst().getMetadata().getName();
+    test.addNodes(FakeNode.nvidia("guard-" + suffix(test), 1));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      Pod p = client.pods().withName(podName).get();
+      assertThat(p).as("the same pod, not a rolled replacement").isNotNull();
+      assertThat(p.getStatus().getConditions()).anySatisfy(c -> {
+        assertThat(c.getType()).isEqualTo("Ready");
+        assertThat(c.getStatus()).isEqualTo("True");
+      });
+      assertThat(p.getMetadata().getAnnotations()).doesNotContainKey("karpenter.sh/do-not-disrupt");
+    });
+    assertThat(client.apps().deployments().withName("guarded").get().getSpec().getTemplate().getMetadata()
+        .getAnnotations()).doesNotContainKey("karpenter.sh/do-not-disrupt");
   }
 
   @Test

@@ -72,8 +72,8 @@ class SeedFieldCoverageTest {
       Map.entry("revisionHistoryLimit", "NewerFieldsBuilderTest.podPassThroughs"),
       Map.entry("maxPodLifetimeSeconds", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
       Map.entry("maxPodLifetimeIdleTimeoutSeconds", "no effect without maxPodLifetimeSeconds (docs/operator.md)"),
-      Map.entry("disruption", "NewerFieldsBuilderTest.podPassThroughs (protectAlways); protectStartup not "
-          + "implemented (docs/operator.md)"),
+      Map.entry("disruption", "NewerFieldsBuilderTest.podPassThroughs (protectAlways); StartupProtectionTest and "
+          + "GpuSchedulingIT.podsCarryDoNotDisruptUntilTheyAreReadyWithoutARollout (protectStartup)"),
       Map.entry("slo", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
       Map.entry("affinity", "NewerFieldsBuilderTest.podPassThroughs"),
       Map.entry("topologySpreadConstraints", "NewerFieldsBuilderTest.podPassThroughs"),

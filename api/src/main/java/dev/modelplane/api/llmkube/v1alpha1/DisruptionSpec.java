@@ -8,8 +8,9 @@ import io.fabric8.generator.annotation.Default;
  * scale-down) through the {@code karpenter.sh/do-not-disrupt: "true"} pod annotation. A value for that annotation in
  * {@code podAnnotations} always wins.
  *
- * @param protectStartup Sets the annotation on the pod template while the service is not Ready (model download and
- *     load) and removes it once the service is Ready; true by default.
+ * @param protectStartup Sets the annotation on each inference pod until that pod is Ready (model download and load),
+ *     then removes it; the pod template is left alone, so this never restarts pods. True by default, also when
+ *     {@code disruption} is not set.
  * @param protectAlways Keeps the annotation on the pod template in every phase, like setting it in
  *     {@code podAnnotations} but managed by the controller; false by default.
  */
