@@ -132,8 +132,12 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
       return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
     }
     record(isvc, seen, applied, context);
+    Duration recycle = recycle(isvc, applied, context);
     UpdateControl<InferenceService> control = UpdateControl.noUpdate();
-    return applied.error() != null ? control.rescheduleAfter(ERROR_RETRY) : control;
+    if (applied.error() != null) {
+      return control.rescheduleAfter(recycle == null || recycle.compareTo(ERROR_RETRY) > 0 ? ERROR_RETRY : recycle);
+    }
+    return recycle == null ? control : control.rescheduleAfter(recycle);
   }
 
   /** Observe and validate, from the informer caches (plus one claim lookup for {@code modelCache.claimName}). */
@@ -217,6 +221,34 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
           isvc.getMetadata().getGeneration());
       StatusWriter.write(isvc, status, InferenceService::new, context, settings.useSsa());
     }
+  }
+
+  /** {@code maxPodLifetimeSeconds}: evicts at most one expired pod; returns when to look again, or null. */
+  private Duration recycle(InferenceService isvc, Applied applied, Context<InferenceService> context) {
+    if (applied.plan() == null || isvc.getSpec().maxPodLifetimeSeconds() == null) {
+      return null;
+    }
+    PodRecycler.Decision d = PodRecycler.decide(isvc.getSpec().maxPodLifetimeSeconds(),
+        context.getSecondaryResources(Pod.class), applied.live(), clock.instant());
+    if (d.evict() != null) {
+      String ns = isvc.getMetadata().getNamespace();
+      boolean evicted;
+      try {
+        evicted = context.getClient().pods().inNamespace(ns).withName(d.evict()).evict();
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        evicted = false;
+        LOG.warn("recycle failed isvc={}/{} pod={} error=\"{}\"", ns, isvc.getMetadata().getName(), d.evict(),
+            e.getMessage());
+      }
+      if (evicted) {
+        events.normal(isvc, "PodRecycled", "Evicted pod " + d.evict() + " after " + d.ageSeconds()
+            + "s (maxPodLifetimeSeconds=" + isvc.getSpec().maxPodLifetimeSeconds() + ")");
+      } else {
+        events.warning(isvc, "RecycleBlocked", "Could not evict pod " + d.evict() + " (a PodDisruptionBudget or "
+            + "the API refused); retrying in " + d.recheckAfter().toSeconds() + "s");
+      }
+    }
+    return d.recheckAfter();
   }
 
   /** The value of the PriorityClass the pods use; the tier's value when the class is not (yet) in the cluster. */

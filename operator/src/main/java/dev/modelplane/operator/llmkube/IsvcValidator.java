@@ -126,8 +126,9 @@ public final class IsvcValidator {
         && !Boolean.TRUE.equals(spec.rolloutPolicy().force())) {
       problems.add(notImplemented("spec.rolloutPolicy.waitForIdle", "changes roll out at once"));
     }
-    if (spec.maxPodLifetimeSeconds() != null) {
-      problems.add(notImplemented("spec.maxPodLifetimeSeconds", "pods are not recycled"));
+    if (spec.maxPodLifetimeIdleTimeoutSeconds() != null) {
+      problems.add(notImplemented("spec.maxPodLifetimeIdleTimeoutSeconds",
+          "recycling does not wait for idle servers (rolloutPolicy.waitForIdle is not implemented)"));
     }
     if (spec.slo() != null) {
       problems.add(notImplemented("spec.slo", "no ServiceLevelObjective is created"));

@@ -14,6 +14,7 @@ import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.scheduling.QueueMetrics;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -59,6 +60,31 @@ class GpuSchedulingIT {
   private static Condition condition(InferenceService isvc, String type) {
     assertThat(isvc.getStatus()).as("status").isNotNull();
     return isvc.getStatus().conditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void expiredPodsAreRecycledOneAtATime(KubeTest test) throws IOException {
+    KubernetesClient client = test.client();
+    test.addNodes(FakeNode.cpu("recycle-" + suffix(test)));
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("recycled", "modelRef: llama\nreplicas: 2\nmaxPodLifetimeSeconds: 4")).create();
+    java.util.function.Supplier<List<Pod>> pods = () -> client.pods()
+        .withLabel("inference.llmkube.dev/service", "recycled").list().getItems();
+    await().atMost(TIMEOUT).until(() -> pods.get().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
+        && "Running".equals(p.getStatus().getPhase())).count() == 2);
+    List<String> first = pods.get().stream().map(p -> p.getMetadata().getName()).toList();
+    java.util.Set<Integer> liveCounts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+      List<Pod> now = pods.get();
+      liveCounts.add((int) now.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).count());
+      assertThat(now).extracting(p -> p.getMetadata().getName()).doesNotContainAnyElementsOf(first);
+    });
+    List<Event> recycled = client.v1().events().list().getItems().stream()
+        .filter(e -> "PodRecycled".equals(e.getReason())).toList();
+    assertThat(recycled).hasSizeGreaterThanOrEqualTo(2)
+        .allSatisfy(e -> assertThat(e.getMessage()).contains("(maxPodLifetimeSeconds=4)"));
+    // One at a time: the Deployment never had fewer than one live pod while its pods were recycled.
+    assertThat(liveCounts).doesNotContain(0);
   }
 
   @Test

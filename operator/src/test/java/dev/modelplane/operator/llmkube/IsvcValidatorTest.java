@@ -134,10 +134,11 @@ class IsvcValidatorTest {
         modelRef: m
         rolloutPolicy: {waitForIdle: true}
         maxPodLifetimeSeconds: 3600
+        maxPodLifetimeIdleTimeoutSeconds: 60
         slo: {indicator: availability, objective: "99"}
         endpoint: {gateway: {enabled: true, gatewayRef: {name: g}}}
         """)).extracting(FieldProblem::field).containsExactly("spec.rolloutPolicy.waitForIdle",
-        "spec.maxPodLifetimeSeconds", "spec.slo", "spec.endpoint.gateway");
+        "spec.maxPodLifetimeIdleTimeoutSeconds", "spec.slo", "spec.endpoint.gateway");
   }
 
   @Test

@@ -70,8 +70,9 @@ class SeedFieldCoverageTest {
       Map.entry("modelCache", "NewerFieldsBuilderTest.aUserCacheClaim…, ephemeralCache…"),
       Map.entry("rolloutPolicy", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
       Map.entry("revisionHistoryLimit", "NewerFieldsBuilderTest.podPassThroughs"),
-      Map.entry("maxPodLifetimeSeconds", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
-      Map.entry("maxPodLifetimeIdleTimeoutSeconds", "no effect without maxPodLifetimeSeconds (docs/operator.md)"),
+      Map.entry("maxPodLifetimeSeconds", "PodRecyclerTest; GpuSchedulingIT.expiredPodsAreRecycledOneAtATime"),
+      Map.entry("maxPodLifetimeIdleTimeoutSeconds", "not implemented: IsvcValidatorTest.newerFields "
+          + "(NotImplemented warning; needs waitForIdle)"),
       Map.entry("disruption", "NewerFieldsBuilderTest.podPassThroughs (protectAlways); StartupProtectionTest and "
           + "GpuSchedulingIT.podsCarryDoNotDisruptUntilTheyAreReadyWithoutARollout (protectStartup)"),
       Map.entry("slo", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
