@@ -8,8 +8,8 @@ if command -v nginx >/dev/null 2>&1; then
   exit 0
 fi
 cache="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}/nginx"
-if [ -x "$cache/root/usr/sbin/nginx" ]; then
-  echo "$cache/root/usr/sbin/nginx"
+if [ -x "$cache/pkg/usr/sbin/nginx" ]; then
+  echo "$cache/pkg/usr/sbin/nginx"
   exit 0
 fi
 command -v apt-get >/dev/null 2>&1 || { echo "nginx.sh: no nginx on PATH and no apt-get to fetch it" >&2; exit 1; }
@@ -21,9 +21,9 @@ if ! (cd "$tmp" && apt-get download nginx >&2); then
   apt-get update -qq >&2
   (cd "$tmp" && apt-get download nginx >&2)
 fi
-dpkg -x "$tmp"/nginx_*.deb "$tmp/root"
-"$tmp/root/usr/sbin/nginx" -v >&2
+dpkg -x "$tmp"/nginx_*.deb "$tmp/pkg"
+"$tmp/pkg/usr/sbin/nginx" -v >&2
 rm -rf "$cache"
 mv "$tmp" "$cache"
 trap - EXIT
-echo "$cache/root/usr/sbin/nginx"
+echo "$cache/pkg/usr/sbin/nginx"
