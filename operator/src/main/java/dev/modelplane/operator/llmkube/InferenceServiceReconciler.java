@@ -1,5 +1,6 @@
 package dev.modelplane.operator.llmkube;
 
+import dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
@@ -66,6 +67,10 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
   public static final String NAME = "llmkube-inferenceservice";
   private static final Logger LOG = LoggerFactory.getLogger(InferenceServiceReconciler.class);
   private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
+  /** llama.cpp prints where it loaded the model within its first few kilobytes; read at most this much. */
+  private static final int ACCELERATION_LOG_BYTES = 256 * 1024;
+  /** Per service, the pod whose log {@code status.acceleration} was last read from. */
+  private final Map<ResourceID, String> accelerationReadFrom = new java.util.concurrent.ConcurrentHashMap<>();
   private static final Duration CONFLICT_RETRY = Duration.ofMillis(500);
 
   private final OperatorSettings settings;
@@ -209,7 +214,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), applied.gate(),
         seen.problems(), applied.error(), live, desired, scheduling, position, effectivePriority,
         plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
-        ServingModes.resolve(isvc.getSpec()).value());
+        ServingModes.resolve(isvc.getSpec()).value(), plan == null ? null : acceleration(isvc, plan, gpu, context));
     InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
     for (FieldProblem problem : IsvcStatusAggregator.newProblems(isvc.getStatus(),
         IsvcStatusAggregator.problems(observation))) {
@@ -221,6 +226,45 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
           isvc.getMetadata().getGeneration());
       StatusWriter.write(isvc, status, InferenceService::new, context, settings.useSsa());
     }
+  }
+
+  /**
+   * llama.cpp only: reads the start of one Ready pod's server log, once per pod, to learn where the model was loaded
+   * ({@link AccelerationLog}); a GPU service that offloaded no layer gets a {@code RunningOnCPU} Warning. Null when
+   * nothing new was read (the previous status value is kept) or the log is unavailable.
+   */
+  private AccelerationStatus acceleration(InferenceService isvc, ServingPlan plan, GpuPlan gpu,
+      Context<InferenceService> context) {
+    if (!"llama-server".equals(plan.renderer().containerName())) {
+      return null;
+    }
+    ResourceID id = ResourceID.fromResource(isvc);
+    for (Pod pod : context.getSecondaryResources(Pod.class)) {
+      if (pod.getMetadata().getDeletionTimestamp() != null || !StartupProtection.ready(pod)) {
+        continue;
+      }
+      String uid = pod.getMetadata().getUid();
+      if (uid == null || uid.equals(accelerationReadFrom.put(id, uid))) {
+        return null;
+      }
+      String ns = isvc.getMetadata().getNamespace();
+      try {
+        AccelerationStatus a = AccelerationLog.parse(context.getClient().pods().inNamespace(ns)
+            .withName(pod.getMetadata().getName()).inContainer("llama-server").limitBytes(ACCELERATION_LOG_BYTES)
+            .getLog());
+        if (a != null && gpu.count() > 0 && Integer.valueOf(0).equals(a.layersOffloaded())) {
+          events.warning(isvc, "RunningOnCPU", "pod " + pod.getMetadata().getName() + " asked for " + gpu.count()
+              + " " + gpu.resourceName() + " but llama.cpp offloaded 0 of " + a.layersTotal()
+              + " layers: the model runs on the CPU (check the image's GPU backend and the device plugin)");
+        }
+        return a;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        LOG.debug("server log unavailable isvc={}/{} pod={} error=\"{}\"", ns, isvc.getMetadata().getName(),
+            pod.getMetadata().getName(), e.getMessage());
+        return null;
+      }
+    }
+    return null;
   }
 
   /** {@code maxPodLifetimeSeconds}: evicts at most one expired pod; returns when to look again, or null. */
@@ -265,6 +309,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
   public DeleteControl cleanup(InferenceService isvc, Context<InferenceService> context) {
     queue.remove(isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
     capacityWatchers.remove(ResourceID.fromResource(isvc));
+    accelerationReadFrom.remove(ResourceID.fromResource(isvc));
     LOG.info("deleted isvc={}/{}", isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }

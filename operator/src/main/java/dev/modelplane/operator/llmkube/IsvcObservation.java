@@ -1,5 +1,6 @@
 package dev.modelplane.operator.llmkube;
 
+import dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.scheduling.SchedulingInfo;
@@ -25,6 +26,7 @@ import java.util.List;
  * @param gpuResource the GPU resource requested
  * @param suspended {@code spec.suspend} holds the service at zero pods
  * @param mode the resolved serving mode ({@code chat}, {@code embedding}, {@code rerank})
+ * @param acceleration where the server placed the model, read from its log; null keeps the previous value
  */
 public record IsvcObservation(
     String name,
@@ -42,7 +44,8 @@ public record IsvcObservation(
     int gpuCount,
     String gpuResource,
     boolean suspended,
-    String mode) {
+    String mode,
+    AccelerationStatus acceleration) {
 
   public IsvcObservation {
     problems = problems == null ? List.of() : List.copyOf(problems);

@@ -94,7 +94,7 @@ public final class IsvcStatusAggregator {
         waiting ? waitingFor(o) : null,
         prev == null ? null : prev.lastUpdated(),
         o.mode(),
-        prev == null ? null : prev.acceleration(),
+        o.acceleration() != null ? o.acceleration() : prev == null ? null : prev.acceleration(),
         prev == null ? null : prev.gateway());
     if (prev != null && withoutTimestamp(prev).equals(withoutTimestamp(next))) {
       return prev;

@@ -30,7 +30,7 @@ class IsvcStatusAggregatorTest {
       Deployment d, int desired, SchedulingInfo scheduling, int position, int gpus) {
     return new IsvcObservation("chat", 3, prev, gate, problems, null, d, desired, scheduling, position, 100000,
         "http://chat.ns.svc.cluster.local:8080/v1/chat/completions", gpus, gpus > 0 ? "amd.com/gpu" : "nvidia.com/gpu",
-        false, "chat");
+        false, "chat", null);
   }
 
   private static Condition condition(InferenceServiceStatus s, String type) {
@@ -162,9 +162,21 @@ class IsvcStatusAggregatorTest {
   }
 
   @Test
+  void accelerationReadFromTheLogIsReportedAndKeptUntilSomethingNewIsRead() {
+    var acc = new dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus("CUDA0 (NVIDIA L4)", 33, 33);
+    IsvcObservation first = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1),
+        1, null, 0, 10000, null, 1, "nvidia.com/gpu", false, "chat", acc);
+    InferenceServiceStatus s = IsvcStatusAggregator.aggregate(first, T1);
+    assertThat(s.acceleration()).isEqualTo(acc);
+    IsvcObservation later = new IsvcObservation("chat", 1, s, ModelGate.READY, List.of(), null, deployment(1, 1),
+        1, null, 0, 10000, null, 1, "nvidia.com/gpu", false, "chat", null);
+    assertThat(IsvcStatusAggregator.aggregate(later, T1).acceleration()).isEqualTo(acc);
+  }
+
+  @Test
   void suspendedWinsAndTheModeIsReported() {
     IsvcObservation o = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1), 0,
-        null, 0, 10000, null, 0, "nvidia.com/gpu", true, "embedding");
+        null, 0, 10000, null, 0, "nvidia.com/gpu", true, "embedding", null);
     InferenceServiceStatus s = IsvcStatusAggregator.aggregate(o, T1);
     assertThat(s.phase()).isEqualTo(InferenceServicePhase.SUSPENDED);
     assertThat(s.mode()).isEqualTo("embedding");
