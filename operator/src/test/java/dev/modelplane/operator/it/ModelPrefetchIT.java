@@ -19,6 +19,8 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -121,10 +123,9 @@ class ModelPrefetchIT {
     client.resource(model("swap", "source: " + first + "\nprefetch: true\n")).create();
     String firstJob = "swap-prefetch-" + CacheKey.of(first).substring(0, 10);
     await().atMost(TIMEOUT).until(() -> client.batch().v1().jobs().withName(firstJob).get() != null);
-    client.resources(Model.class).withName("swap").edit(m -> {
-      m.setSpec(model("swap", "source: " + second + "\nprefetch: true\n").getSpec());
-      return m;
-    });
+    // A merge patch without a resourceVersion: the operator writes the status concurrently.
+    client.resources(Model.class).withName("swap").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"source\":\"" + second + "\"}}");
     String secondJob = "swap-prefetch-" + CacheKey.of(second).substring(0, 10);
     await().atMost(TIMEOUT).untilAsserted(() -> {
       assertThat(client.batch().v1().jobs().withName(secondJob).get()).isNotNull();
