@@ -3,12 +3,12 @@ package dev.modelplane.cli;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.app.HealthServer;
 import dev.modelplane.operator.app.KeyValueLogs;
+import dev.modelplane.operator.app.LeaderLease;
 import dev.modelplane.operator.app.ModelplaneOperator;
+import dev.modelplane.simulator.Durations;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -17,16 +17,22 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code modelplane operator}: runs the controllers against the current kubeconfig or the in-cluster config. */
 @Command(
@@ -53,6 +59,18 @@ final class OperatorCommand implements Callable<Integer> {
   @Option(names = "--lease-namespace", description = "Namespace of the leader Lease; default: the operator's own.")
   String leaseNamespace;
 
+  @Option(names = "--lease-duration", defaultValue = "15s", converter = Durations.Converter.class,
+      description = "How long followers wait after the leader's last renewal before taking over (default: 15s).")
+  Duration leaseDuration;
+
+  @Option(names = "--renew-deadline", defaultValue = "10s", converter = Durations.Converter.class,
+      description = "How long the leader retries renewing before it stops leading and exits (default: 10s).")
+  Duration renewDeadline;
+
+  @Option(names = "--retry-period", defaultValue = "2s", converter = Durations.Converter.class,
+      description = "Pause between attempts to acquire or renew the Lease (default: 2s).")
+  Duration retryPeriod;
+
   @Option(names = "--http-port", defaultValue = "8081", description = "Port of /healthz, /readyz and /metrics.")
   int httpPort;
 
@@ -75,29 +93,49 @@ final class OperatorCommand implements Callable<Integer> {
   @Mixin
   OperatorSettingsOptions settingsOptions;
 
+  @Spec
+  CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
     KeyValueLogs.setLevel(logLevel);
+    LeaderLease.Timing timing = null;
+    if (leaderElect) {
+      try {
+        timing = new LeaderLease.Timing(leaseDuration, renewDeadline, retryPeriod);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+    }
     Config config = kubeconfig == null ? Config.autoConfigure(null)
         : Config.fromKubeconfig(Files.readString(kubeconfig));
-    OperatorSettings settings = settingsOptions.settings().toBuilder().createPriorityClasses(createPriorityClasses)
+    OperatorSettings settings = settingsOptions.settings(spec.commandLine()).toBuilder().createPriorityClasses(createPriorityClasses)
         .checkNodeCapacity(!noNodeCheck).namespaces(new LinkedHashSet<>(namespaces)).inspectModels(!noInspection)
         .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     CountDownLatch stopped = new CountDownLatch(1);
+    AtomicInteger exitCode = new AtomicInteger();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-      LeaderElectionConfiguration election = null;
+      LeaderLease lease = null;
       if (leaderElect) {
         String ns = leaseNamespace != null ? leaseNamespace
             : client.getNamespace() != null ? client.getNamespace() : "default";
-        election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(leaseName)
-            .withLeaseNamespace(ns).withIdentity(identity()).build();
+        lease = new LeaderLease(leaseName, ns, identity(), timing, () -> {
+          exitCode.set(1);
+          stopped.countDown();
+        }).bind(registry);
       }
-      ModelplaneOperator operator = ModelplaneOperator.create(client, settings, registry, election);
-      try (HealthServer http = new HealthServer(new InetSocketAddress(bindAddress, httpPort), () -> true,
-          operator::ready, registry)) {
+      ModelplaneOperator operator = ModelplaneOperator.create(client, settings, registry,
+          lease == null ? null : lease.configuration());
+      LeaderLease election = lease;
+      // A follower is ready: it serves its endpoints and takes over when the leader goes. The leader is ready once
+      // its informers are synced and healthy.
+      BooleanSupplier ready = () -> operator.started()
+          && (election != null && !election.leading() || operator.ready());
+      try (HealthServer http = new HealthServer(new InetSocketAddress(bindAddress, httpPort), () -> true, ready,
+          registry)) {
         // A signal handler rather than a shutdown hook: the CLI ends with System.exit, which would block forever if
         // called while shutdown hooks run.
         for (String name : List.of("TERM", "INT")) {
@@ -107,14 +145,21 @@ final class OperatorCommand implements Callable<Integer> {
           });
         }
         operator.start();
-        LOG.info("serving http={}:{} leaderElection={} namespaces={} server={}", bindAddress, http.port(),
-            leaderElect, namespaces.isEmpty() ? "all" : String.join(",", namespaces), config.getMasterUrl());
+        LOG.info("serving http={}:{} leaderElection={} identity={} namespaces={} server={}", bindAddress,
+            http.port(), leaderElect, lease == null ? "-" : lease.identity(),
+            namespaces.isEmpty() ? "all" : String.join(",", namespaces), config.getMasterUrl());
         stopped.await();
+        if (lease != null) {
+          lease.stopping();
+        }
         operator.close();
-        LOG.info("stopped");
+        if (lease != null && exitCode.get() == 0) {
+          lease.release(client);
+        }
+        LOG.info("stopped exitCode={}", exitCode.get());
       }
     }
-    return 0;
+    return exitCode.get();
   }
 
   private static String identity() {

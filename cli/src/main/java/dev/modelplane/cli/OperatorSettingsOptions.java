@@ -4,6 +4,7 @@ import dev.modelplane.operator.OperatorSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** The operator settings that change what the builders produce; shared by {@code render} and {@code operator}. */
@@ -46,15 +47,16 @@ final class OperatorSettingsOptions {
   @Option(names = "--emit-scrape-annotations", description = "Add prometheus.io/* annotations to inference pods.")
   boolean scrapeAnnotations;
 
-  OperatorSettings settings() {
+  /** The settings the options describe; an unknown --model-cache mode is a usage error of {@code commandLine}. */
+  OperatorSettings settings(CommandLine commandLine) {
     OperatorSettings.ModelCacheSettings cache = switch (modelCache) {
       case "none" -> OperatorSettings.ModelCacheSettings.disabled();
       case "per-service" -> new OperatorSettings.ModelCacheSettings(true, OperatorSettings.CacheMode.PER_SERVICE,
           modelCacheSize, modelCacheAccessMode, modelCacheStorageClass);
       case "shared" -> new OperatorSettings.ModelCacheSettings(true, OperatorSettings.CacheMode.SHARED,
           modelCacheSize, modelCacheAccessMode, modelCacheStorageClass);
-      default -> throw new IllegalArgumentException("--model-cache must be shared, per-service or none, not "
-          + modelCache);
+      default -> throw new CommandLine.ParameterException(commandLine,
+          "--model-cache must be shared, per-service or none, not '" + modelCache + "'");
     };
     return OperatorSettings.builder().runtimeImages(runtimeImages).modelCache(cache).initContainerImage(initImage)
         .defaultFsGroup(fsGroup).huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)

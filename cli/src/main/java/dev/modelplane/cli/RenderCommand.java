@@ -48,7 +48,7 @@ final class RenderCommand implements Callable<Integer> {
         manifests.addAll(ManifestRenderer.parse(text, messages));
       }
     }
-    ManifestRenderer.Result result = ManifestRenderer.render(manifests, settings.settings(), namespace);
+    ManifestRenderer.Result result = ManifestRenderer.render(manifests, settings.settings(spec.commandLine()), namespace);
     out.print(result.yaml());
     out.flush();
     messages.addAll(result.messages());

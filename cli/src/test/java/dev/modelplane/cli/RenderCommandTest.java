@@ -42,4 +42,24 @@ class RenderCommandTest {
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("spec.modelRef: Model nowhere is not in the given files");
   }
+
+  @Test
+  void anUnknownModelCacheModeIsAUsageError(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("empty.yaml");
+    Files.writeString(file, "");
+    MainTest.Result r = MainTest.run("render", "-f", file.toString(), "--model-cache", "disabled");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--model-cache must be shared, per-service or none, not 'disabled'",
+        "Usage: modelplane render");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void operatorRejectsInconsistentLeaseTimingBeforeConnecting() {
+    MainTest.Result r = MainTest.run("operator", "--kubeconfig", "/nonexistent", "--lease-duration=5s",
+        "--renew-deadline=5s");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("the lease duration (5s) must be longer than the renew deadline (5s)",
+        "Usage: modelplane operator");
+  }
 }
