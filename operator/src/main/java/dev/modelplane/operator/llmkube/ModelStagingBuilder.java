@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  * group-writable for the pod's fsGroup; the one container that runs as root, with only CHOWN and FOWNER) and
  * {@code model-downloader} (curl: each file is fetched once into {@code /models/<cacheKey>/}, written to a
  * {@code .tmp} file first so a half-download is never mistaken for a model, and the primary file is checked against
- * {@code spec.sha256} right after download).
+ * {@code spec.sha256} right after download). A mounted source ({@code pvc://} or a local path) whose Model declares
+ * {@code spec.sha256} gets {@code model-verify}, which checks the file in place before the server starts.
  *
  * @param initContainers the init containers, in order
  * @param volumes the pod volumes
@@ -69,6 +70,13 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
       done
       """;
 
+  /** The verifier's script; reads MODEL_CHECKSUMS lines of {@code <sha256>  <path>} (sha256sum's check format). */
+  static final String VERIFY_SCRIPT = """
+      set -eu
+      echo "verifying the SHA-256 of the mounted model file(s)"
+      echo "$MODEL_CHECKSUMS" | sha256sum -c -
+      """;
+
   /** The staging parts of a plan. */
   public static ModelStagingBuilder of(ServingPlan plan, long fsGroup) {
     List<Container> init = new ArrayList<>();
@@ -98,6 +106,22 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
       sourceVolume(plan.draftLayout(), DRAFT_SOURCE_VOLUME, DRAFT_HOST_VOLUME, ServingPlan.DRAFT_PVC_MOUNT,
           ServingPlan.DRAFT_HOST_MOUNT, volumes, mounts);
     }
+    List<String> checks = new ArrayList<>();
+    if (plan.mountSource()) {
+      check(plan.model().getSpec().sha256(), layout, checks);
+    }
+    if (plan.mountDraft()) {
+      check(plan.draft().getSpec().sha256(), plan.draftLayout(), checks);
+    }
+    if (!checks.isEmpty()) {
+      init.add(new ContainerBuilder().withName("model-verify").withImage(plan.settings().initContainerImage())
+          .withCommand("sh", "-c", VERIFY_SCRIPT)
+          .withEnv(env("MODEL_CHECKSUMS", String.join("\n", checks)))
+          .withVolumeMounts(mounts)
+          .withSecurityContext(IsvcDeploymentBuilder.defaultContainerSecurity())
+          .withTerminationMessagePolicy("FallbackToLogsOnError")
+          .build());
+    }
     return new ModelStagingBuilder(List.copyOf(init), List.copyOf(volumes), List.copyOf(mounts));
   }
 
@@ -111,6 +135,13 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
       volumes.add(new VolumeBuilder().withName(hostVolume).withNewHostPath().withPath(layout.hostDirectory())
           .withType("Directory").endHostPath().build());
       mounts.add(mount(hostVolume, hostMount, true));
+    }
+  }
+
+  /** Adds a {@code sha256sum -c} line for a mounted source whose Model declares a checksum. */
+  private static void check(String sha256, ModelLayout layout, List<String> checks) {
+    if (sha256 != null && !sha256.isBlank()) {
+      checks.add(sha256.toLowerCase(java.util.Locale.ROOT) + "  " + layout.modelPath());
     }
   }
 

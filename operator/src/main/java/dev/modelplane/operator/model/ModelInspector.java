@@ -63,4 +63,27 @@ public class ModelInspector {
       return new Inspection(null, null, null, e.getMessage());
     }
   }
+
+  /**
+   * The SHA-256 of a file on the operator's own file system, as lowercase hex; null when the operator cannot read it
+   * (the file lives on the nodes only) or reading fails. Reads the whole file.
+   */
+  public String sha256(String path) {
+    Path file = Path.of(path);
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      return null;
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+      byte[] buffer = new byte[1 << 20];
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        digest.update(buffer, 0, n);
+      }
+      return java.util.HexFormat.of().formatHex(digest.digest());
+    } catch (IOException e) {
+      return null;
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
 }

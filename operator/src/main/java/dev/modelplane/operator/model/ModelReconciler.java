@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *       once per source. With {@code spec.prefetch}: a prefetch Job downloads into the namespace's shared cache
  *       claim first — Downloading while it runs, Ready when it succeeded, Failed when it gave up.</li>
  *   <li>Local path: Failed unless under {@code --allowed-host-path-roots}; else Ready, with metadata when the
- *       operator can read the file itself.</li>
+ *       operator can read the file itself. With {@code spec.sha256}, a file the operator can read is hashed once per
+ *       generation (Failed/ChecksumMismatch when it differs); the serving pods check it again before the server
+ *       starts, which also covers files only the nodes have.</li>
  * </ul>
  */
 @ControllerConfiguration(name = ModelReconciler.NAME)
@@ -52,6 +54,7 @@ public class ModelReconciler implements Reconciler<Model> {
   private static final Logger LOG = LoggerFactory.getLogger(ModelReconciler.class);
   private static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
   private static final Duration PREFETCH_RECHECK = Duration.ofSeconds(3);
+  private static final String VERIFIED = "HostPathVerified";
 
   private final OperatorSettings settings;
   private final ModelInspector inspector;
@@ -142,7 +145,33 @@ public class ModelReconciler implements Reconciler<Model> {
           problem.describe(), problem, null, null, null, sha);
     }
     ModelInspector.Inspection seen = inspected(prev, layout) ? null : inspector.local(path, gguf);
-    return ready(layout, generation, prev, sha, seen, "HostPath", "Mounted from the node at " + path);
+    String mounted = "Mounted from the node at " + path;
+    if (sha == null) {
+      return ready(layout, generation, prev, null, seen, "HostPath", mounted);
+    }
+    if (verifiedBefore(prev, generation, layout, sha)) {
+      return ready(layout, generation, prev, sha, seen, VERIFIED, mounted + "; SHA-256 verified");
+    }
+    String digest = inspector.sha256(path);
+    if (digest == null) {
+      return ready(layout, generation, prev, sha, seen, "HostPath",
+          mounted + "; the serving pods verify its SHA-256 before the server starts");
+    }
+    if (!digest.equals(sha)) {
+      FieldProblem problem = FieldProblem.fatal("spec.sha256", "ChecksumMismatch", path + " has SHA-256 " + digest
+          + ", not the declared " + sha);
+      return withPhase(ready(layout, generation, prev, digest, seen, "", ""), ModelPhase.FAILED, "ChecksumMismatch",
+          problem.describe(), problem);
+    }
+    return ready(layout, generation, prev, digest, seen, VERIFIED, mounted + "; SHA-256 verified");
+  }
+
+  /** Whether this generation's local file was already hashed and matched, so it is not read again. */
+  private static boolean verifiedBefore(ModelStatus prev, long generation, ModelLayout layout, String sha) {
+    return prev != null && prev.phase() == ModelPhase.READY && sha.equals(prev.sha256())
+        && Objects.equals(prev.path(), layout.modelPath()) && prev.conditions() != null
+        && prev.conditions().stream().anyMatch(c -> "Available".equals(c.getType()) && VERIFIED.equals(c.getReason())
+            && c.getObservedGeneration() != null && c.getObservedGeneration() == generation);
   }
 
   private ModelObservation remote(Model model, ModelLayout layout, long generation, ModelStatus prev, String sha,

@@ -17,7 +17,11 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,13 +33,16 @@ class ModelControllerIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static OperatorHarness harness;
   private static GgufFixtures.Server files;
+  private static Path localRoot;
 
   @BeforeAll
   static void start(ControlPlane controlPlane) throws IOException {
     files = GgufFixtures.server();
+    localRoot = Files.createTempDirectory("modelplane-local-models");
     harness = OperatorHarness.start(controlPlane, dev.modelplane.operator.OperatorSettings.defaults()
         .withModelCache(dev.modelplane.operator.OperatorSettings.ModelCacheSettings.disabled())
-        .withHuggingFaceEndpoint(files.baseUrl()));
+        .withHuggingFaceEndpoint(files.baseUrl()).toBuilder()
+        .allowedHostPathRoots(java.util.List.of(localRoot.toString())).build());
   }
 
   @AfterAll
@@ -45,6 +52,13 @@ class ModelControllerIT {
     }
     if (files != null) {
       files.close();
+    }
+    if (localRoot != null) {
+      try (var paths = Files.walk(localRoot)) {
+        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException e) {
+        // a temp directory; nothing else to do
+      }
     }
   }
 
@@ -139,6 +153,38 @@ class ModelControllerIT {
         assertThat(e.getReason()).isEqualTo("HostPathNotAllowed");
         assertThat(e.getInvolvedObject().getName()).isEqualTo("local");
       });
+    });
+  }
+
+  @Test
+  void aLocalFileIsCheckedAgainstItsDeclaredChecksum(KubeTest test) throws Exception {
+    byte[] content = GgufFixtures.llama(1024 * 1024);
+    Path file = Files.write(localRoot.resolve(test.uniqueName("llama") + ".gguf"), content);
+    String digest = java.util.HexFormat.of().formatHex(
+        java.security.MessageDigest.getInstance("SHA-256").digest(content));
+    String wrong = "0".repeat(64);
+    KubernetesClient client = test.client();
+    client.resource(model("local", "source: " + file + "\nsha256: " + wrong)).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      Model m = get(client, "local");
+      assertThat(m.getStatus()).isNotNull();
+      assertThat(m.getStatus().phase()).isEqualTo(ModelPhase.FAILED);
+      assertThat(condition(m, "Degraded").getMessage())
+          .isEqualTo("spec.sha256: " + file + " has SHA-256 " + digest + ", not the declared " + wrong);
+      assertThat(client.v1().events().list().getItems()).anySatisfy(e -> {
+        assertThat(e.getReason()).isEqualTo("ChecksumMismatch");
+        assertThat(e.getInvolvedObject().getName()).isEqualTo("local");
+      });
+    });
+
+    client.resources(Model.class).withName("local").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"sha256\":\"" + digest.toUpperCase(java.util.Locale.ROOT) + "\"}}");
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      Model m = get(client, "local");
+      assertThat(m.getStatus().phase()).isEqualTo(ModelPhase.READY);
+      assertThat(m.getStatus().sha256()).isEqualTo(digest);
+      assertThat(condition(m, "Available").getReason()).isEqualTo("HostPathVerified");
+      assertThat(m.getStatus().gguf().architecture()).isEqualTo("llama");
     });
   }
 }

@@ -299,6 +299,37 @@ class IsvcDeploymentBuilderTest {
   }
 
   @Test
+  void aMountedSourceWithAChecksumIsVerifiedInPlaceBeforeTheServerStarts() {
+    PodSpec pod = pod("modelRef: m", "source: /mnt/models/llama.gguf\nsha256: " + "ABCDEF01".repeat(8) + "\n");
+    assertThat(pod.getInitContainers()).singleElement().satisfies(c -> {
+      assertThat(c.getName()).isEqualTo("model-verify");
+      assertThat(c.getImage()).isEqualTo("docker.io/curlimages/curl:8.18.0");
+      assertThat(c.getCommand()).containsExactly("sh", "-c", ModelStagingBuilder.VERIFY_SCRIPT);
+      assertThat(c.getEnv()).singleElement().satisfies(e -> {
+        assertThat(e.getName()).isEqualTo("MODEL_CHECKSUMS");
+        assertThat(e.getValue()).isEqualTo("abcdef01".repeat(8) + "  /host-model/llama.gguf");
+      });
+      assertThat(c.getVolumeMounts()).singleElement().satisfies(m -> {
+        assertThat(m.getName()).isEqualTo("host-model");
+        assertThat(m.getMountPath()).isEqualTo("/host-model");
+        assertThat(m.getReadOnly()).isTrue();
+      });
+      assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+      assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    });
+
+    PodSpec pvc = pod("modelRef: m", "source: pvc://store/models/llama.gguf\nsha256: " + "00ff".repeat(16) + "\n");
+    assertThat(pvc.getInitContainers()).singleElement().satisfies(c -> assertThat(c.getEnv().getFirst().getValue())
+        .isEqualTo("00ff".repeat(16) + "  /model-source/models/llama.gguf"));
+
+    assertThat(pod("modelRef: m", "source: /mnt/models/llama.gguf\n").getInitContainers())
+        .as("no checksum, nothing to verify").isNullOrEmpty();
+    assertThat(pod("modelRef: m\nskipModelInit: true",
+        "source: /mnt/models/llama.gguf\nsha256: " + "00ff".repeat(16) + "\n").getInitContainers())
+        .as("skipModelInit").isNullOrEmpty();
+  }
+
+  @Test
   void huggingFaceIdsAreNotDownloadedByTheInitContainer() {
     PodSpec pod = pod("modelRef: m\nruntime: vllm", "source: Qwen/Qwen3-8B\n");
     assertThat(pod.getInitContainers()).isNullOrEmpty();
