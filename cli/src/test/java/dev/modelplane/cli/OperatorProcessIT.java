@@ -3,20 +3,10 @@ package dev.modelplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @WithControlPlane
 class OperatorProcessIT {
-  private static final Duration TIMEOUT = Duration.ofSeconds(90);
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final Duration TIMEOUT = OperatorFixtures.TIMEOUT;
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(2)).build();
   /** Long enough that a follower taking over well before it proves the lease was handed back, not left to expire. */
@@ -65,23 +53,23 @@ class OperatorProcessIT {
   void twoReplicasElectALeaderServeTheirEndpointsAndHandOverOnSigterm(KubeTest test) throws Exception {
     KubernetesClient admin = test.client();
     String ns = test.namespace();
-    Path kubeconfig = serviceAccountKubeconfig(test);
+    Path kubeconfig = OperatorFixtures.serviceAccountKubeconfig(test, dir.resolve("operator.kubeconfig"));
 
     OperatorProcess a = start("op-a", kubeconfig, ns);
-    awaitLeader(admin, ns, "op-a");
+    OperatorFixtures.awaitLeader(admin, ns, "op-a");
     await().atMost(TIMEOUT).until(() -> a.status("/readyz") == 200);
     OperatorProcess b = start("op-b", kubeconfig, ns);
     await().atMost(TIMEOUT).until(() -> b.status("/readyz") == 200);
 
     assertThat(a.get("/healthz").body()).isEqualTo("ok\n");
     assertThat(b.get("/healthz").statusCode()).isEqualTo(200);
-    assertThat(gauge(a.get("/metrics").body(), "modelplane_operator_leader")).isEqualTo(1.0);
-    assertThat(gauge(b.get("/metrics").body(), "modelplane_operator_leader")).isEqualTo(0.0);
-    assertThat(holder(admin, ns)).isEqualTo("op-a");
+    assertThat(OperatorFixtures.gauge(a.get("/metrics").body(), "modelplane_operator_leader")).isEqualTo(1.0);
+    assertThat(OperatorFixtures.gauge(b.get("/metrics").body(), "modelplane_operator_leader")).isEqualTo(0.0);
+    assertThat(OperatorFixtures.holder(admin, ns)).isEqualTo("op-a");
 
     // The leader reconciles, with nothing but the manifest's permissions.
-    applyModelAndService(admin, "first");
-    awaitDeployment(admin, "first");
+    OperatorFixtures.applyModelAndService(admin, "first");
+    OperatorFixtures.awaitDeployment(admin, "first");
     String metrics = a.get("/metrics").body();
     assertThat(metrics).contains("jvm_memory_used_bytes");
     assertThat(metrics.lines().filter(l -> l.startsWith("operator_sdk_reconciliations_executions")).toList())
@@ -93,14 +81,14 @@ class OperatorProcessIT {
     a.process.destroy();
     assertThat(a.process.waitFor(30, TimeUnit.SECONDS)).as("op-a exits after SIGTERM").isTrue();
     assertThat(a.process.exitValue()).isZero();
-    awaitLeader(admin, ns, "op-b");
+    OperatorFixtures.awaitLeader(admin, ns, "op-b");
     Duration takeOver = Duration.ofNanos(System.nanoTime() - t0);
     assertThat(takeOver).as("take-over after a graceful stop").isLessThan(LEASE);
     assertThat(a.log()).contains("released lease=" + ns + "/modelplane-operator identity=op-a", "stopped exitCode=0");
-    await().atMost(TIMEOUT).until(() -> gauge(b.get("/metrics").body(), "modelplane_operator_leader") == 1.0);
+    await().atMost(TIMEOUT).until(() -> OperatorFixtures.gauge(b.get("/metrics").body(), "modelplane_operator_leader") == 1.0);
 
-    applyModelAndService(admin, "second");
-    awaitDeployment(admin, "second");
+    OperatorFixtures.applyModelAndService(admin, "second");
+    OperatorFixtures.awaitDeployment(admin, "second");
 
     // Structured logs: one key=value line per event.
     assertThat(b.log().lines().filter(l -> l.contains("leading lease=")).findFirst()).hasValueSatisfying(
@@ -111,29 +99,29 @@ class OperatorProcessIT {
   void aFollowerTakesOverWhenTheLeaderDiesWithoutReleasingTheLease(KubeTest test) throws Exception {
     KubernetesClient admin = test.client();
     String ns = test.namespace();
-    Path kubeconfig = serviceAccountKubeconfig(test);
+    Path kubeconfig = OperatorFixtures.serviceAccountKubeconfig(test, dir.resolve("operator.kubeconfig"));
 
     OperatorProcess a = start("op-a", kubeconfig, ns, "--lease-duration=4s", "--renew-deadline=3s",
         "--retry-period=1s");
-    awaitLeader(admin, ns, "op-a");
+    OperatorFixtures.awaitLeader(admin, ns, "op-a");
     OperatorProcess b = start("op-b", kubeconfig, ns, "--lease-duration=4s", "--renew-deadline=3s",
         "--retry-period=1s");
     await().atMost(TIMEOUT).until(() -> b.status("/readyz") == 200);
 
     a.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-    assertThat(holder(admin, ns)).as("a crashed leader leaves the lease behind").isEqualTo("op-a");
-    awaitLeader(admin, ns, "op-b");
-    applyModelAndService(admin, "after-crash");
-    awaitDeployment(admin, "after-crash");
+    assertThat(OperatorFixtures.holder(admin, ns)).as("a crashed leader leaves the lease behind").isEqualTo("op-a");
+    OperatorFixtures.awaitLeader(admin, ns, "op-b");
+    OperatorFixtures.applyModelAndService(admin, "after-crash");
+    OperatorFixtures.awaitDeployment(admin, "after-crash");
   }
 
   @Test
   void aLeaderThatLosesItsLeaseExitsNonZero(KubeTest test) throws Exception {
     KubernetesClient admin = test.client();
     String ns = test.namespace();
-    OperatorProcess a = start("op-a", serviceAccountKubeconfig(test), ns, "--lease-duration=60s",
+    OperatorProcess a = start("op-a", OperatorFixtures.serviceAccountKubeconfig(test, dir.resolve("operator.kubeconfig")), ns, "--lease-duration=60s",
         "--renew-deadline=3s", "--retry-period=1s");
-    awaitLeader(admin, ns, "op-a");
+    OperatorFixtures.awaitLeader(admin, ns, "op-a");
 
     // Someone else takes the lease (as after a long pause of this process): the leader can no longer renew.
     admin.leases().inNamespace(ns).withName("modelplane-operator").edit(l -> {
@@ -145,7 +133,7 @@ class OperatorProcessIT {
     assertThat(a.process.exitValue()).isEqualTo(1);
     assertThat(a.log()).contains("event=lost lease=" + ns + "/modelplane-operator identity=op-a",
         "stopped exitCode=1");
-    assertThat(holder(admin, ns)).as("a lost lease is not released").isEqualTo("intruder");
+    assertThat(OperatorFixtures.holder(admin, ns)).as("a lost lease is not released").isEqualTo("intruder");
   }
 
   @Test
@@ -159,12 +147,9 @@ class OperatorProcessIT {
   }
 
   private OperatorProcess start(String identity, Path kubeconfig, String ns, String... extra) throws IOException {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      port = socket.getLocalPort();
-    }
+    int port = OperatorFixtures.freePort();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-jar", jar().toString(), "operator", "--kubeconfig=" + kubeconfig,
+        "-Xmx256m", "-jar", OperatorFixtures.jar().toString(), "operator", "--kubeconfig=" + kubeconfig,
         "--lease-namespace=" + ns, "--bind-address=127.0.0.1", "--http-port=" + port, "--model-cache=none"));
     if (Arrays.stream(extra).noneMatch(a -> a.startsWith("--lease-duration="))) {
       command.add("--lease-duration=" + LEASE.toSeconds() + "s");
@@ -176,85 +161,6 @@ class OperatorProcessIT {
     OperatorProcess p = new OperatorProcess(builder.start(), port, log);
     processes.add(p);
     return p;
-  }
-
-  private static Path jar() {
-    Path jar = Path.of(System.getProperty("modelplane.jar", "target/modelplane.jar"));
-    assertThat(jar).as("the shaded jar (mvn package builds it)").exists();
-    return jar;
-  }
-
-  /** Applies deploy/operator/rbac.yaml into the test's namespace and writes a kubeconfig with the account's token. */
-  private Path serviceAccountKubeconfig(KubeTest test) throws IOException {
-    KubernetesClient admin = test.client();
-    String ns = test.namespace();
-    Path rbac = Path.of(System.getProperty("modelplane.repo.root", "..")).resolve("deploy/operator/rbac.yaml");
-    String text = Files.readString(rbac).replace("namespace: modelplane-system", "namespace: " + ns)
-        .replace("name: modelplane-operator\n", "name: " + test.uniqueName("modelplane-operator") + "\n")
-        .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n");
-    try (MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(text)) {
-      while (docs.hasNext()) {
-        JsonNode doc = docs.next();
-        if (doc == null || doc.isEmpty()) {
-          continue;
-        }
-        GenericKubernetesResource resource = YAML.convertValue(doc, GenericKubernetesResource.class);
-        admin.resource(resource).create();
-      }
-    }
-    String account = test.uniqueName("modelplane-operator");
-    TokenRequest token = admin.serviceAccounts().inNamespace(ns).withName(account).tokenRequest(
-        new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build());
-    Map<String, Object> adminConfig = YAML.readValue(test.controlPlane().kubeconfig().toFile(), Map.class);
-    JsonNode cluster = YAML.valueToTree(adminConfig).path("clusters").get(0).path("cluster");
-    Path file = dir.resolve("operator.kubeconfig");
-    Files.writeString(file, """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: test
-          cluster:
-            server: %s
-            certificate-authority-data: %s
-        users:
-        - name: operator
-          user:
-            token: %s
-        contexts:
-        - name: test
-          context: {cluster: test, user: operator, namespace: %s}
-        current-context: test
-        """.formatted(cluster.path("server").asText(), cluster.path("certificate-authority-data").asText(),
-        token.getStatus().getToken(), ns));
-    return file;
-  }
-
-  private static void applyModelAndService(KubernetesClient client, String name) {
-    client.resource(YAML.convertValue(Map.of("apiVersion", "inference.llmkube.dev/v1alpha1", "kind", "Model",
-        "metadata", Map.of("name", name), "spec", Map.of("source", "test-org/" + name)),
-        GenericKubernetesResource.class)).create();
-    client.resource(YAML.convertValue(Map.of("apiVersion", "inference.llmkube.dev/v1alpha1",
-        "kind", "InferenceService", "metadata", Map.of("name", name),
-        "spec", Map.of("modelRef", name, "runtime", "vllm", "skipModelInit", true)),
-        GenericKubernetesResource.class)).create();
-  }
-
-  private static void awaitDeployment(KubernetesClient client, String name) {
-    await().atMost(TIMEOUT).until(() -> client.apps().deployments().withName(name).get() != null);
-  }
-
-  private static void awaitLeader(KubernetesClient client, String ns, String identity) {
-    await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> identity.equals(holder(client, ns)));
-  }
-
-  private static String holder(KubernetesClient client, String ns) {
-    Lease lease = client.leases().inNamespace(ns).withName("modelplane-operator").get();
-    return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
-  }
-
-  private static double gauge(String metrics, String name) {
-    return metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{")).findFirst()
-        .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).orElse(Double.NaN);
   }
 
   private record OperatorProcess(Process process, int port, Path logFile) {

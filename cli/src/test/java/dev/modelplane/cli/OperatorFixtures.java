@@ -1,0 +1,123 @@
+package dev.modelplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.modelplane.controlplane.KubeTest;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** What the tests of the operator as a process share: the jar, a service-account kubeconfig, objects to reconcile. */
+final class OperatorFixtures {
+  static final Duration TIMEOUT = Duration.ofSeconds(90);
+  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private OperatorFixtures() {
+  }
+
+  static Path repoRoot() {
+    return Path.of(System.getProperty("modelplane.repo.root", ".."));
+  }
+
+  static Path jar() {
+    Path jar = Path.of(System.getProperty("modelplane.jar", "target/modelplane.jar"));
+    assertThat(jar).as("the shaded jar (mvn package builds it)").exists();
+    return jar;
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /**
+   * Applies deploy/operator/rbac.yaml into the test's namespace and writes, to {@code file}, a kubeconfig carrying a
+   * token of its service account — so the operator runs with exactly the manifest's permissions.
+   */
+  static Path serviceAccountKubeconfig(KubeTest test, Path file) throws IOException {
+    KubernetesClient admin = test.client();
+    String ns = test.namespace();
+    String account = test.uniqueName("modelplane-operator");
+    String text = Files.readString(repoRoot().resolve("deploy/operator/rbac.yaml"))
+        .replace("namespace: modelplane-system", "namespace: " + ns)
+        .replace("name: modelplane-operator\n", "name: " + account + "\n")
+        .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n");
+    try (MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(text)) {
+      while (docs.hasNext()) {
+        JsonNode doc = docs.next();
+        if (doc != null && !doc.isEmpty()) {
+          admin.resource(YAML.convertValue(doc, GenericKubernetesResource.class)).create();
+        }
+      }
+    }
+    TokenRequest token = admin.serviceAccounts().inNamespace(ns).withName(account).tokenRequest(
+        new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build());
+    JsonNode cluster = YAML.readTree(test.controlPlane().kubeconfig().toFile()).path("clusters").get(0)
+        .path("cluster");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: test
+          cluster:
+            server: %s
+            certificate-authority-data: %s
+        users:
+        - name: operator
+          user:
+            token: %s
+        contexts:
+        - name: test
+          context: {cluster: test, user: operator, namespace: %s}
+        current-context: test
+        """.formatted(cluster.path("server").asText(), cluster.path("certificate-authority-data").asText(),
+        token.getStatus().getToken(), ns));
+    return file;
+  }
+
+  /** A Model with a Hugging Face id and a vLLM InferenceService using it, both called {@code name}. */
+  static void applyModelAndService(KubernetesClient client, String name) {
+    client.resource(YAML.convertValue(Map.of("apiVersion", "inference.llmkube.dev/v1alpha1", "kind", "Model",
+        "metadata", Map.of("name", name), "spec", Map.of("source", "test-org/" + name)),
+        GenericKubernetesResource.class)).create();
+    client.resource(YAML.convertValue(Map.of("apiVersion", "inference.llmkube.dev/v1alpha1",
+        "kind", "InferenceService", "metadata", Map.of("name", name),
+        "spec", Map.of("modelRef", name, "runtime", "vllm", "skipModelInit", true)),
+        GenericKubernetesResource.class)).create();
+  }
+
+  static void awaitDeployment(KubernetesClient client, String name) {
+    await().atMost(TIMEOUT).until(() -> client.apps().deployments().withName(name).get() != null);
+  }
+
+  static void awaitLeader(KubernetesClient client, String ns, String identity) {
+    await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> identity.equals(holder(client, ns)));
+  }
+
+  /** The holder of the default Lease {@code modelplane-operator} in {@code ns}, or null. */
+  static String holder(KubernetesClient client, String ns) {
+    Lease lease = client.leases().inNamespace(ns).withName("modelplane-operator").get();
+    return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+  }
+
+  /** The value of an unlabelled Prometheus sample, or NaN when absent. */
+  static double gauge(String metrics, String name) {
+    return metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{")).findFirst()
+        .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).orElse(Double.NaN);
+  }
+}
