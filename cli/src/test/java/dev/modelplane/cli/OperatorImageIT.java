@@ -165,6 +165,27 @@ class OperatorImageIT {
         .doesNotContain("UnsatisfiedLinkError", "NoClassDefFoundError", "level=ERROR");
   }
 
+  @Test
+  void theOperatorDeploymentIsAcceptedAndRunsTheImagesEntrypointWithAWritableTmp(KubeTest test) throws Exception {
+    String text = Files.readString(OperatorFixtures.repoRoot().resolve("deploy/operator/deployment.yaml"))
+        .replace("namespace: modelplane-system", "namespace: " + test.namespace());
+    io.fabric8.kubernetes.api.model.apps.Deployment deployment = test.client().apps().deployments()
+        .resource(OperatorFixtures.YAML.readValue(text, io.fabric8.kubernetes.api.model.apps.Deployment.class))
+        .create();
+    var pod = deployment.getSpec().getTemplate().getSpec();
+    var container = pod.getContainers().getFirst();
+    assertThat(container.getImage()).isEqualTo("ghcr.io/modelplane/modelplane:0.1.0");
+    assertThat(container.getCommand()).as("the image's entrypoint runs").isNullOrEmpty();
+    assertThat(container.getArgs()).startsWith("operator");
+    assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(container.getVolumeMounts()).anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
+    assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getEmptyDir()).isNotNull());
+    assertThat(container.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("POD_NAME");
+      assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
+    });
+  }
+
   /** The host's copy of a tool run outside the image (the image has no shell and no coreutils). */
   private static String tool(String name) {
     return java.util.stream.Stream.of("/usr/bin", "/usr/sbin", "/bin", "/sbin").map(d -> Path.of(d, name))
