@@ -87,6 +87,11 @@ final class OperatorCommand implements Callable<Integer> {
       description = "Do not read size and GGUF metadata of remote model files (for air-gapped clusters).")
   boolean noInspection;
 
+  @Option(names = "--model-revalidation-interval", defaultValue = "30m", converter = Durations.Converter.class,
+      description = "How often remote Model sources are checked for changes (ETag, size): SourceDrifted, or a "
+          + "re-download with refreshPolicy OnChange. 0 turns it off (default: 30m).")
+  Duration revalidationInterval;
+
   @Option(names = "--log-level", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR.")
   Level logLevel;
 
@@ -107,11 +112,17 @@ final class OperatorCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
     }
+    OperatorSettings settings;
+    try {
+      settings = settingsOptions.settings(spec.commandLine()).toBuilder()
+          .createPriorityClasses(createPriorityClasses).checkNodeCapacity(!noNodeCheck)
+          .namespaces(new LinkedHashSet<>(namespaces)).inspectModels(!noInspection)
+          .revalidationInterval(revalidationInterval).build();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     Config config = kubeconfig == null ? Config.autoConfigure(null)
         : Config.fromKubeconfig(Files.readString(kubeconfig));
-    OperatorSettings settings = settingsOptions.settings(spec.commandLine()).toBuilder().createPriorityClasses(createPriorityClasses)
-        .checkNodeCapacity(!noNodeCheck).namespaces(new LinkedHashSet<>(namespaces)).inspectModels(!noInspection)
-        .build();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);

@@ -62,4 +62,11 @@ class RenderCommandTest {
     assertThat(r.err()).contains("the lease duration (5s) must be longer than the renew deadline (5s)",
         "Usage: modelplane operator");
   }
+
+  @Test
+  void operatorRejectsANegativeRevalidationInterval() {
+    MainTest.Result r = MainTest.run("operator", "--kubeconfig", "/nonexistent", "--model-revalidation-interval=-1s");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("the revalidation interval must not be negative", "Usage: modelplane operator");
+  }
 }

@@ -25,6 +25,7 @@ import java.util.Set;
  * @param useSsa server-side apply for dependents and status (off only against API servers without SSA)
  * @param ggufTimeout time allowed for reading a remote GGUF header
  * @param inspectModels read size and GGUF metadata of remote model files (off for air-gapped clusters)
+ * @param revalidationInterval how often a remote Model's source is checked for changes (ETag, length); zero never
  */
 public record OperatorSettings(
     Map<String, String> runtimeImages,
@@ -39,10 +40,13 @@ public record OperatorSettings(
     Set<String> namespaces,
     boolean useSsa,
     Duration ggufTimeout,
-    boolean inspectModels) {
+    boolean inspectModels,
+    Duration revalidationInterval) {
 
   /** Upstream's curl image for the downloader init containers. */
   public static final String DEFAULT_INIT_IMAGE = "docker.io/curlimages/curl:8.18.0";
+  /** How often remote sources are checked for changes unless {@code --model-revalidation-interval} says otherwise. */
+  public static final Duration DEFAULT_REVALIDATION_INTERVAL = Duration.ofMinutes(30);
   /** Upstream's default fsGroup ({@code --default-fsgroup}). */
   public static final long DEFAULT_FS_GROUP = 102;
 
@@ -54,6 +58,11 @@ public record OperatorSettings(
     allowedHostPathRoots = List.copyOf(Objects.requireNonNullElse(allowedHostPathRoots, List.of()));
     namespaces = Set.copyOf(Objects.requireNonNullElse(namespaces, Set.of()));
     ggufTimeout = Objects.requireNonNullElse(ggufTimeout, Duration.ofSeconds(20));
+    revalidationInterval = Objects.requireNonNullElse(revalidationInterval, DEFAULT_REVALIDATION_INTERVAL);
+    if (revalidationInterval.isNegative()) {
+      throw new IllegalArgumentException("the revalidation interval must not be negative, got "
+          + revalidationInterval.toMillis() + "ms");
+    }
   }
 
   /** The settings {@code modelplane operator} and {@code modelplane render} use without flags. */
@@ -81,6 +90,7 @@ public record OperatorSettings(
     b.useSsa = useSsa;
     b.ggufTimeout = ggufTimeout;
     b.inspectModels = inspectModels;
+    b.revalidationInterval = revalidationInterval;
     return b;
   }
 
@@ -123,6 +133,7 @@ public record OperatorSettings(
     private boolean useSsa = true;
     private Duration ggufTimeout;
     private boolean inspectModels = true;
+    private Duration revalidationInterval = DEFAULT_REVALIDATION_INTERVAL;
 
     public Builder runtimeImages(Map<String, String> v) {
       runtimeImages = v;
@@ -184,6 +195,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder revalidationInterval(Duration v) {
+      revalidationInterval = v;
+      return this;
+    }
+
     public Builder inspectModels(boolean v) {
       inspectModels = v;
       return this;
@@ -192,7 +208,7 @@ public record OperatorSettings(
     public OperatorSettings build() {
       return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-          ggufTimeout, inspectModels);
+          ggufTimeout, inspectModels, revalidationInterval);
     }
   }
 

@@ -37,6 +37,8 @@ import java.util.Map;
  * </ul>
  */
 public final class IsvcDeploymentBuilder {
+  /** Pod annotation with the source fingerprint of a {@code refreshPolicy: OnChange} Model. */
+  public static final String SOURCE_FINGERPRINT = "inference.llmkube.dev/source-fingerprint";
   /** Annotations for Prometheus scraping ({@code --emit-scrape-annotations}). */
   static final String SCRAPE = "prometheus.io/scrape";
   static final String SCRAPE_PORT = "prometheus.io/port";
@@ -105,6 +107,9 @@ public final class IsvcDeploymentBuilder {
     if (plan.spec().disruption() != null && Boolean.TRUE.equals(plan.spec().disruption().protectAlways())) {
       annotations.put(DO_NOT_DISRUPT, "true");
     }
+    // A refreshPolicy OnChange Model whose source changed rolls the pods, whose downloader then fetches it again.
+    plan.downloads().stream().filter(d -> d.refreshToken() != null).findFirst()
+        .ifPresent(d -> annotations.put(SOURCE_FINGERPRINT, d.refreshToken()));
     if (plan.spec().podAnnotations() != null) {
       annotations.putAll(plan.spec().podAnnotations());
     }

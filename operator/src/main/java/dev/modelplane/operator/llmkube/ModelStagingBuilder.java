@@ -43,7 +43,10 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
   public static final String DRAFT_SOURCE_VOLUME = "draft-source";
   public static final String DRAFT_HOST_VOLUME = "draft-host";
 
-  /** The downloader's script; reads MODEL_FILES lines of {@code <target path> <url> [sha256]}. */
+  /**
+   * The downloader's script; reads MODEL_FILES lines of {@code <target path> <url> [<sha256>|- [<refresh token>]]}.
+   * A file with a refresh token is kept only when {@code <target>.source} holds that token.
+   */
   static final String DOWNLOAD_SCRIPT = """
       set -eu
       fetch() {
@@ -59,14 +62,21 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
             else curl -fL --retry 3 -o "$1" "$2"; fi ;;
         esac
       }
-      echo "$MODEL_FILES" | while read -r target url sha; do
+      echo "$MODEL_FILES" | while read -r target url sha token; do
         [ -n "$target" ] || continue
-        if [ -s "$target" ]; then echo "cached $target"; continue; fi
+        [ "${sha:-}" != "-" ] || sha=""
+        if [ -s "$target" ]; then
+          if [ -z "${token:-}" ] || [ "$(cat "$target.source" 2>/dev/null || true)" = "$token" ]; then
+            echo "cached $target"; continue
+          fi
+          echo "the source changed since $target was cached: downloading it again"
+        fi
         mkdir -p "$(dirname "$target")"
         echo "downloading $url"
         fetch "$target.tmp" "$url"
         if [ -n "${sha:-}" ]; then echo "$sha  $target.tmp" | sha256sum -c -; fi
         mv "$target.tmp" "$target"
+        if [ -n "${token:-}" ]; then echo "$token" > "$target.source"; fi
       done
       """;
 
@@ -178,8 +188,7 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
       env.add(env("CACHE_DIR", layout.modelDir()));
       env.add(env("MODEL_PATH", downloads.getFirst().target()));
     }
-    env.add(env("MODEL_FILES", downloads.stream()
-        .map(d -> d.target() + " " + d.url() + (d.sha256() == null ? "" : " " + d.sha256()))
+    env.add(env("MODEL_FILES", downloads.stream().map(ModelStagingBuilder::line)
         .collect(Collectors.joining("\n"))));
     List<EnvFromSource> envFrom = new ArrayList<>();
     for (var ref : secrets) {
@@ -193,6 +202,15 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
         .withSecurityContext(IsvcDeploymentBuilder.defaultContainerSecurity())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .build();
+  }
+
+  /** One MODEL_FILES line: {@code target url}, then the checksum ({@code -} for none) when either follows. */
+  static String line(ServingPlan.Download d) {
+    String line = d.target() + " " + d.url();
+    if (d.refreshToken() != null) {
+      return line + " " + (d.sha256() == null ? "-" : d.sha256()) + " " + d.refreshToken();
+    }
+    return d.sha256() == null ? line : line + " " + d.sha256();
   }
 
   private static void secret(io.fabric8.kubernetes.api.model.LocalObjectReference ref, List<EnvFromSource> envFrom) {

@@ -2,6 +2,7 @@ package dev.modelplane.operator.llmkube;
 
 import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.model.CacheKey;
 import dev.modelplane.operator.model.ModelLayout;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -28,9 +29,13 @@ public final class PrefetchJobBuilder {
   private PrefetchJobBuilder() {
   }
 
-  /** {@code <model>-prefetch-<first 10 of the cache key>}, the model part cut so the name stays a DNS label. */
-  public static String jobName(String modelName, String cacheKey) {
-    String suffix = "-prefetch-" + cacheKey.substring(0, Math.min(10, cacheKey.length()));
+  /**
+   * {@code <model>-prefetch-<first 10 of the cache key>}, the model part cut so the name stays a DNS label; with a
+   * refresh token the ten characters come from the cache key and the token, so a changed source gets a new Job.
+   */
+  public static String jobName(String modelName, String cacheKey, String refreshToken) {
+    String key = refreshToken == null ? cacheKey : CacheKey.of(cacheKey + "|" + refreshToken);
+    String suffix = "-prefetch-" + key.substring(0, Math.min(10, key.length()));
     String base = modelName.length() + suffix.length() > 63 ? modelName.substring(0, 63 - suffix.length())
         : modelName;
     while (base.endsWith("-") || base.endsWith(".")) {
@@ -39,7 +44,11 @@ public final class PrefetchJobBuilder {
     return base + suffix;
   }
 
-  public static Job build(Model model, ModelLayout layout, OperatorSettings settings) {
+  /**
+   * @param refreshToken the source fingerprint for a {@code refreshPolicy: OnChange} Model (see
+   *     {@link dev.modelplane.operator.model.SourceFingerprint#refreshToken}), or null
+   */
+  public static Job build(Model model, ModelLayout layout, OperatorSettings settings, String refreshToken) {
     String ns = model.getMetadata().getNamespace();
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put(MODEL_LABEL, model.getMetadata().getName());
@@ -49,7 +58,7 @@ public final class PrefetchJobBuilder {
     String image = settings.initContainerImage();
     return new JobBuilder()
         .withNewMetadata()
-          .withName(jobName(model.getMetadata().getName(), layout.cacheKey()))
+          .withName(jobName(model.getMetadata().getName(), layout.cacheKey(), refreshToken))
           .withNamespace(ns)
           .withLabels(labels)
           .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(model.getApiVersion())
@@ -70,7 +79,7 @@ public final class PrefetchJobBuilder {
                   : model.getSpec().prefetchTolerations())
               .withInitContainers(ModelStagingBuilder.cachePrep(image, fsGroup))
               .withContainers(ModelStagingBuilder.downloader(image, model.getSpec(), layout,
-                  ServingPlan.downloadsOf(layout, model.getSpec().sha256()),
+                  ServingPlan.downloadsOf(layout, model.getSpec().sha256(), refreshToken),
                   java.util.Collections.singletonList(model.getSpec().sourceSecretRef())))
               .withVolumes(new VolumeBuilder().withName(ModelStagingBuilder.CACHE_VOLUME)
                   .withNewPersistentVolumeClaim().withClaimName(ServingPlan.SHARED_CACHE_CLAIM)

@@ -11,6 +11,7 @@ import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.Names;
 import dev.modelplane.operator.model.ModelLayout;
+import dev.modelplane.operator.model.SourceFingerprint;
 import dev.modelplane.operator.runtime.GpuPlan;
 import dev.modelplane.operator.runtime.RuntimeInput;
 import dev.modelplane.operator.runtime.RuntimeRenderer;
@@ -106,8 +107,13 @@ public record ServingPlan(
    * @param target absolute path in the pod
    * @param url where it comes from
    * @param sha256 expected checksum, or null
+   * @param refreshToken for the primary file of a {@code refreshPolicy: OnChange} Model: the source fingerprint the
+   *     cached copy must have been downloaded with, else it is downloaded again; null keeps any cached copy
    */
-  public record Download(String target, String url, String sha256) {
+  public record Download(String target, String url, String sha256, String refreshToken) {
+    public Download(String target, String url, String sha256) {
+      this(target, url, sha256, null);
+    }
   }
 
   /** The plan without a draft model. */
@@ -133,9 +139,9 @@ public record ServingPlan(
     boolean skip = Boolean.TRUE.equals(spec.skipModelInit());
     List<Download> downloads = new ArrayList<>();
     if (!skip && renderer.usesModelInit()) {
-      addDownloads(downloads, layout, model.getSpec().sha256());
+      addDownloads(downloads, layout, model.getSpec().sha256(), SourceFingerprint.refreshToken(model));
       if (draftLayout != null) {
-        addDownloads(downloads, draftLayout, draft.getSpec().sha256());
+        addDownloads(downloads, draftLayout, draft.getSpec().sha256(), SourceFingerprint.refreshToken(draft));
       }
     }
     Cache cache = downloads.isEmpty() ? Cache.NONE : cache(name, spec, settings);
@@ -156,21 +162,26 @@ public record ServingPlan(
     return layout.staging() == ModelLayout.Staging.PVC || layout.staging() == ModelLayout.Staging.HOST_PATH;
   }
 
-  /** The files the downloader fetches for one Model: its layout's downloads, the primary one with the checksum. */
-  public static List<Download> downloadsOf(ModelLayout layout, String sha256) {
+  /**
+   * The files the downloader fetches for one Model: its layout's downloads, the primary one with the checksum and the
+   * refresh token.
+   */
+  public static List<Download> downloadsOf(ModelLayout layout, String sha256, String refreshToken) {
     List<Download> downloads = new ArrayList<>();
-    addDownloads(downloads, layout, sha256);
+    addDownloads(downloads, layout, sha256, refreshToken);
     return List.copyOf(downloads);
   }
 
-  private static void addDownloads(List<Download> downloads, ModelLayout layout, String sha256) {
+  private static void addDownloads(List<Download> downloads, ModelLayout layout, String sha256,
+      String refreshToken) {
     if (layout.staging() != ModelLayout.Staging.DOWNLOAD) {
       return;
     }
     boolean first = true;
     for (ModelLayout.Download d : layout.downloads()) {
       downloads.add(new Download(layout.modelDir() + "/" + d.name(), d.url(),
-          first && sha256 != null && !sha256.isBlank() ? sha256.toLowerCase(java.util.Locale.ROOT) : null));
+          first && sha256 != null && !sha256.isBlank() ? sha256.toLowerCase(java.util.Locale.ROOT) : null,
+          first ? refreshToken : null));
       first = false;
     }
   }

@@ -5,6 +5,7 @@ import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.api.llmkube.v1alpha1.ModelFileFormat;
 import dev.modelplane.api.llmkube.v1alpha1.ModelPhase;
 import dev.modelplane.api.llmkube.v1alpha1.ModelStatus;
+import dev.modelplane.api.llmkube.v1alpha1.RefreshPolicy;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.FieldProblem;
@@ -25,6 +26,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -86,6 +88,7 @@ public class ModelReconciler implements Reconciler<Model> {
     return switch (status.phase()) {
       case PENDING -> control.rescheduleAfter(PENDING_RECHECK);
       case DOWNLOADING -> control.rescheduleAfter(PREFETCH_RECHECK);
+      case READY -> revalidates(status) ? control.rescheduleAfter(settings.revalidationInterval()) : control;
       default -> control;
     };
   }
@@ -177,19 +180,93 @@ public class ModelReconciler implements Reconciler<Model> {
   private ModelObservation remote(Model model, ModelLayout layout, long generation, ModelStatus prev, String sha,
       boolean gguf) {
     String url = layout.downloads().getFirst().url();
-    ModelInspector.Inspection seen = null;
-    if (settings.inspectModels() && !inspected(prev, layout)
-        && (url.startsWith("https://") || url.startsWith("http://"))) {
-      seen = inspector.remote(url, gguf);
-      if (seen.error() != null) {
-        LOG.info("gguf header unavailable model={}/{} url={} error=\"{}\"", model.getMetadata().getNamespace(),
-            model.getMetadata().getName(), url, seen.error());
-        events.warning(model, "MetadataUnavailable", "could not read " + url + ": " + seen.error()
-            + " (the serving pods still download it)");
-      }
+    boolean http = url.startsWith("https://") || url.startsWith("http://");
+    String resolved = "Downloaded by the serving pods' init container into " + layout.modelDir();
+    if (!settings.inspectModels() || !http) {
+      return ready(layout, generation, prev, sha, null, "WorkloadResolved", resolved);
     }
-    return ready(layout, generation, prev, sha, seen, "WorkloadResolved",
-        "Downloaded by the serving pods' init container into " + layout.modelDir());
+    Instant now = clock.instant();
+    if (!inspected(prev, layout)) {
+      ModelInspector.Inspection seen = inspect(model, url, gguf);
+      ModelObservation o = ready(layout, generation, prev, sha, seen, "WorkloadResolved", resolved);
+      return seen.error() == null ? revalidated(o, now, null) : o;
+    }
+    if (!revalidationDue(prev, now)) {
+      return ready(layout, generation, prev, sha, null, "WorkloadResolved", resolved);
+    }
+    // Revalidation: the source's fingerprint now against the one recorded for the cached copy.
+    SourceFingerprint cached = SourceFingerprint.of(prev);
+    ModelInspector.Inspection probe = inspector.remote(url, false);
+    if (probe.error() != null) {
+      LOG.info("revalidation failed model={}/{} url={} error=\"{}\"", model.getMetadata().getNamespace(),
+          model.getMetadata().getName(), url, probe.error());
+      return revalidated(ready(layout, generation, prev, sha, null, "WorkloadResolved", resolved), now, null);
+    }
+    SourceFingerprint current = new SourceFingerprint(probe.etag(), probe.length());
+    if (!cached.changedTo(current)) {
+      return revalidated(ready(layout, generation, prev, sha, null, "WorkloadResolved", resolved), now,
+          new ModelObservation.Drift(false, "UpToDate", "The source matches the cached copy (" + current.describe()
+              + ")"));
+    }
+    String change = "the source changed since it was cached (" + cached.describe() + " → " + current.describe() + ")";
+    if (model.getSpec().refreshPolicy() == RefreshPolicy.ON_CHANGE) {
+      // Record the new fingerprint: serving pods (and a prefetch Job) compare it with the one beside their cached
+      // file and download again; services using this Model roll out because their pods carry it.
+      ModelInspector.Inspection seen = inspect(model, url, gguf);
+      if (seen.error() != null) {
+        seen = probe;
+      }
+      events.normal(model, "SourceRefreshed", change + "; refreshPolicy OnChange: the cached copy is downloaded "
+          + "again by the next serving pod");
+      return revalidated(ready(layout, generation, prev, sha, seen, "WorkloadResolved", resolved), now,
+          new ModelObservation.Drift(false, "Refreshed", "Re-downloading: " + change));
+    }
+    if (!driftedBefore(prev)) {
+      events.warning(model, "SourceDrifted", change + "; refreshPolicy IfNotPresent keeps serving the cached copy "
+          + "(set refreshPolicy: OnChange to download it again)");
+    }
+    return revalidated(ready(layout, generation, prev, sha, null, "WorkloadResolved", resolved), now,
+        new ModelObservation.Drift(true, "UpstreamChanged", capitalize(change) + "; refreshPolicy IfNotPresent keeps "
+            + "the cached copy"));
+  }
+
+  private ModelInspector.Inspection inspect(Model model, String url, boolean gguf) {
+    ModelInspector.Inspection seen = inspector.remote(url, gguf);
+    if (seen.error() != null) {
+      LOG.info("gguf header unavailable model={}/{} url={} error=\"{}\"", model.getMetadata().getNamespace(),
+          model.getMetadata().getName(), url, seen.error());
+      events.warning(model, "MetadataUnavailable", "could not read " + url + ": " + seen.error()
+          + " (the serving pods still download it)");
+    }
+    return seen;
+  }
+
+  private boolean revalidationDue(ModelStatus prev, Instant now) {
+    Duration interval = settings.revalidationInterval();
+    if (interval.isZero() || SourceFingerprint.of(prev) == null) {
+      return false;
+    }
+    return prev.lastRevalidated() == null || !Instant.parse(prev.lastRevalidated()).plus(interval).isAfter(now);
+  }
+
+  /** Whether revalidation applies to this Model, so the controller comes back for it. */
+  private boolean revalidates(ModelStatus status) {
+    return settings.inspectModels() && !settings.revalidationInterval().isZero()
+        && SourceFingerprint.of(status) != null && status.cacheKey() != null && !status.cacheKey().isEmpty();
+  }
+
+  private static boolean driftedBefore(ModelStatus prev) {
+    return prev.conditions() != null && prev.conditions().stream()
+        .anyMatch(c -> "SourceDrifted".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static ModelObservation revalidated(ModelObservation o, Instant when, ModelObservation.Drift drift) {
+    return new ModelObservation(o.generation(), o.previous(), o.layout(), o.phase(), o.reason(), o.message(),
+        o.problem(), o.gguf(), o.contentLength(), o.etag(), o.sha256(), when, drift);
+  }
+
+  private static String capitalize(String s) {
+    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
   }
 
   /** With {@code spec.prefetch}: makes sure the cache claim and the prefetch Job exist and reads the Job's state. */
@@ -218,7 +295,8 @@ public class ModelReconciler implements Reconciler<Model> {
         }
       }
     }
-    Job desired = PrefetchJobBuilder.build(model, resolved.layout(), settings);
+    Job desired = PrefetchJobBuilder.build(model, resolved.layout(), settings,
+        SourceFingerprint.refreshToken(model.getSpec().refreshPolicy(), resolved.etag(), resolved.contentLength()));
     String name = desired.getMetadata().getName();
     for (Job stale : client.batch().v1().jobs().inNamespace(ns)
         .withLabel(PrefetchJobBuilder.MODEL_LABEL, model.getMetadata().getName())
@@ -260,7 +338,7 @@ public class ModelReconciler implements Reconciler<Model> {
   private static ModelObservation withPhase(ModelObservation o, ModelPhase phase, String reason, String message,
       FieldProblem problem) {
     return new ModelObservation(o.generation(), o.previous(), o.layout(), phase, reason, message, problem, o.gguf(),
-        o.contentLength(), o.etag(), o.sha256());
+        o.contentLength(), o.etag(), o.sha256(), o.revalidated(), o.drift());
   }
 
   private static ModelObservation ready(ModelLayout layout, long generation, ModelStatus prev, String sha,

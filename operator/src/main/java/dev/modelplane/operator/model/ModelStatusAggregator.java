@@ -11,8 +11,9 @@ import java.util.Locale;
 
 /**
  * The one place a Model's status is built: phase, conditions Available, Progressing and Degraded (with the
- * generation, transition time moved only on change), the cache key and in-pod path, staged files, size and GGUF
- * metadata. {@code lastUpdated} moves only when something else changed.
+ * generation, transition time moved only on change) and SourceDrifted (once a revalidation ran), the cache key and
+ * in-pod path, staged files, size, source fingerprint and GGUF metadata. {@code lastUpdated} moves only when
+ * something else changed.
  */
 public final class ModelStatusAggregator {
   private ModelStatusAggregator() {
@@ -34,7 +35,13 @@ public final class ModelStatusAggregator {
     c = o.problem() != null
         ? Conditions.set(c, "Degraded", Conditions.TRUE, o.problem().reason(), o.problem().describe(), gen, now)
         : Conditions.set(c, "Degraded", Conditions.FALSE, "AsExpected", "", gen, now);
+    if (o.drift() != null) {
+      c = Conditions.set(c, "SourceDrifted", o.drift().drifted() ? Conditions.TRUE : Conditions.FALSE,
+          o.drift().reason(), o.drift().message(), gen, now);
+    }
     ModelLayout layout = o.layout();
+    String revalidated = o.revalidated() != null ? o.revalidated().truncatedTo(ChronoUnit.SECONDS).toString()
+        : prev == null ? null : prev.lastRevalidated();
     ModelStatus next = new ModelStatus(
         phase,
         c,
@@ -47,7 +54,7 @@ public final class ModelStatusAggregator {
         o.gguf(),
         o.etag(),
         o.contentLength(),
-        prev == null ? null : prev.lastRevalidated(),
+        revalidated,
         prev == null ? null : prev.lastUpdated());
     if (prev != null && stamp(prev, null).equals(stamp(next, null))) {
       return prev;

@@ -10,8 +10,12 @@ import static dev.modelplane.operator.llmkube.Plans.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.api.llmkube.v1alpha1.ModelStatus;
 import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.TestObjects;
 import dev.modelplane.operator.model.CacheKey;
+import dev.modelplane.operator.model.SourceFingerprint;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -327,6 +331,28 @@ class IsvcDeploymentBuilderTest {
     assertThat(pod("modelRef: m\nskipModelInit: true",
         "source: /mnt/models/llama.gguf\nsha256: " + "00ff".repeat(16) + "\n").getInitContainers())
         .as("skipModelInit").isNullOrEmpty();
+  }
+
+  @Test
+  void anOnChangeModelsFingerprintIsOnThePodsSoAChangedSourceRollsThemAndIsDownloadedAgain() {
+    Model model = TestObjects.model(HTTPS_MODEL + "refreshPolicy: OnChange\n");
+    model.setStatus(new ModelStatus(null, null, null, null, null, null, null,
+        null, null, "\"blob-1\"", 4096L, null, null));
+    String token = new SourceFingerprint("\"blob-1\"", 4096L).id();
+    Deployment d = IsvcDeploymentBuilder.build(
+        ServingPlan.of(TestObjects.isvc("modelRef: m"), model, OperatorSettings.defaults()), null);
+    assertThat(d.getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry(IsvcDeploymentBuilder.SOURCE_FINGERPRINT, token);
+    Container downloader = d.getSpec().getTemplate().getSpec().getInitContainers().stream()
+        .filter(c -> c.getName().equals("model-downloader")).findFirst().orElseThrow();
+    assertThat(downloader.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("MODEL_FILES");
+      assertThat(e.getValue()).endsWith("/llama-Q4_K_M.gguf https://example.com/repo/resolve/main/llama-Q4_K_M.gguf - "
+          + token);
+    });
+
+    assertThat(deployment("modelRef: m", HTTPS_MODEL).getSpec().getTemplate().getMetadata().getAnnotations())
+        .as("IfNotPresent").doesNotContainKey(IsvcDeploymentBuilder.SOURCE_FINGERPRINT);
   }
 
   @Test

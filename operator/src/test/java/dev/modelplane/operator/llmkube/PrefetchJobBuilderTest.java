@@ -22,7 +22,8 @@ class PrefetchJobBuilderTest {
 
   private static Job job(Model m) {
     m.getMetadata().setUid("uid-1");
-    return PrefetchJobBuilder.build(m, ModelLayout.of(m, "https://huggingface.co"), OperatorSettings.defaults());
+    return PrefetchJobBuilder.build(m, ModelLayout.of(m, "https://huggingface.co"), OperatorSettings.defaults(),
+        null);
   }
 
   private static Map<String, String> env(Container c) {
@@ -102,10 +103,25 @@ class PrefetchJobBuilderTest {
   }
 
   @Test
+  void anOnChangeModelGetsANewJobPerSourceFingerprintWhoseDownloaderChecksIt() {
+    Model m = model("llama", "source: " + URL + "\nprefetch: true\nrefreshPolicy: OnChange\n");
+    m.getMetadata().setUid("uid-1");
+    ModelLayout layout = ModelLayout.of(m, "https://huggingface.co");
+    Job v1 = PrefetchJobBuilder.build(m, layout, OperatorSettings.defaults(), "1111111111111111");
+    Job v2 = PrefetchJobBuilder.build(m, layout, OperatorSettings.defaults(), "2222222222222222");
+    assertThat(v1.getMetadata().getName()).startsWith("llama-prefetch-")
+        .isNotEqualTo(v2.getMetadata().getName())
+        .isNotEqualTo(PrefetchJobBuilder.jobName("llama", layout.cacheKey(), null));
+    Container dl = v2.getSpec().getTemplate().getSpec().getContainers().getFirst();
+    assertThat(env(dl).get("MODEL_FILES"))
+        .isEqualTo(layout.modelDir() + "/llama-Q4_K_M.gguf " + URL + " - 2222222222222222");
+  }
+
+  @Test
   void longModelNamesAreCutSoTheJobNameStaysADnsLabel() {
-    String name = PrefetchJobBuilder.jobName("a".repeat(60) + "-b", "0123456789abcdef");
+    String name = PrefetchJobBuilder.jobName("a".repeat(60) + "-b", "0123456789abcdef", null);
     assertThat(name).hasSize(63).endsWith("-prefetch-0123456789").doesNotContain("--");
-    assertThat(PrefetchJobBuilder.jobName("x-" + "a".repeat(40) + "-", "0123456789abcdef"))
+    assertThat(PrefetchJobBuilder.jobName("x-" + "a".repeat(40) + "-", "0123456789abcdef", null))
         .isEqualTo("x-" + "a".repeat(40) + "-prefetch-0123456789");
   }
 

@@ -36,7 +36,7 @@ final class FileServer implements AutoCloseable {
         exchange.sendResponseHeaders(404, -1);
         return;
       }
-      exchange.getResponseHeaders().add("ETag", "\"v1-" + content.length + "\"");
+      exchange.getResponseHeaders().add("ETag", etag(content));
       String range = exchange.getRequestHeaders().getFirst("Range");
       if (ranges && range != null && range.startsWith("bytes=")) {
         String[] ends = range.substring(6).split("-");
@@ -56,6 +56,11 @@ final class FileServer implements AutoCloseable {
         write(exchange.getResponseBody(), content, 0, content.length);
       }
     }
+  }
+
+  /** The ETag the server sends: changes with the content, as a blob hash does. */
+  static String etag(byte[] content) {
+    return "\"" + Integer.toHexString(java.util.Arrays.hashCode(content)) + "-" + content.length + "\"";
   }
 
   private void write(OutputStream out, byte[] content, int offset, int length) {
