@@ -3,6 +3,8 @@ package dev.modelplane.operator.llmkube;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
@@ -16,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * The InferenceService's Deployment, from {@link IsvcDeploymentBuilder}. A Deployment whose selector differs (one
  * made by an older controller, such as LLMKube before its selector was made minimal) is deleted and created again,
  * since a selector cannot be changed in place. While an HPA manages the replica count, updates are conditional on the
- * Deployment not having changed since it was read.
+ * Deployment not having changed since it was read. While {@link RolloutGate} holds a pod-template change back, only
+ * the replica count is written.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = IsvcLabels.MANAGED_SELECTOR))
 public class DeploymentDependent extends CRUDKubernetesDependentResource<Deployment, InferenceService> {
@@ -48,6 +51,16 @@ public class DeploymentDependent extends CRUDKubernetesDependentResource<Deploym
       context.getClient().resource(actual).delete();
       context.getClient().resource(actual).waitUntilCondition(Objects::isNull, 30, java.util.concurrent.TimeUnit.SECONDS);
       return create(desired, primary, context);
+    }
+    if (IsvcContext.deferTemplate(context)) {
+      // rolloutPolicy.waitForIdle: the template waits; only a new replica count goes through now.
+      Integer replicas = desired.getSpec().getReplicas();
+      if (replicas != null && !replicas.equals(actual.getSpec().getReplicas())) {
+        return context.getClient().apps().deployments().inNamespace(actual.getMetadata().getNamespace())
+            .withName(actual.getMetadata().getName())
+            .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"replicas\":" + replicas + "}}");
+      }
+      return actual;
     }
     if (IsvcContext.objects(context).hpa() != null) {
       // The replica count is the live one, read at the start of the reconcile; if an autoscaler changed it since,

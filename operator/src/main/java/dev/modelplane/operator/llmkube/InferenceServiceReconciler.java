@@ -79,6 +79,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
   private final Clock clock;
   private final SimpleInboundEventSource<InferenceService> queueEvents = new SimpleInboundEventSource<>("gpu-queue");
   private final Set<ResourceID> capacityWatchers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final IdleProbe idleProbe = new IdleProbe(Duration.ofSeconds(2));
 
   public InferenceServiceReconciler(OperatorSettings settings, GpuQueue queue, EventRecorder events, Clock clock) {
     this.settings = settings;
@@ -124,8 +125,10 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
    * @param live the Deployment after the workflow, or null
    * @param error why applying failed, or null
    * @param conflict the objects changed under us: run again shortly
+   * @param rollout the waitForIdle decision, or null
    */
-  private record Applied(ServingPlan plan, ModelGate gate, Deployment live, String error, boolean conflict) {
+  private record Applied(ServingPlan plan, ModelGate gate, Deployment live, String error, boolean conflict,
+      RolloutGate.Decision rollout) {
   }
 
   @Override
@@ -138,6 +141,10 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     }
     record(isvc, seen, applied, context);
     Duration recycle = recycle(isvc, applied, context);
+    if (applied.rollout() != null && applied.rollout().recheck() != null) {
+      recycle = recycle == null || applied.rollout().recheck().compareTo(recycle) < 0 ? applied.rollout().recheck()
+          : recycle;
+    }
     UpdateControl<InferenceService> control = UpdateControl.noUpdate();
     if (applied.error() != null) {
       return control.rescheduleAfter(recycle == null || recycle.compareTo(ERROR_RETRY) > 0 ? ERROR_RETRY : recycle);
@@ -165,22 +172,30 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
   /** Builds the objects and runs the workflow, unless a Model is not Ready or a problem is fatal. */
   private Applied apply(InferenceService isvc, Observed seen, Context<InferenceService> context) {
     if (seen.gate().state() != ModelGate.State.READY || seen.problems().stream().anyMatch(FieldProblem::fatal)) {
-      return new Applied(null, seen.gate(), seen.live(), null, false);
+      return new Applied(null, seen.gate(), seen.live(), null, false, null);
     }
     ServingPlan plan;
     try {
       plan = ServingPlan.of(isvc, seen.model(), seen.draft(), settings);
     } catch (IllegalArgumentException e) {
       return new Applied(null, new ModelGate(ModelGate.State.FAILED, "spec.modelRef", "a Model is invalid: "
-          + e.getMessage()), seen.live(), null, false);
+          + e.getMessage()), seen.live(), null, false, null);
     }
     Deployment live = seen.live();
-    IsvcContext.put(context, IsvcObjects.build(plan, live == null || live.getSpec() == null ? null
-        : live.getSpec().getReplicas()));
+    IsvcObjects objects = IsvcObjects.build(plan, live == null || live.getSpec() == null ? null
+        : live.getSpec().getReplicas());
+    RolloutGate.Decision rollout = RolloutGate.decide(isvc, plan.renderer().runtimeName(), objects.deployment(), live,
+        List.copyOf(context.getSecondaryResources(Pod.class)), plan.containerPort(), deferredSince(isvc),
+        clock.instant(), t -> idleProbe.probe(t.ip(), t.port(), t.check()));
+    if (rollout != null && rollout.defer() && !deferred(isvc)) {
+      events.normal(isvc, "RolloutDeferred", rollout.message());
+    }
+    IsvcContext.put(context, objects);
+    IsvcContext.putDeferTemplate(context, rollout != null && rollout.defer());
     IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
     WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
     return new Applied(plan, seen.gate(), context.getSecondaryResource(Deployment.class).orElse(live),
-        errors(result), onlyConflicts(result));
+        errors(result), onlyConflicts(result), rollout);
   }
 
   /** Queue bookkeeping, status aggregation, Events for new problems, and the status write when it changed. */
@@ -214,7 +229,8 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), applied.gate(),
         seen.problems(), applied.error(), live, desired, scheduling, position, effectivePriority,
         plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
-        ServingModes.resolve(isvc.getSpec()).value(), plan == null ? null : acceleration(isvc, plan, gpu, context));
+        ServingModes.resolve(isvc.getSpec()).value(), plan == null ? null : acceleration(isvc, plan, gpu, context),
+        applied.rollout());
     InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
     for (FieldProblem problem : IsvcStatusAggregator.newProblems(isvc.getStatus(),
         IsvcStatusAggregator.problems(observation))) {
@@ -274,6 +290,9 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     }
     PodRecycler.Decision d = PodRecycler.decide(isvc.getSpec().maxPodLifetimeSeconds(),
         context.getSecondaryResources(Pod.class), applied.live(), clock.instant());
+    if (d.evict() != null && !idleForRecycling(isvc, applied, d, context)) {
+      return RolloutGate.RECHECK;
+    }
     if (d.evict() != null) {
       String ns = isvc.getMetadata().getNamespace();
       boolean evicted;
@@ -293,6 +312,48 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
       }
     }
     return d.recheckAfter();
+  }
+
+  /**
+   * With {@code rolloutPolicy.waitForIdle}, an expired pod is evicted only once its server is idle — or when
+   * {@code maxPodLifetimeIdleTimeoutSeconds} have passed since it expired (0: at once; unset: never without idle).
+   */
+  private boolean idleForRecycling(InferenceService isvc, Applied applied, PodRecycler.Decision d,
+      Context<InferenceService> context) {
+    IdleProbe.Check check = IdleProbe.checkFor(applied.plan().renderer().runtimeName(),
+        isvc.getMetadata().getAnnotations());
+    if (!RolloutGate.enabled(isvc) || check == null) {
+      return true;
+    }
+    Long limit = isvc.getSpec().maxPodLifetimeIdleTimeoutSeconds();
+    long overdue = d.ageSeconds() - isvc.getSpec().maxPodLifetimeSeconds();
+    if (limit != null && overdue >= limit) {
+      return true;
+    }
+    Pod pod = context.getSecondaryResources(Pod.class).stream()
+        .filter(p -> d.evict().equals(p.getMetadata().getName())).findFirst().orElse(null);
+    String ip = pod == null || pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+    if (ip == null || idleProbe.probe(ip, applied.plan().containerPort(), check) == IdleProbe.State.IDLE) {
+      return true;
+    }
+    LOG.info("recycle waits isvc={}/{} pod={} reason=busy overdue_s={}", isvc.getMetadata().getNamespace(),
+        isvc.getMetadata().getName(), d.evict(), overdue);
+    return false;
+  }
+
+  private static boolean deferred(InferenceService isvc) {
+    return deferredSince(isvc) != null;
+  }
+
+  /** When the current {@code RolloutDeferred=True} began, or null when no wait is under way. */
+  private static Instant deferredSince(InferenceService isvc) {
+    if (isvc.getStatus() == null || isvc.getStatus().conditions() == null) {
+      return null;
+    }
+    return isvc.getStatus().conditions().stream()
+        .filter(c -> IsvcStatusAggregator.ROLLOUT_DEFERRED.equals(c.getType()) && "True".equals(c.getStatus())
+            && c.getLastTransitionTime() != null)
+        .map(c -> Instant.parse(c.getLastTransitionTime())).findFirst().orElse(null);
   }
 
   /** The value of the PriorityClass the pods use; the tier's value when the class is not (yet) in the cluster. */

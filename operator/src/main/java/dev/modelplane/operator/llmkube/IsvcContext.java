@@ -24,6 +24,16 @@ final class IsvcContext {
   }
 
   private static final String LIVE_VERSION = "live-deployment-version";
+  private static final String DEFER_TEMPLATE = "defer-pod-template";
+
+  /** Holds the pod-template change back for this reconcile ({@code rolloutPolicy.waitForIdle}). */
+  static void putDeferTemplate(Context<InferenceService> context, boolean defer) {
+    context.managedWorkflowAndDependentResourceContext().put(DEFER_TEMPLATE, defer);
+  }
+
+  static boolean deferTemplate(Context<InferenceService> context) {
+    return context.managedWorkflowAndDependentResourceContext().get(DEFER_TEMPLATE, Boolean.class).orElse(false);
+  }
 
   static IsvcObjects objects(Context<InferenceService> context) {
     return context.managedWorkflowAndDependentResourceContext().getMandatory(IsvcObjects.class, IsvcObjects.class);

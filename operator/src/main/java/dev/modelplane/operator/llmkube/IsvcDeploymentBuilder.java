@@ -55,7 +55,7 @@ public final class IsvcDeploymentBuilder {
    * @param liveReplicas the existing Deployment's {@code spec.replicas}, or null when there is none
    */
   public static Deployment build(ServingPlan plan, Integer liveReplicas) {
-    return new DeploymentBuilder()
+    Deployment deployment = new DeploymentBuilder()
         .withNewMetadata()
           .withName(plan.name())
           .withNamespace(plan.namespace())
@@ -75,6 +75,11 @@ public final class IsvcDeploymentBuilder {
           .endTemplate()
         .endSpec()
         .build();
+    if (plan.spec().rolloutPolicy() != null && Boolean.TRUE.equals(plan.spec().rolloutPolicy().waitForIdle())) {
+      deployment.getMetadata().setAnnotations(new LinkedHashMap<>(Map.of(RolloutGate.TEMPLATE_HASH,
+          RolloutGate.templateHash(deployment.getSpec().getTemplate()))));
+    }
+    return deployment;
   }
 
   /**

@@ -27,6 +27,7 @@ import java.util.List;
  * @param suspended {@code spec.suspend} holds the service at zero pods
  * @param mode the resolved serving mode ({@code chat}, {@code embedding}, {@code rerank})
  * @param acceleration where the server placed the model, read from its log; null keeps the previous value
+ * @param rollout the {@code rolloutPolicy.waitForIdle} decision, or null when the service does not wait
  */
 public record IsvcObservation(
     String name,
@@ -45,7 +46,8 @@ public record IsvcObservation(
     String gpuResource,
     boolean suspended,
     String mode,
-    AccelerationStatus acceleration) {
+    AccelerationStatus acceleration,
+    RolloutGate.Decision rollout) {
 
   public IsvcObservation {
     problems = problems == null ? List.of() : List.copyOf(problems);

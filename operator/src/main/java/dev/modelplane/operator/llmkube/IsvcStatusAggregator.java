@@ -27,6 +27,7 @@ public final class IsvcStatusAggregator {
   public static final String PROGRESSING = "Progressing";
   public static final String DEGRADED = "Degraded";
   public static final String GPU_AVAILABLE = "GPUAvailable";
+  public static final String ROLLOUT_DEFERRED = "RolloutDeferred";
 
   private IsvcStatusAggregator() {
   }
@@ -75,6 +76,13 @@ public final class IsvcStatusAggregator {
           : Conditions.set(c, GPU_AVAILABLE, Conditions.TRUE, "GPUsAvailable", "", gen, now);
     } else {
       c = Conditions.remove(c, GPU_AVAILABLE);
+    }
+
+    if (o.rollout() != null) {
+      c = Conditions.set(c, ROLLOUT_DEFERRED, o.rollout().defer() ? Conditions.TRUE : Conditions.FALSE,
+          o.rollout().reason(), o.rollout().message(), gen, now);
+    } else if (o.model().state() == IsvcObservation.ModelGate.State.READY) {
+      c = Conditions.remove(c, ROLLOUT_DEFERRED);
     }
 
     boolean scheduled = o.scheduling() != null;

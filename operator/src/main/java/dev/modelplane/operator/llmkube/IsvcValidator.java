@@ -122,13 +122,10 @@ public final class IsvcValidator {
       problems.add(FieldProblem.warning("spec.resources.ephemeralStorage", "MissingEphemeralStorage", "weights go to "
           + "an emptyDir (modelCache.persistence: Ephemeral) whose size is not bounded or requested"));
     }
-    if (spec.rolloutPolicy() != null && Boolean.TRUE.equals(spec.rolloutPolicy().waitForIdle())
-        && !Boolean.TRUE.equals(spec.rolloutPolicy().force())) {
-      problems.add(notImplemented("spec.rolloutPolicy.waitForIdle", "changes roll out at once"));
-    }
-    if (spec.maxPodLifetimeIdleTimeoutSeconds() != null) {
-      problems.add(notImplemented("spec.maxPodLifetimeIdleTimeoutSeconds",
-          "recycling does not wait for idle servers (rolloutPolicy.waitForIdle is not implemented)"));
+    if (spec.maxPodLifetimeIdleTimeoutSeconds() != null && (spec.rolloutPolicy() == null
+        || !Boolean.TRUE.equals(spec.rolloutPolicy().waitForIdle()))) {
+      problems.add(FieldProblem.warning("spec.maxPodLifetimeIdleTimeoutSeconds", "IgnoredField",
+          "only applies with rolloutPolicy.waitForIdle; recycling does not wait for idle servers"));
     }
     if (spec.slo() != null) {
       problems.add(notImplemented("spec.slo", "no ServiceLevelObjective is created"));

@@ -137,8 +137,14 @@ class IsvcValidatorTest {
         maxPodLifetimeIdleTimeoutSeconds: 60
         slo: {indicator: availability, objective: "99"}
         endpoint: {gateway: {enabled: true, gatewayRef: {name: g}}}
-        """)).extracting(FieldProblem::field).containsExactly("spec.rolloutPolicy.waitForIdle",
-        "spec.maxPodLifetimeIdleTimeoutSeconds", "spec.slo", "spec.endpoint.gateway");
+        """)).extracting(FieldProblem::field).containsExactly("spec.slo", "spec.endpoint.gateway");
+    assertThat(problems("modelRef: m\nmaxPodLifetimeSeconds: 3600\nmaxPodLifetimeIdleTimeoutSeconds: 60"))
+        .singleElement().satisfies(p -> {
+          assertThat(p.field()).isEqualTo("spec.maxPodLifetimeIdleTimeoutSeconds");
+          assertThat(p.reason()).isEqualTo("IgnoredField");
+          assertThat(p.describe()).isEqualTo("spec.maxPodLifetimeIdleTimeoutSeconds: only applies with "
+              + "rolloutPolicy.waitForIdle; recycling does not wait for idle servers");
+        });
   }
 
   @Test
