@@ -47,6 +47,10 @@ final class OperatorSettingsOptions {
   @Option(names = "--emit-scrape-annotations", description = "Add prometheus.io/* annotations to inference pods.")
   boolean scrapeAnnotations;
 
+  @Option(names = "--enable-pyrra-slo",
+      description = "Create a Pyrra ServiceLevelObjective for each InferenceService with spec.slo (Pyrra installed).")
+  boolean pyrraSlo;
+
   /** The settings the options describe; an unknown --model-cache mode is a usage error of {@code commandLine}. */
   OperatorSettings settings(CommandLine commandLine) {
     OperatorSettings.ModelCacheSettings cache = switch (modelCache) {
@@ -60,6 +64,6 @@ final class OperatorSettingsOptions {
     };
     return OperatorSettings.builder().runtimeImages(runtimeImages).modelCache(cache).initContainerImage(initImage)
         .defaultFsGroup(fsGroup).huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)
-        .emitScrapeAnnotations(scrapeAnnotations).build();
+        .emitScrapeAnnotations(scrapeAnnotations).pyrraSlo(pyrraSlo).build();
   }
 }

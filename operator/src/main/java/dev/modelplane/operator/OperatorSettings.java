@@ -26,6 +26,7 @@ import java.util.Set;
  * @param ggufTimeout time allowed for reading a remote GGUF header
  * @param inspectModels read size and GGUF metadata of remote model files (off for air-gapped clusters)
  * @param revalidationInterval how often a remote Model's source is checked for changes (ETag, length); zero never
+ * @param pyrraSlo create a Pyrra {@code ServiceLevelObjective} for each service with {@code spec.slo}
  */
 public record OperatorSettings(
     Map<String, String> runtimeImages,
@@ -41,7 +42,8 @@ public record OperatorSettings(
     boolean useSsa,
     Duration ggufTimeout,
     boolean inspectModels,
-    Duration revalidationInterval) {
+    Duration revalidationInterval,
+    boolean pyrraSlo) {
 
   /** Upstream's curl image for the downloader init containers. */
   public static final String DEFAULT_INIT_IMAGE = "docker.io/curlimages/curl:8.18.0";
@@ -91,6 +93,7 @@ public record OperatorSettings(
     b.ggufTimeout = ggufTimeout;
     b.inspectModels = inspectModels;
     b.revalidationInterval = revalidationInterval;
+    b.pyrraSlo = pyrraSlo;
     return b;
   }
 
@@ -134,6 +137,7 @@ public record OperatorSettings(
     private Duration ggufTimeout;
     private boolean inspectModels = true;
     private Duration revalidationInterval = DEFAULT_REVALIDATION_INTERVAL;
+    private boolean pyrraSlo;
 
     public Builder runtimeImages(Map<String, String> v) {
       runtimeImages = v;
@@ -195,6 +199,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder pyrraSlo(boolean v) {
+      pyrraSlo = v;
+      return this;
+    }
+
     public Builder revalidationInterval(Duration v) {
       revalidationInterval = v;
       return this;
@@ -208,7 +217,7 @@ public record OperatorSettings(
     public OperatorSettings build() {
       return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-          ggufTimeout, inspectModels, revalidationInterval);
+          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo);
     }
   }
 

@@ -126,9 +126,10 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
    * @param error why applying failed, or null
    * @param conflict the objects changed under us: run again shortly
    * @param rollout the waitForIdle decision, or null
+   * @param integrations the SLO and gateway outcome, or null when nothing was applied
    */
   private record Applied(ServingPlan plan, ModelGate gate, Deployment live, String error, boolean conflict,
-      RolloutGate.Decision rollout) {
+      RolloutGate.Decision rollout, Integrations.Outcome integrations) {
   }
 
   @Override
@@ -141,6 +142,10 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     }
     record(isvc, seen, applied, context);
     Duration recycle = recycle(isvc, applied, context);
+    if (applied.integrations() != null && applied.integrations().recheck() != null) {
+      recycle = recycle == null || applied.integrations().recheck().compareTo(recycle) < 0
+          ? applied.integrations().recheck() : recycle;
+    }
     if (applied.rollout() != null && applied.rollout().recheck() != null) {
       recycle = recycle == null || applied.rollout().recheck().compareTo(recycle) < 0 ? applied.rollout().recheck()
           : recycle;
@@ -172,14 +177,14 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
   /** Builds the objects and runs the workflow, unless a Model is not Ready or a problem is fatal. */
   private Applied apply(InferenceService isvc, Observed seen, Context<InferenceService> context) {
     if (seen.gate().state() != ModelGate.State.READY || seen.problems().stream().anyMatch(FieldProblem::fatal)) {
-      return new Applied(null, seen.gate(), seen.live(), null, false, null);
+      return new Applied(null, seen.gate(), seen.live(), null, false, null, null);
     }
     ServingPlan plan;
     try {
       plan = ServingPlan.of(isvc, seen.model(), seen.draft(), settings);
     } catch (IllegalArgumentException e) {
       return new Applied(null, new ModelGate(ModelGate.State.FAILED, "spec.modelRef", "a Model is invalid: "
-          + e.getMessage()), seen.live(), null, false, null);
+          + e.getMessage()), seen.live(), null, false, null, null);
     }
     Deployment live = seen.live();
     IsvcObjects objects = IsvcObjects.build(plan, live == null || live.getSpec() == null ? null
@@ -194,8 +199,9 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     IsvcContext.putDeferTemplate(context, rollout != null && rollout.defer());
     IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
     WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    Integrations.Outcome integrations = Integrations.apply(context.getClient(), isvc, plan, objects.integrations());
     return new Applied(plan, seen.gate(), context.getSecondaryResource(Deployment.class).orElse(live),
-        errors(result), onlyConflicts(result), rollout);
+        errors(result), onlyConflicts(result), rollout, integrations);
   }
 
   /** Queue bookkeeping, status aggregation, Events for new problems, and the status write when it changed. */
@@ -230,7 +236,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
         seen.problems(), applied.error(), live, desired, scheduling, position, effectivePriority,
         plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
         ServingModes.resolve(isvc.getSpec()).value(), plan == null ? null : acceleration(isvc, plan, gpu, context),
-        applied.rollout());
+        applied.rollout(), applied.integrations());
     InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
     for (FieldProblem problem : IsvcStatusAggregator.newProblems(isvc.getStatus(),
         IsvcStatusAggregator.problems(observation))) {

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.llmkube;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Service;
@@ -16,9 +17,11 @@ import java.util.List;
  * @param deployment the Deployment
  * @param service the Service
  * @param hpa the HorizontalPodAutoscaler, or null without autoscaling
+ * @param integrations the Pyrra and Envoy AI Gateway objects ({@link IntegrationBuilder}); the reconciler applies
+ *     them apart from the dependents because their CRDs are optional
  */
 public record IsvcObjects(PersistentVolumeClaim cacheClaim, Deployment deployment, Service service,
-    HorizontalPodAutoscaler hpa) {
+    HorizontalPodAutoscaler hpa, List<GenericKubernetesResource> integrations) {
 
   /**
    * The objects of a plan.
@@ -30,8 +33,14 @@ public record IsvcObjects(PersistentVolumeClaim cacheClaim, Deployment deploymen
       case SHARED_CLAIM, OWNED_CLAIM -> ModelCachePvcBuilder.build(plan);
       case USER_CLAIM, EMPTY_DIR, NONE -> null;
     };
+    List<GenericKubernetesResource> integrations = new ArrayList<>();
+    GenericKubernetesResource slo = IntegrationBuilder.slo(plan);
+    if (slo != null) {
+      integrations.add(slo);
+    }
+    integrations.addAll(IntegrationBuilder.gateway(plan));
     return new IsvcObjects(claim, IsvcDeploymentBuilder.build(plan, liveReplicas), IsvcServiceBuilder.build(plan),
-        plan.autoscaling() ? IsvcHpaBuilder.build(plan) : null);
+        plan.autoscaling() ? IsvcHpaBuilder.build(plan) : null, List.copyOf(integrations));
   }
 
   /** The objects in creation order, nulls left out. */
@@ -45,6 +54,7 @@ public record IsvcObjects(PersistentVolumeClaim cacheClaim, Deployment deploymen
     if (hpa != null) {
       all.add(hpa);
     }
+    all.addAll(integrations);
     return all;
   }
 }

@@ -28,6 +28,7 @@ import java.util.List;
  * @param mode the resolved serving mode ({@code chat}, {@code embedding}, {@code rerank})
  * @param acceleration where the server placed the model, read from its log; null keeps the previous value
  * @param rollout the {@code rolloutPolicy.waitForIdle} decision, or null when the service does not wait
+ * @param integrations the SLO and gateway outcome, or null when nothing was applied (the previous state stays)
  */
 public record IsvcObservation(
     String name,
@@ -47,7 +48,8 @@ public record IsvcObservation(
     boolean suspended,
     String mode,
     AccelerationStatus acceleration,
-    RolloutGate.Decision rollout) {
+    RolloutGate.Decision rollout,
+    Integrations.Outcome integrations) {
 
   public IsvcObservation {
     problems = problems == null ? List.of() : List.copyOf(problems);

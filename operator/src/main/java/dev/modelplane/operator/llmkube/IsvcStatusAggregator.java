@@ -85,6 +85,11 @@ public final class IsvcStatusAggregator {
       c = Conditions.remove(c, ROLLOUT_DEFERRED);
     }
 
+    if (o.integrations() != null) {
+      c = integration(c, Integrations.SLO_READY, o.integrations().slo(), gen, now);
+      c = integration(c, Integrations.GATEWAY_READY, o.integrations().gateway(), gen, now);
+    }
+
     boolean scheduled = o.scheduling() != null;
     InferenceServiceStatus next = new InferenceServiceStatus(
         phase,
@@ -103,11 +108,18 @@ public final class IsvcStatusAggregator {
         prev == null ? null : prev.lastUpdated(),
         o.mode(),
         o.acceleration() != null ? o.acceleration() : prev == null ? null : prev.acceleration(),
-        prev == null ? null : prev.gateway());
+        o.integrations() != null ? o.integrations().gatewayStatus() : prev == null ? null : prev.gateway());
     if (prev != null && withoutTimestamp(prev).equals(withoutTimestamp(next))) {
       return prev;
     }
     return withTimestamp(next, now.truncatedTo(ChronoUnit.SECONDS).toString());
+  }
+
+  private static List<Condition> integration(List<Condition> c, String type, Integrations.State state, long gen,
+      Instant now) {
+    return state == null ? Conditions.remove(c, type)
+        : Conditions.set(c, type, state.ready() ? Conditions.TRUE : Conditions.FALSE, state.reason(), state.message(),
+            gen, now);
   }
 
   static InferenceServicePhase phase(IsvcObservation o, List<FieldProblem> fatal, int ready, int desired) {

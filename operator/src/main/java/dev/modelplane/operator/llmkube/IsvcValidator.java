@@ -10,6 +10,7 @@ import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
 import dev.modelplane.operator.model.ModelLayout;
 import dev.modelplane.operator.common.EnumValues;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.runtime.RuntimeRenderer;
 import dev.modelplane.operator.runtime.GpuPlan;
 import dev.modelplane.operator.runtime.LlamaCppRenderer;
 import dev.modelplane.operator.scheduling.PriorityTier;
@@ -127,18 +128,13 @@ public final class IsvcValidator {
       problems.add(FieldProblem.warning("spec.maxPodLifetimeIdleTimeoutSeconds", "IgnoredField",
           "only applies with rolloutPolicy.waitForIdle; recycling does not wait for idle servers"));
     }
-    if (spec.slo() != null) {
-      problems.add(notImplemented("spec.slo", "no ServiceLevelObjective is created"));
-    }
-    if (spec.endpoint() != null && spec.endpoint().gateway() != null
-        && Boolean.TRUE.equals(spec.endpoint().gateway().enabled())) {
-      problems.add(notImplemented("spec.endpoint.gateway", "no Envoy AI Gateway route is created"));
+    if (spec.slo() != null && !IntegrationBuilder.sloSupported(spec.slo(),
+        RuntimeRenderer.of(spec.runtime()).runtimeName())) {
+      problems.add(FieldProblem.warning("spec.slo.indicator", "UnsupportedIndicator", "latency needs a "
+          + "request-latency histogram, which only the vllm runtime exports, so no ServiceLevelObjective is created"));
     }
   }
 
-  private static FieldProblem notImplemented(String field, String consequence) {
-    return FieldProblem.warning(field, "NotImplemented", "not implemented by modelplane yet, so " + consequence);
-  }
 
   private static void ignoredBlocks(InferenceServiceSpec spec, InferenceRuntime runtime, String runtimeName,
       List<FieldProblem> problems) {

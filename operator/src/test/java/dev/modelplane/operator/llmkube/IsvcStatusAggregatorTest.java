@@ -30,7 +30,7 @@ class IsvcStatusAggregatorTest {
       Deployment d, int desired, SchedulingInfo scheduling, int position, int gpus) {
     return new IsvcObservation("chat", 3, prev, gate, problems, null, d, desired, scheduling, position, 100000,
         "http://chat.ns.svc.cluster.local:8080/v1/chat/completions", gpus, gpus > 0 ? "amd.com/gpu" : "nvidia.com/gpu",
-        false, "chat", null, null);
+        false, "chat", null, null, null);
   }
 
   private static Condition condition(InferenceServiceStatus s, String type) {
@@ -165,18 +165,18 @@ class IsvcStatusAggregatorTest {
   void accelerationReadFromTheLogIsReportedAndKeptUntilSomethingNewIsRead() {
     var acc = new dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus("CUDA0 (NVIDIA L4)", 33, 33);
     IsvcObservation first = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 1, "nvidia.com/gpu", false, "chat", acc, null);
+        1, null, 0, 10000, null, 1, "nvidia.com/gpu", false, "chat", acc, null, null);
     InferenceServiceStatus s = IsvcStatusAggregator.aggregate(first, T1);
     assertThat(s.acceleration()).isEqualTo(acc);
     IsvcObservation later = new IsvcObservation("chat", 1, s, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 1, "nvidia.com/gpu", false, "chat", null, null);
+        1, null, 0, 10000, null, 1, "nvidia.com/gpu", false, "chat", null, null, null);
     assertThat(IsvcStatusAggregator.aggregate(later, T1).acceleration()).isEqualTo(acc);
   }
 
   @Test
   void suspendedWinsAndTheModeIsReported() {
     IsvcObservation o = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1), 0,
-        null, 0, 10000, null, 0, "nvidia.com/gpu", true, "embedding", null, null);
+        null, 0, 10000, null, 0, "nvidia.com/gpu", true, "embedding", null, null, null);
     InferenceServiceStatus s = IsvcStatusAggregator.aggregate(o, T1);
     assertThat(s.phase()).isEqualTo(InferenceServicePhase.SUSPENDED);
     assertThat(s.mode()).isEqualTo("embedding");
@@ -198,7 +198,7 @@ class IsvcStatusAggregatorTest {
   void theRolloutDecisionIsTheRolloutDeferredConditionWhoseTimeMarksWhenTheWaitBegan() {
     RolloutGate.Decision waiting = new RolloutGate.Decision(true, "WaitingForIdle", "waits", java.time.Duration.ofSeconds(5));
     IsvcObservation first = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 0, "nvidia.com/gpu", false, "chat", null, waiting);
+        1, null, 0, 10000, null, 0, "nvidia.com/gpu", false, "chat", null, waiting, null);
     InferenceServiceStatus s = IsvcStatusAggregator.aggregate(first, T1);
     assertThat(condition(s, "RolloutDeferred").getStatus()).isEqualTo("True");
     assertThat(condition(s, "RolloutDeferred").getReason()).isEqualTo("WaitingForIdle");
@@ -206,12 +206,12 @@ class IsvcStatusAggregatorTest {
 
     IsvcObservation again = new IsvcObservation("chat", 1, s, ModelGate.READY, List.of(), null, deployment(1, 1),
         1, null, 0, 10000, null, 0, "nvidia.com/gpu", false, "chat", null,
-        new RolloutGate.Decision(true, "WaitingForIdle", "still waits", java.time.Duration.ofSeconds(5)));
+        new RolloutGate.Decision(true, "WaitingForIdle", "still waits", java.time.Duration.ofSeconds(5)), null);
     InferenceServiceStatus s2 = IsvcStatusAggregator.aggregate(again, T1.plusSeconds(30));
     assertThat(condition(s2, "RolloutDeferred").getLastTransitionTime()).isEqualTo(since);
 
     IsvcObservation off = new IsvcObservation("chat", 1, s2, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 0, "nvidia.com/gpu", false, "chat", null, null);
+        1, null, 0, 10000, null, 0, "nvidia.com/gpu", false, "chat", null, null, null);
     assertThat(IsvcStatusAggregator.aggregate(off, T1.plusSeconds(60)).conditions())
         .noneSatisfy(c -> assertThat(c.getType()).isEqualTo("RolloutDeferred"));
   }

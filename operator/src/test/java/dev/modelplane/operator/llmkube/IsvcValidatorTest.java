@@ -137,7 +137,13 @@ class IsvcValidatorTest {
         maxPodLifetimeIdleTimeoutSeconds: 60
         slo: {indicator: availability, objective: "99"}
         endpoint: {gateway: {enabled: true, gatewayRef: {name: g}}}
-        """)).extracting(FieldProblem::field).containsExactly("spec.slo", "spec.endpoint.gateway");
+        """)).as("slo and gateway are implemented").isEmpty();
+    assertThat(problems("modelRef: m\nslo: {indicator: latency, objective: \"99\", latencyThreshold: \"2\"}"))
+        .singleElement().satisfies(p -> assertThat(p.describe()).isEqualTo("spec.slo.indicator: latency needs a "
+            + "request-latency histogram, which only the vllm runtime exports, so no ServiceLevelObjective is "
+            + "created"));
+    assertThat(problems("modelRef: m\nruntime: vllm\nslo: {indicator: latency, objective: \"99\", "
+        + "latencyThreshold: \"2\"}")).isEmpty();
     assertThat(problems("modelRef: m\nmaxPodLifetimeSeconds: 3600\nmaxPodLifetimeIdleTimeoutSeconds: 60"))
         .singleElement().satisfies(p -> {
           assertThat(p.field()).isEqualTo("spec.maxPodLifetimeIdleTimeoutSeconds");

@@ -24,7 +24,8 @@ class SeedFieldCoverageTest {
       Map.entry("extraArgs", "LlamaCppRendererTest.argvIsExact (typed flags named in extraArgs are skipped)"),
       Map.entry("env", "LlamaCppRendererTest.envIsRuntimeThenSpec"),
       Map.entry("containerPort", "IsvcServiceHpaPvcBuilderTest.serviceTargetsThePortTheServerListensOn"),
-      Map.entry("endpoint", "IsvcServiceHpaPvcBuilderTest.serviceTypeSelectorAndName, endpointUrl"),
+      Map.entry("endpoint", "IsvcServiceHpaPvcBuilderTest.serviceTypeSelectorAndName, endpointUrl; gateway: "
+          + "IntegrationBuilderTest, IntegrationsIT"),
       Map.entry("resources", "IsvcDeploymentBuilderTest.resourcesCpuMemoryAndGpuLimit, hostMemoryWinsOverMemory"),
       Map.entry("autoscaling", "IsvcServiceHpaPvcBuilderTest.hpaWithTheUsersMetrics"),
       Map.entry("contextSize", "LlamaCppRendererTest.argvIsExact (every typed flag in order)"),
@@ -68,14 +69,14 @@ class SeedFieldCoverageTest {
       Map.entry("speculativeDecoding", "NewerRuntimesTest.llamaCppArgv; NewerFieldsBuilderTest.aDraftModel…"),
       Map.entry("sglangConfig", "NewerRuntimesTest.sglangArgv, sglangContainer"),
       Map.entry("modelCache", "NewerFieldsBuilderTest.aUserCacheClaim…, ephemeralCache…"),
-      Map.entry("rolloutPolicy", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
+      Map.entry("rolloutPolicy", "RolloutGateTest; RolloutIdleIT.aTemplateChangeWaitsForTheBusyServer…"),
       Map.entry("revisionHistoryLimit", "NewerFieldsBuilderTest.podPassThroughs"),
       Map.entry("maxPodLifetimeSeconds", "PodRecyclerTest; GpuSchedulingIT.expiredPodsAreRecycledOneAtATime"),
-      Map.entry("maxPodLifetimeIdleTimeoutSeconds", "not implemented: IsvcValidatorTest.newerFields "
-          + "(NotImplemented warning; needs waitForIdle)"),
+      Map.entry("maxPodLifetimeIdleTimeoutSeconds", "RolloutIdleIT.anExpiredPodIsRecycledOnlyOnceItsServer…; "
+          + "IsvcValidatorTest.newerFields (IgnoredField without waitForIdle)"),
       Map.entry("disruption", "NewerFieldsBuilderTest.podPassThroughs (protectAlways); StartupProtectionTest and "
           + "GpuSchedulingIT.podsCarryDoNotDisruptUntilTheyAreReadyWithoutARollout (protectStartup)"),
-      Map.entry("slo", "not implemented: IsvcValidatorTest.newerFields (NotImplemented warning)"),
+      Map.entry("slo", "IntegrationBuilderTest (objectives); IntegrationsIT (SLOReady, ownership)"),
       Map.entry("affinity", "NewerFieldsBuilderTest.podPassThroughs"),
       Map.entry("topologySpreadConstraints", "NewerFieldsBuilderTest.podPassThroughs"),
       Map.entry("extraVolumes", "NewerFieldsBuilderTest.podPassThroughs"),
