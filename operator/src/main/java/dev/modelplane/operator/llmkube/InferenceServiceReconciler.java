@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Reconciles LLMKube InferenceServices: observe (Model, live Deployment, pods, PriorityClasses, nodes) → validate →
  * reconcile the owned objects through the workflow → record status through {@link IsvcStatusAggregator}. Problems
- * with the spec become conditions and Warning Events, never exceptions; nothing is requeued on a timer except after
- * an API error.
+ * with the spec become conditions and Warning Events, never exceptions. A service is looked at again on a timer only
+ * when something is due: an API error (30 s), the next pod expiry ({@code maxPodLifetimeSeconds}), a rollout waiting
+ * for idle servers (5 s), or an integration whose CRDs are missing (60 s).
  */
 @ControllerConfiguration(name = InferenceServiceReconciler.NAME)
 @Workflow(explicitInvocation = true, handleExceptionsInReconciler = true, dependents = {
@@ -141,20 +142,23 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
       return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
     }
     record(isvc, seen, applied, context);
-    Duration recycle = recycle(isvc, applied, context);
-    if (applied.integrations() != null && applied.integrations().recheck() != null) {
-      recycle = recycle == null || applied.integrations().recheck().compareTo(recycle) < 0
-          ? applied.integrations().recheck() : recycle;
-    }
-    if (applied.rollout() != null && applied.rollout().recheck() != null) {
-      recycle = recycle == null || applied.rollout().recheck().compareTo(recycle) < 0 ? applied.rollout().recheck()
-          : recycle;
-    }
+    Duration next = earliest(recycle(isvc, applied, context),
+        applied.integrations() == null ? null : applied.integrations().recheck(),
+        applied.rollout() == null ? null : applied.rollout().recheck(),
+        applied.error() == null ? null : ERROR_RETRY);
     UpdateControl<InferenceService> control = UpdateControl.noUpdate();
-    if (applied.error() != null) {
-      return control.rescheduleAfter(recycle == null || recycle.compareTo(ERROR_RETRY) > 0 ? ERROR_RETRY : recycle);
+    return next == null ? control : control.rescheduleAfter(next);
+  }
+
+  /** The shortest of the given waits, nulls ignored; null when all are. */
+  private static Duration earliest(Duration... waits) {
+    Duration min = null;
+    for (Duration d : waits) {
+      if (d != null && (min == null || d.compareTo(min) < 0)) {
+        min = d;
+      }
     }
-    return recycle == null ? control : control.rescheduleAfter(recycle);
+    return min;
   }
 
   /** Observe and validate, from the informer caches (plus one claim lookup for {@code modelCache.claimName}). */
