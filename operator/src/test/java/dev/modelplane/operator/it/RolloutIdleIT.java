@@ -150,8 +150,8 @@ class RolloutIdleIT {
       assertThat(c.getMessage()).startsWith("The new pod template waits until 1 of 1 replica(s) are idle");
     });
     assertThat(args(client, "chat")).doesNotContain("--max-model-len=4096");
-    assertThat(client.v1().events().list().getItems())
-        .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("RolloutDeferred"));
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().list().getItems())
+        .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("RolloutDeferred")));
 
     client.resources(InferenceService.class).withName("chat").patch(PatchContext.of(PatchType.JSON_MERGE),
         "{\"spec\":{\"replicas\":2}}");
@@ -201,7 +201,7 @@ class RolloutIdleIT {
       Pod p = client.pods().withName(first).get();
       assertThat(p == null || p.getMetadata().getDeletionTimestamp() != null).as("evicted once idle").isTrue();
     });
-    assertThat(client.v1().events().list().getItems())
-        .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("PodRecycled"));
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().list().getItems())
+        .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("PodRecycled")));
   }
 }
