@@ -22,6 +22,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -81,6 +83,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
   private final SimpleInboundEventSource<InferenceService> queueEvents = new SimpleInboundEventSource<>("gpu-queue");
   private final Set<ResourceID> capacityWatchers = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final IdleProbe idleProbe = new IdleProbe(Duration.ofSeconds(2));
+  private final Map<ResourceID, Refusals> recycleRefusals = new java.util.concurrent.ConcurrentHashMap<>();
 
   public InferenceServiceReconciler(OperatorSettings settings, GpuQueue queue, EventRecorder events, Clock clock) {
     this.settings = settings;
@@ -303,25 +306,54 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     if (d.evict() != null && !idleForRecycling(isvc, applied, d, context)) {
       return RolloutGate.RECHECK;
     }
-    if (d.evict() != null) {
-      String ns = isvc.getMetadata().getNamespace();
-      boolean evicted;
-      try {
-        evicted = context.getClient().pods().inNamespace(ns).withName(d.evict()).evict();
-      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-        evicted = false;
-        LOG.warn("recycle failed isvc={}/{} pod={} error=\"{}\"", ns, isvc.getMetadata().getName(), d.evict(),
-            e.getMessage());
-      }
-      if (evicted) {
-        events.normal(isvc, "PodRecycled", "Evicted pod " + d.evict() + " after " + d.ageSeconds()
-            + "s (maxPodLifetimeSeconds=" + isvc.getSpec().maxPodLifetimeSeconds() + ")");
-      } else {
-        events.warning(isvc, "RecycleBlocked", "Could not evict pod " + d.evict() + " (a PodDisruptionBudget or "
-            + "the API refused); retrying in " + d.recheckAfter().toSeconds() + "s");
-      }
+    if (d.evict() == null) {
+      return d.recheckAfter();
     }
-    return d.recheckAfter();
+    ResourceID id = ResourceID.fromResource(isvc);
+    Refusals refused = recycleRefusals.get(id);
+    Instant now = clock.instant();
+    if (refused != null && refused.pod().equals(d.evict()) && now.isBefore(refused.notBefore())) {
+      return Duration.between(now, refused.notBefore());
+    }
+    String ns = isvc.getMetadata().getNamespace();
+    boolean evicted;
+    try {
+      evicted = withoutRetries(context.getClient()).pods().inNamespace(ns).withName(d.evict()).evict();
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      evicted = false;
+      LOG.warn("recycle failed isvc={}/{} pod={} error=\"{}\"", ns, isvc.getMetadata().getName(), d.evict(),
+          e.getMessage());
+    }
+    if (evicted) {
+      recycleRefusals.remove(id);
+      events.normal(isvc, "PodRecycled", "Evicted pod " + d.evict() + " after " + d.ageSeconds()
+          + "s (maxPodLifetimeSeconds=" + isvc.getSpec().maxPodLifetimeSeconds() + ")");
+      return d.recheckAfter();
+    }
+    int count = refused != null && refused.pod().equals(d.evict()) ? refused.count() + 1 : 1;
+    PodRecycler.Backoff backoff = PodRecycler.afterRefusals(count);
+    recycleRefusals.put(id, new Refusals(d.evict(), count, now.plus(backoff.delay())));
+    LOG.info("recycle refused isvc={}/{} pod={} refusals={} retry_s={}", ns, isvc.getMetadata().getName(), d.evict(),
+        count, backoff.delay().toSeconds());
+    if (backoff.warn()) {
+      events.warning(isvc, "RecycleBlocked", "Could not evict pod " + d.evict() + " (a PodDisruptionBudget or the "
+          + "API refused" + (count > 1 ? ", " + count + " times in a row" : "") + "); retrying in "
+          + backoff.delay().toSeconds() + "s");
+    }
+    return backoff.delay();
+  }
+
+  /**
+   * The client without its retries: a PodDisruptionBudget refuses an eviction with 429, which the client would
+   * otherwise retry with back-off for many seconds on a reconciler thread; the recycler has its own back-off.
+   */
+  private static KubernetesClient withoutRetries(KubernetesClient client) {
+    return client.newClient(new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
+        .withRequestRetryBackoffLimit(0).build()).adapt(KubernetesClient.class);
+  }
+
+  /** Refused evictions in a row for one service's expired pod, and when the next attempt is due. */
+  private record Refusals(String pod, int count, Instant notBefore) {
   }
 
   /**
@@ -381,6 +413,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     queue.remove(isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
     capacityWatchers.remove(ResourceID.fromResource(isvc));
     accelerationReadFrom.remove(ResourceID.fromResource(isvc));
+    recycleRefusals.remove(ResourceID.fromResource(isvc));
     LOG.info("deleted isvc={}/{}", isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
     return DeleteControl.defaultDelete();
   }

@@ -31,7 +31,31 @@ public final class PodRecycler {
     static final Decision NONE = new Decision(null, 0, null);
   }
 
+  /** First wait after a refused eviction; it doubles with each refusal in a row. */
+  static final Duration FIRST_RETRY = Duration.ofSeconds(10);
+  /** Longest wait between eviction attempts. */
+  static final Duration MAX_RETRY = Duration.ofMinutes(5);
+
+  /**
+   * What to do after an eviction was refused (a PodDisruptionBudget, the API).
+   *
+   * @param delay how long until the next attempt
+   * @param warn whether to raise a {@code RecycleBlocked} Warning for this refusal
+   */
+  public record Backoff(Duration delay, boolean warn) {
+  }
+
   private PodRecycler() {
+  }
+
+  /**
+   * After {@code refusals} refusals in a row: wait 10 s, 20 s, 40 s, … at most 5 minutes, and warn on the 1st, 2nd,
+   * 4th, 8th, … refusal, so a budget that keeps refusing is reported without an Event every few seconds.
+   */
+  public static Backoff afterRefusals(int refusals) {
+    int n = Math.max(1, refusals);
+    Duration delay = n > 16 ? MAX_RETRY : FIRST_RETRY.multipliedBy(1L << (n - 1));
+    return new Backoff(delay.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : delay, Integer.bitCount(n) == 1);
   }
 
   public static Decision decide(Long maxLifetimeSeconds, Collection<Pod> pods, Deployment deployment, Instant now) {

@@ -88,6 +88,29 @@ class GpuSchedulingIT {
   }
 
   @Test
+  void aDisruptionBudgetThatRefusesRecyclingIsReportedWithBackOff(KubeTest test) throws Exception {
+    KubernetesClient client = test.client();
+    test.addNodes(FakeNode.cpu("guarded-" + suffix(test)));
+    client.resource(new io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder()
+        .withNewMetadata().withName("keep-one").endMetadata()
+        .withNewSpec().withMinAvailable(new io.fabric8.kubernetes.api.model.IntOrString(1))
+        .withNewSelector().addToMatchLabels("inference.llmkube.dev/service", "kept").endSelector().endSpec()
+        .build()).create();
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("kept", "modelRef: llama\nmaxPodLifetimeSeconds: 2")).create();
+    java.util.function.Supplier<List<Event>> blocked = () -> client.v1().events().list().getItems().stream()
+        .filter(e -> "RecycleBlocked".equals(e.getReason())).toList();
+    await().atMost(TIMEOUT).until(() -> blocked.get().size() >= 2);
+    assertThat(blocked.get()).extracting(Event::getMessage).anySatisfy(m -> assertThat(m)
+        .contains("2 times in a row").endsWith("retrying in 20s"));
+    // The third refusal comes 20 s after the second and raises no Warning; the fourth only after 40 s more.
+    Thread.sleep(15_000);
+    assertThat(blocked.get()).as("no Warning every 10 s").hasSize(2);
+    assertThat(client.pods().withLabel("inference.llmkube.dev/service", "kept").list().getItems())
+        .singleElement().satisfies(p -> assertThat(p.getMetadata().getDeletionTimestamp()).isNull());
+  }
+
+  @Test
   void podsCarryDoNotDisruptUntilTheyAreReadyWithoutARollout(KubeTest test) throws IOException {
     KubernetesClient client = test.client();
     client.resource(model("llama", "source: test-org/llama-gguf")).create();

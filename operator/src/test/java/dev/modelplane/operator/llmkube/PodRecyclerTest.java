@@ -65,4 +65,14 @@ class PodRecyclerTest {
         .isEqualTo(PodRecycler.Decision.NONE);
     assertThat(PodRecycler.decide(60L, List.of(), deployment(0, 0, 0), NOW).evict()).isNull();
   }
+
+  @Test
+  void refusedEvictionsBackOffAndWarnLessAndLessOften() {
+    assertThat(java.util.stream.IntStream.rangeClosed(1, 8).mapToObj(PodRecycler::afterRefusals)
+        .map(b -> b.delay().toSeconds() + (b.warn() ? "!" : "")).toList())
+        .containsExactly("10!", "20!", "40", "80!", "160", "300", "300", "300!");
+    assertThat(PodRecycler.afterRefusals(40).delay()).isEqualTo(java.time.Duration.ofMinutes(5));
+    assertThat(PodRecycler.afterRefusals(40).warn()).isFalse();
+    assertThat(PodRecycler.afterRefusals(64).warn()).isTrue();
+  }
 }
