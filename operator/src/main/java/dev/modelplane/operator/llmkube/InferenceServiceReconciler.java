@@ -6,6 +6,7 @@ import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.api.llmkube.v1alpha1.ModelPhase;
 import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.Clients;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.FieldProblem;
@@ -22,8 +23,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -278,7 +277,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
       }
       String ns = isvc.getMetadata().getNamespace();
       try {
-        AccelerationStatus a = AccelerationLog.parse(context.getClient().pods().inNamespace(ns)
+        AccelerationStatus a = AccelerationLog.parse(Clients.withoutRetries(context.getClient()).pods().inNamespace(ns)
             .withName(pod.getMetadata().getName()).inContainer("llama-server").limitBytes(ACCELERATION_LOG_BYTES)
             .getLog());
         if (a != null && gpu.count() > 0 && Integer.valueOf(0).equals(a.layersOffloaded())) {
@@ -318,7 +317,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     String ns = isvc.getMetadata().getNamespace();
     boolean evicted;
     try {
-      evicted = withoutRetries(context.getClient()).pods().inNamespace(ns).withName(d.evict()).evict();
+      evicted = Clients.withoutRetries(context.getClient()).pods().inNamespace(ns).withName(d.evict()).evict();
     } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
       evicted = false;
       LOG.warn("recycle failed isvc={}/{} pod={} error=\"{}\"", ns, isvc.getMetadata().getName(), d.evict(),
@@ -343,14 +342,6 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     return backoff.delay();
   }
 
-  /**
-   * The client without its retries: a PodDisruptionBudget refuses an eviction with 429, which the client would
-   * otherwise retry with back-off for many seconds on a reconciler thread; the recycler has its own back-off.
-   */
-  private static KubernetesClient withoutRetries(KubernetesClient client) {
-    return client.newClient(new RequestConfigBuilder(client.getConfiguration().getRequestConfig())
-        .withRequestRetryBackoffLimit(0).build()).adapt(KubernetesClient.class);
-  }
 
   /** Refused evictions in a row for one service's expired pod, and when the next attempt is due. */
   private record Refusals(String pod, int count, Instant notBefore) {
