@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -124,11 +126,11 @@ class OperatorProcessIT {
     OperatorFixtures.awaitLeader(admin, ns, "op-a");
 
     // Someone else takes the lease (as after a long pause of this process): the leader can no longer renew.
-    admin.leases().inNamespace(ns).withName("modelplane-operator").edit(l -> {
-      l.getSpec().setHolderIdentity("intruder");
-      l.getSpec().setRenewTime(java.time.ZonedDateTime.now());
-      return l;
-    });
+    // A merge patch carries no resourceVersion, so it cannot conflict with the leader's renewals (every second).
+    String now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS).toString();
+    admin.leases().inNamespace(ns).withName("modelplane-operator").patch(
+        PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"holderIdentity\":\"intruder\",\"renewTime\":\"" + now + "\"}}");
     assertThat(a.process.waitFor(60, TimeUnit.SECONDS)).as("op-a exits after losing the lease").isTrue();
     assertThat(a.process.exitValue()).isEqualTo(1);
     assertThat(a.log()).contains("event=lost lease=" + ns + "/modelplane-operator identity=op-a",
