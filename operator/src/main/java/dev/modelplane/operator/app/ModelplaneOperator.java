@@ -2,9 +2,9 @@ package dev.modelplane.operator.app;
 
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
-import dev.modelplane.operator.llmkube.InferenceServiceReconciler;
-import dev.modelplane.operator.model.ModelInspector;
-import dev.modelplane.operator.model.ModelReconciler;
+import dev.modelplane.operator.llmkube.isvc.InferenceServiceReconciler;
+import dev.modelplane.operator.llmkube.model.ModelReconciler;
+import dev.modelplane.operator.modelsource.ModelInspector;
 import dev.modelplane.operator.scheduling.GpuQueue;
 import dev.modelplane.operator.scheduling.PriorityClassInstaller;
 import dev.modelplane.operator.scheduling.QueueMetrics;

@@ -8,7 +8,7 @@ import dev.modelplane.api.llmkube.v1alpha1.ShardingStrategy;
 import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
 import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecodingType;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.model.ModelLayout;
+import dev.modelplane.operator.modelsource.ModelLayout;
 import dev.modelplane.operator.runtime.ArgList.Flag;
 import java.math.BigInteger;
 import java.util.ArrayList;

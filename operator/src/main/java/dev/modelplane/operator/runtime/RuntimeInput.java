@@ -1,7 +1,7 @@
 package dev.modelplane.operator.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
-import dev.modelplane.operator.model.ModelLayout;
+import dev.modelplane.operator.modelsource.ModelLayout;
 import java.util.List;
 import java.util.Objects;
 

@@ -2,8 +2,8 @@ package dev.modelplane.operator.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.TgiConfig;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.model.ModelLayout;
-import dev.modelplane.operator.model.ModelSource;
+import dev.modelplane.operator.modelsource.ModelLayout;
+import dev.modelplane.operator.modelsource.ModelSource;
 import dev.modelplane.operator.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;

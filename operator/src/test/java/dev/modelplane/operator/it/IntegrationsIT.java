@@ -10,7 +10,7 @@ import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.OperatorSettings;
-import dev.modelplane.operator.llmkube.IntegrationBuilder;
+import dev.modelplane.operator.llmkube.isvc.IntegrationBuilder;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;

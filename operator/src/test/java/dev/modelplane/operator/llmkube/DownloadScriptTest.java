@@ -70,7 +70,7 @@ class DownloadScriptTest {
   }
 
   private Run run(String modelFiles) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder("sh", "-c", ModelStagingBuilder.DOWNLOAD_SCRIPT)
+    ProcessBuilder builder = new ProcessBuilder("sh", "-c", ModelStaging.DOWNLOAD_SCRIPT)
         .redirectErrorStream(true);
     builder.environment().put("MODEL_FILES", modelFiles);
     Process p = builder.start();

@@ -5,7 +5,7 @@ import static dev.modelplane.operator.runtime.RuntimeCases.argv;
 import static dev.modelplane.operator.runtime.RuntimeCases.input;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.modelplane.operator.model.CacheKey;
+import dev.modelplane.operator.modelsource.CacheKey;
 import dev.modelplane.operator.runtime.RuntimeCases.Case;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.List;

@@ -5,6 +5,7 @@ import static dev.modelplane.operator.runtime.RuntimeCases.argv;
 import static dev.modelplane.operator.runtime.RuntimeCases.input;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.modelplane.operator.modelsource.CacheKey;
 import dev.modelplane.operator.runtime.RuntimeCases.Case;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.stream.Stream;
@@ -139,9 +140,9 @@ class NewerRuntimesTest {
             reasoningBudget: 0
             speculativeDecoding: {type: draft, draftModel: draft-Q8_0.gguf, nDraftMax: 3, pMin: 0.75}
             """, "source: hf://org/repo\nfiles: [main.gguf, draft-Q8_0.gguf]\n",
-            "--model /models/" + dev.modelplane.operator.model.CacheKey.of("hf://org/repo") + "/main.gguf --port 8080"
+            "--model /models/" + dev.modelplane.operator.modelsource.CacheKey.of("hf://org/repo") + "/main.gguf --port 8080"
             + " --host :: --no-warmup --spec-type draft-simple -md /models/"
-            + dev.modelplane.operator.model.CacheKey.of("hf://org/repo") + "/draft-Q8_0.gguf --spec-draft-n-max 3"
+            + dev.modelplane.operator.modelsource.CacheKey.of("hf://org/repo") + "/draft-Q8_0.gguf --spec-draft-n-max 3"
             + " --spec-draft-p-min 0.75 --reasoning-budget 0 --metrics"),
         new Case("mtp needs no draft", "modelRef: m\nspeculativeDecoding: {type: mtp}", PVC_MODEL,
             "--model /model-source/llama.gguf --port 8080 --host :: --spec-type draft-mtp --metrics"),

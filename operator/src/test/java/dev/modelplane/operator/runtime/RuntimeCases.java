@@ -3,7 +3,8 @@ package dev.modelplane.operator.runtime;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.operator.TestObjects;
-import dev.modelplane.operator.model.ModelLayout;
+import dev.modelplane.operator.llmkube.isvc.ServingPlan;
+import dev.modelplane.operator.modelsource.ModelLayout;
 import java.util.List;
 
 /** Helpers for the table-driven renderer tests. */
@@ -19,7 +20,7 @@ final class RuntimeCases {
     Model model = TestObjects.model(modelSpec);
     ModelLayout layout = ModelLayout.of(model, "https://huggingface.co");
     return new RuntimeInput("svc", isvc.getSpec(), layout, GpuPlan.of(isvc.getSpec(), model), null,
-        dev.modelplane.operator.llmkube.ServingPlan.draftPath(isvc.getSpec(), layout, null));
+        dev.modelplane.operator.llmkube.isvc.ServingPlan.draftPath(isvc.getSpec(), layout, null));
   }
 
   static List<String> argv(String line) {

@@ -1,0 +1,81 @@
+package dev.modelplane.operator.llmkube.isvc;
+
+import dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus;
+import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
+import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.scheduling.SchedulingInfo;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.List;
+
+/**
+ * What one reconcile of an InferenceService saw and did: the input of {@link IsvcStatusAggregator}.
+ *
+ * @param name the service's name
+ * @param generation {@code metadata.generation}
+ * @param previous the status before this reconcile, or null
+ * @param model the referenced Model's state
+ * @param problems validation problems
+ * @param reconcileError why applying the owned objects failed, or null
+ * @param deployment the live Deployment, or null
+ * @param desiredReplicas replicas wanted now (the HPA's count while it manages the service)
+ * @param scheduling why pods are not scheduled, or null
+ * @param queuePosition 1-based GPU queue position, 0 when not queued
+ * @param effectivePriority value of the PriorityClass the pods use, or null when unknown
+ * @param endpoint the endpoint URL, or null before a plan exists
+ * @param gpuCount GPUs per pod
+ * @param gpuResource the GPU resource requested
+ * @param suspended {@code spec.suspend} holds the service at zero pods
+ * @param mode the resolved serving mode ({@code chat}, {@code embedding}, {@code rerank})
+ * @param acceleration where the server placed the model, read from its log; null keeps the previous value
+ * @param rollout the {@code rolloutPolicy.waitForIdle} decision, or null when the service does not wait
+ * @param integrations the SLO and gateway outcome, or null when nothing was applied (the previous state stays)
+ */
+public record IsvcObservation(
+    String name,
+    long generation,
+    InferenceServiceStatus previous,
+    ModelGate model,
+    List<FieldProblem> problems,
+    String reconcileError,
+    Deployment deployment,
+    int desiredReplicas,
+    SchedulingInfo scheduling,
+    int queuePosition,
+    Integer effectivePriority,
+    String endpoint,
+    int gpuCount,
+    String gpuResource,
+    boolean suspended,
+    String mode,
+    AccelerationStatus acceleration,
+    RolloutGate.Decision rollout,
+    Integrations.Outcome integrations) {
+
+  public IsvcObservation {
+    problems = problems == null ? List.of() : List.copyOf(problems);
+  }
+
+  /**
+   * The referenced Models (the served one and a draft one) as the service sees them.
+   *
+   * @param state found and Ready, found but not Ready, failed, or missing
+   * @param field the field naming the Model at fault ({@code spec.modelRef} or
+   *     {@code spec.speculativeDecoding.draftModelRef})
+   * @param message why, for the non-Ready states
+   */
+  public record ModelGate(State state, String field, String message) {
+    public enum State { READY, NOT_READY, FAILED, MISSING }
+
+    public static final ModelGate READY = new ModelGate(State.READY, "spec.modelRef", "");
+
+    /** The more serious of two gates: missing or failed, then not ready, then ready. */
+    public ModelGate worst(ModelGate other) {
+      return other.state.ordinal() > state.ordinal() ? other : this;
+    }
+  }
+
+  /** Whether the pods are waiting for GPUs the scheduler cannot find. */
+  public boolean waitingForGpu() {
+    return scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status());
+  }
+}

@@ -1,0 +1,29 @@
+package dev.modelplane.operator.llmkube.isvc;
+
+import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.operator.common.OperatorLabels;
+import io.fabric8.kubernetes.api.model.Service;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+
+/** The InferenceService's Service, from {@link IsvcServiceBuilder}. */
+@KubernetesDependent(informer = @Informer(labelSelector = OperatorLabels.MANAGED_SELECTOR))
+public class ServiceDependent extends CRUDKubernetesDependentResource<Service, InferenceService> {
+  public ServiceDependent() {
+    super(Service.class);
+  }
+
+  @Override
+  protected Service desired(InferenceService primary, Context<InferenceService> context) {
+    return IsvcContext.objects(context).service();
+  }
+
+  @Override
+  protected ResourceID targetSecondaryResourceID(InferenceService primary, Context<InferenceService> context) {
+    return new ResourceID(ServingPlan.serviceName(primary.getMetadata().getName()),
+        primary.getMetadata().getNamespace());
+  }
+}
