@@ -1,6 +1,7 @@
 package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus;
+import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.scheduling.SchedulingInfo;
@@ -77,5 +78,20 @@ public record IsvcObservation(
   /** Whether the pods are waiting for GPUs the scheduler cannot find. */
   public boolean waitingForGpu() {
     return scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status());
+  }
+
+  /**
+   * The replicas the service should have now: 0 when suspended, the live count while an HPA manages it, else
+   * {@code spec.replicas} (1 when unset).
+   */
+  static int desiredReplicas(InferenceService isvc, ServingPlan plan, Deployment live) {
+    if (Boolean.TRUE.equals(isvc.getSpec().suspend())) {
+      return 0;
+    }
+    if (plan == null) {
+      return isvc.getSpec().replicas() == null ? 1 : isvc.getSpec().replicas();
+    }
+    Integer liveReplicas = live == null || live.getSpec() == null ? null : live.getSpec().getReplicas();
+    return plan.autoscaling() && liveReplicas != null && liveReplicas > 0 ? liveReplicas : plan.replicas();
   }
 }

@@ -138,4 +138,15 @@ public final class RolloutGate {
     Map<String, String> annotations = d.getMetadata() == null ? null : d.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(TEMPLATE_HASH);
   }
+
+  /** When the current {@code RolloutDeferred=True} began, or null when no wait is under way. */
+  public static Instant deferredSince(InferenceService isvc) {
+    if (isvc.getStatus() == null || isvc.getStatus().conditions() == null) {
+      return null;
+    }
+    return isvc.getStatus().conditions().stream()
+        .filter(c -> IsvcStatusAggregator.ROLLOUT_DEFERRED.equals(c.getType()) && "True".equals(c.getStatus())
+            && c.getLastTransitionTime() != null)
+        .map(c -> Instant.parse(c.getLastTransitionTime())).findFirst().orElse(null);
+  }
 }
