@@ -37,7 +37,7 @@ class PrefetchStateTest {
 
   @Test
   void aRunningJobIsDownloading() {
-    ModelObservation o = ModelReconciler.fromJob(job(null, null, null), resolved);
+    ModelObservation o = ModelPrefetcher.fromJob(job(null, null, null), resolved);
     assertThat(o.phase()).isEqualTo(ModelPhase.DOWNLOADING);
     ModelStatus s = ModelStatusAggregator.aggregate(o, NOW);
     assertThat(condition(s, "Progressing").getStatus()).isEqualTo("True");
@@ -50,7 +50,7 @@ class PrefetchStateTest {
 
   @Test
   void aCompleteJobMakesTheModelReady() {
-    ModelObservation o = ModelReconciler.fromJob(job("Complete", null, null), resolved);
+    ModelObservation o = ModelPrefetcher.fromJob(job("Complete", null, null), resolved);
     ModelStatus s = ModelStatusAggregator.aggregate(o, NOW);
     assertThat(s.phase()).isEqualTo(ModelPhase.READY);
     assertThat(condition(s, "Available").getReason()).isEqualTo("Prefetched");
@@ -60,7 +60,7 @@ class PrefetchStateTest {
 
   @Test
   void aFailedJobFailsTheModelWithTheJobsReasonAndWhereToLook() {
-    ModelObservation o = ModelReconciler.fromJob(job("Failed", "BackoffLimitExceeded",
+    ModelObservation o = ModelPrefetcher.fromJob(job("Failed", "BackoffLimitExceeded",
         "Job has reached the specified backoff limit"), resolved);
     ModelStatus s = ModelStatusAggregator.aggregate(o, NOW);
     assertThat(s.phase()).isEqualTo(ModelPhase.FAILED);
