@@ -9,15 +9,15 @@ import dev.modelplane.operator.llmkube.ModelStaging;
 import dev.modelplane.operator.modelsource.SourceFingerprint;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.util.List;
 
 /**
- * {@code spec.prefetch}: makes sure the namespace's shared cache claim and the Model's prefetch Job exist (a Job per
- * source fingerprint; older ones are deleted) and turns the Job's state into the Model's phase.
+ * {@code spec.prefetch}: runs the Model's workflow — the namespace's shared cache claim
+ * ({@link SharedCacheClaimDependent}) and the prefetch Job for the current source ({@link PrefetchJobDependent}) —
+ * deletes the Jobs of earlier sources, and turns the Job's state into the Model's phase.
  */
 final class ModelPrefetcher {
   private final OperatorSettings settings;
@@ -43,34 +43,30 @@ final class ModelPrefetcher {
       return resolved.withPhase(ModelPhase.READY, "PrefetchUnavailable", "spec.prefetch ignored: no shared "
           + "model cache; " + resolved.message(), null);
     }
-    KubernetesClient client = context.getClient();
     String ns = model.getMetadata().getNamespace();
-    if (client.persistentVolumeClaims().inNamespace(ns).withName(ModelStaging.SHARED_CACHE_CLAIM).get() == null) {
-      try {
-        client.resource(ModelStaging.sharedCacheClaim(ns, settings)).create();
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
-          throw e;
-        }
-      }
-    }
     Job desired = PrefetchJobBuilder.build(model, resolved.layout(), settings,
         SourceFingerprint.refreshToken(model.getSpec().refreshPolicy(), resolved.etag(), resolved.contentLength()));
-    String name = desired.getMetadata().getName();
-    for (Job stale : client.batch().v1().jobs().inNamespace(ns)
-        .withLabel(PrefetchJobBuilder.MODEL_LABEL, model.getMetadata().getName())
-        .withLabel(PrefetchJobBuilder.COMPONENT_LABEL, PrefetchJobBuilder.COMPONENT).list().getItems()) {
-      if (!stale.getMetadata().getName().equals(name)) {
-        client.resource(stale).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+    ResourceID id = ResourceID.fromResource(desired);
+    boolean existed = PrefetchJobDependent.current(context, id).isPresent();
+    ModelContext.put(context, new ModelContext.Prefetch(ModelStaging.sharedCacheClaim(ns, settings), desired));
+    context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+    deleteStale(model, id, context);
+    if (!existed) {
+      events.normal(model, "PrefetchStarted", "Job " + id.getName() + " downloads "
+          + resolved.layout().downloads().size() + " file(s) into claim " + ModelStaging.SHARED_CACHE_CLAIM);
+    }
+    return fromJob(PrefetchJobDependent.current(context, id).orElse(desired), resolved);
+  }
+
+  /** The Jobs of earlier sources of this Model (a changed source gets a new Job): deleted with their pods. */
+  private static void deleteStale(Model model, ResourceID current, Context<Model> context) {
+    for (Job job : context.getSecondaryResources(Job.class)) {
+      if (!current.getName().equals(job.getMetadata().getName())
+          && model.getMetadata().getName().equals(job.getMetadata().getLabels().get(PrefetchJobBuilder.MODEL_LABEL))
+          && job.getMetadata().getDeletionTimestamp() == null) {
+        context.getClient().resource(job).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
       }
     }
-    Job job = client.batch().v1().jobs().inNamespace(ns).withName(name).get();
-    if (job == null) {
-      job = client.resource(desired).create();
-      events.normal(model, "PrefetchStarted", "Job " + name + " downloads " + resolved.layout().downloads().size()
-          + " file(s) into claim " + ModelStaging.SHARED_CACHE_CLAIM);
-    }
-    return fromJob(job, resolved);
   }
 
   /** The Model's phase from its prefetch Job: Complete → Ready, Failed → Failed, otherwise Downloading. */

@@ -16,6 +16,8 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
@@ -41,11 +43,13 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 @ControllerConfiguration(name = ModelReconciler.NAME)
+@Workflow(explicitInvocation = true, dependents = {
+    @Dependent(name = "cache-claim", type = SharedCacheClaimDependent.class),
+    @Dependent(name = "prefetch-job", type = PrefetchJobDependent.class, dependsOn = "cache-claim")})
 public class ModelReconciler implements Reconciler<Model> {
   public static final String NAME = "llmkube-model";
   private static final Logger LOG = LoggerFactory.getLogger(ModelReconciler.class);
   private static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
-  private static final Duration PREFETCH_RECHECK = Duration.ofSeconds(3);
   private static final String VERIFIED = "HostPathVerified";
 
   private final OperatorSettings settings;
@@ -81,7 +85,6 @@ public class ModelReconciler implements Reconciler<Model> {
     UpdateControl<Model> control = UpdateControl.noUpdate();
     return switch (status.phase()) {
       case PENDING -> control.rescheduleAfter(PENDING_RECHECK);
-      case DOWNLOADING -> control.rescheduleAfter(PREFETCH_RECHECK);
       case READY -> remote.revalidates(status) ? control.rescheduleAfter(settings.revalidationInterval()) : control;
       default -> control;
     };
