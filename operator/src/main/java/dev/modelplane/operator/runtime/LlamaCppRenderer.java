@@ -2,7 +2,6 @@ package dev.modelplane.operator.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.GpuRuntime;
 import dev.modelplane.api.llmkube.v1alpha1.GpuVendor;
-import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
 import dev.modelplane.api.llmkube.v1alpha1.RopeScaling;
 import dev.modelplane.api.llmkube.v1alpha1.ShardingStrategy;
 import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
@@ -131,7 +130,7 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
 
   @Override
   public List<String> args(RuntimeInput in) {
-    InferenceServiceSpec spec = in.spec();
+    LlamaCppOptions spec = in.spec().llamaCpp();
     ArgList args = new ArgList(in.extraArgs());
     if (in.model().staging() == ModelLayout.Staging.RUNTIME) {
       args.option(HF_REPO, in.model().modelPath());
@@ -145,8 +144,8 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
       args.option(CTX_SIZE, spec.contextSize().toString());
     }
     ropeScaling(spec.ropeScaling(), args);
-    if (spec.parallelSlots() != null) {
-      args.option(PARALLEL, spec.parallelSlots().toString());
+    if (in.spec().parallelSlots() != null) {
+      args.option(PARALLEL, in.spec().parallelSlots().toString());
     }
     if (Boolean.TRUE.equals(spec.flashAttention()) && in.gpu().present()) {
       args.option(FLASH_ATTN, "on");
@@ -154,11 +153,11 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
     if (Boolean.TRUE.equals(spec.jinja())) {
       args.toggle(JINJA);
     }
-    String cacheK = cacheType(spec.cacheTypeCustomK(), spec.cacheTypeK() == null ? null : EnumValues.of(spec.cacheTypeK()));
+    String cacheK = spec.cacheTypeK();
     if (cacheK != null) {
       args.option(CACHE_TYPE_K, cacheK);
     }
-    String cacheV = cacheType(spec.cacheTypeCustomV(), spec.cacheTypeV() == null ? null : EnumValues.of(spec.cacheTypeV()));
+    String cacheV = spec.cacheTypeV();
     if (cacheV != null) {
       args.option(CACHE_TYPE_V, cacheV);
     }
@@ -217,7 +216,7 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
    * disabled pass nothing), {@code -md <draft path>}, {@code --spec-draft-n-max}, {@code --spec-draft-p-min}.
    */
   private static void speculative(RuntimeInput in, ArgList args) {
-    SpeculativeDecoding sd = in.spec().speculativeDecoding();
+    SpeculativeDecoding sd = in.spec().llamaCpp().speculativeDecoding();
     if (sd == null || sd.type() == null || sd.type() == SpeculativeDecodingType.NONE
         || sd.type() == SpeculativeDecodingType.DISABLED) {
       return;
@@ -317,9 +316,6 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
     }
   }
 
-  private static String cacheType(String custom, String standard) {
-    return custom != null && !custom.isBlank() ? custom : standard;
-  }
 
   private static List<String> nonNull(List<String> list) {
     return list == null ? List.of() : list;

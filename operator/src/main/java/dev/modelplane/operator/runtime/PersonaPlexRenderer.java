@@ -58,7 +58,7 @@ public final class PersonaPlexRenderer implements RuntimeRenderer {
         in.spec().bindAddress() != null && !in.spec().bindAddress().isBlank() ? in.spec().bindAddress() : "0.0.0.0",
         "--port",
         Integer.toString(listenPort(in)), "--ssl", "/app/ssl"));
-    PersonaPlexConfig config = in.spec().personaPlexConfig();
+    PersonaPlexConfig config = in.spec().personaPlex();
     if (config != null && Boolean.TRUE.equals(config.quantize4Bit())) {
       args.add("--quantize-4bit");
     }
@@ -71,7 +71,7 @@ public final class PersonaPlexRenderer implements RuntimeRenderer {
   @Override
   public List<EnvVar> runtimeEnv(RuntimeInput in) {
     List<EnvVar> env = new ArrayList<>();
-    PersonaPlexConfig config = in.spec().personaPlexConfig();
+    PersonaPlexConfig config = in.spec().personaPlex();
     if (config != null && config.hfTokenSecretRef() != null) {
       env.add(new EnvVarBuilder().withName("HF_TOKEN").withNewValueFrom()
           .withSecretKeyRef(config.hfTokenSecretRef()).endValueFrom().build());

@@ -1,25 +1,24 @@
 package dev.modelplane.operator.runtime;
 
-import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
 import dev.modelplane.operator.modelsource.ModelLayout;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Everything a {@link RuntimeRenderer} needs, already resolved: the service's spec, where its model lives in the
- * container, its GPUs, and the operator's image override for the runtime.
+ * Everything a {@link RuntimeRenderer} needs, already resolved: the server's spec (from whichever API asked for it),
+ * where its model lives in the container, its GPUs, and the operator's image override for the runtime.
  *
- * @param serviceName the InferenceService's name
- * @param spec the InferenceService's spec
+ * @param serviceName the name of the service the server belongs to
+ * @param spec what the server should look like
  * @param model the Model's layout in the pod
  * @param gpu the pod's GPUs
  * @param imageOverride image from {@code --runtime-images}, or null
  * @param draftModelPath path of llama.cpp's speculative draft model in the container, or null
  */
-public record RuntimeInput(String serviceName, InferenceServiceSpec spec, ModelLayout model, GpuPlan gpu,
+public record RuntimeInput(String serviceName, ServerSpec spec, ModelLayout model, GpuPlan gpu,
     String imageOverride, String draftModelPath) {
 
-  public RuntimeInput(String serviceName, InferenceServiceSpec spec, ModelLayout model, GpuPlan gpu,
+  public RuntimeInput(String serviceName, ServerSpec spec, ModelLayout model, GpuPlan gpu,
       String imageOverride) {
     this(serviceName, spec, model, gpu, imageOverride, null);
   }
@@ -30,24 +29,24 @@ public record RuntimeInput(String serviceName, InferenceServiceSpec spec, ModelL
     gpu = Objects.requireNonNullElse(gpu, GpuPlan.NONE);
   }
 
-  /** {@code spec.extraArgs}, never null. */
+  /** The extra flags, never null. */
   public List<String> extraArgs() {
     return spec.extraArgs() == null ? List.of() : spec.extraArgs();
   }
 
-  /** The address the server binds: {@code spec.bindAddress}, else {@code ::} (every IPv4 and IPv6 address). */
+  /** The address the server binds: the spec's, else {@code ::} (every IPv4 and IPv6 address). */
   public String bindAddress() {
     return spec.bindAddress() != null && !spec.bindAddress().isBlank() ? spec.bindAddress() : "::";
   }
 
-  /** What the server serves: {@code spec.mode}, else inferred from {@code extraArgs} and {@code endpoint.path}. */
+  /** What the server serves. */
   public ServingModes.Mode mode() {
-    return ServingModes.resolve(spec);
+    return spec.mode();
   }
 
-  /** The Model's name ({@code spec.modelRef}). */
+  /** The model name clients send. */
   public String modelRef() {
-    return spec.modelRef();
+    return spec.servedModelName();
   }
 
   /**
@@ -58,8 +57,8 @@ public record RuntimeInput(String serviceName, InferenceServiceSpec spec, ModelL
     if (spec.containerPort() != null) {
       return spec.containerPort();
     }
-    if (spec.endpoint() != null && spec.endpoint().port() != null) {
-      return spec.endpoint().port();
+    if (spec.endpointPort() != null) {
+      return spec.endpointPort();
     }
     return runtimeDefault;
   }

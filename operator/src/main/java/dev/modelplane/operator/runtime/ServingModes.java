@@ -1,10 +1,9 @@
 package dev.modelplane.operator.runtime;
 
-import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
 import java.util.List;
 import java.util.Locale;
 
-/** What an InferenceService serves: chat (and completions), embeddings or reranking. */
+/** What a model server serves: chat (and completions), embeddings or reranking. */
 public final class ServingModes {
   private ServingModes() {
   }
@@ -26,26 +25,20 @@ public final class ServingModes {
   }
 
   /**
-   * {@code spec.mode} when set; otherwise rerank or embedding when {@code extraArgs} already asks for it
-   * ({@code --reranking}, {@code --embedding}, {@code --is-embedding}), else from {@code endpoint.path}; else chat.
+   * The declared mode when there is one; otherwise rerank or embedding when the extra flags already ask for it
+   * ({@code --reranking}, {@code --embedding}, {@code --is-embedding}), else from the endpoint path; else chat.
    */
-  public static Mode resolve(InferenceServiceSpec spec) {
-    if (spec.mode() != null) {
-      return switch (spec.mode()) {
-        case CHAT -> Mode.CHAT;
-        case EMBEDDING -> Mode.EMBEDDING;
-        case RERANK -> Mode.RERANK;
-      };
+  public static Mode resolve(Mode declared, List<String> extraArgs, String endpointPath) {
+    if (declared != null) {
+      return declared;
     }
-    List<String> extra = spec.extraArgs();
-    if (ArgList.names(extra, "--reranking", "--rerank")) {
+    if (ArgList.names(extraArgs, "--reranking", "--rerank")) {
       return Mode.RERANK;
     }
-    if (ArgList.names(extra, "--embedding", "--embeddings", "--is-embedding")) {
+    if (ArgList.names(extraArgs, "--embedding", "--embeddings", "--is-embedding")) {
       return Mode.EMBEDDING;
     }
-    String path = spec.endpoint() == null || spec.endpoint().path() == null ? ""
-        : spec.endpoint().path().toLowerCase(Locale.ROOT);
+    String path = endpointPath == null ? "" : endpointPath.toLowerCase(Locale.ROOT);
     if (path.contains("rerank")) {
       return Mode.RERANK;
     }

@@ -134,7 +134,7 @@ public final class SglangRenderer implements RuntimeRenderer {
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
     args.toggle(METRICS);
     args.option(SERVED_NAME, in.modelRef());
-    SglangConfig c = in.spec().sglangConfig();
+    SglangConfig c = in.spec().sglang();
     if (c != null) {
       typed(in, c, args);
     }
@@ -235,7 +235,7 @@ public final class SglangRenderer implements RuntimeRenderer {
 
   @Override
   public List<EnvVar> runtimeEnv(RuntimeInput in) {
-    SglangConfig c = in.spec().sglangConfig();
+    SglangConfig c = in.spec().sglang();
     if (c == null || c.hfTokenSecretRef() == null) {
       return List.of();
     }

@@ -80,7 +80,7 @@ public final class TgiRenderer implements RuntimeRenderer {
     }
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
     args.option(HOSTNAME, in.bindAddress());
-    TgiConfig config = in.spec().tgiConfig();
+    TgiConfig config = in.spec().tgi();
     if (config != null) {
       if (config.quantize() != null) {
         args.option(QUANTIZE, EnumValues.of(config.quantize()));
@@ -104,7 +104,7 @@ public final class TgiRenderer implements RuntimeRenderer {
 
   @Override
   public List<EnvVar> runtimeEnv(RuntimeInput in) {
-    TgiConfig config = in.spec().tgiConfig();
+    TgiConfig config = in.spec().tgi();
     if (config == null || config.hfTokenSecretRef() == null) {
       return List.of();
     }

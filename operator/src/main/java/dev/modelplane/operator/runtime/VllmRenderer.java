@@ -1,6 +1,5 @@
 package dev.modelplane.operator.runtime;
 
-import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
 import dev.modelplane.api.llmkube.v1alpha1.VllmConfig;
 import dev.modelplane.api.llmkube.v1alpha1.VllmKvCacheDtype;
 import dev.modelplane.api.llmkube.v1alpha1.VllmSpeculativeConfig;
@@ -102,7 +101,7 @@ public final class VllmRenderer implements RuntimeRenderer {
 
   @Override
   public List<String> args(RuntimeInput in) {
-    InferenceServiceSpec spec = in.spec();
+    ServerSpec spec = in.spec();
     ArgList args = new ArgList(in.extraArgs());
     ModelLayout model = in.model();
     if (model.staging() == ModelLayout.Staging.RUNTIME && model.source() instanceof ModelSource.HuggingFace hf) {
@@ -116,7 +115,7 @@ public final class VllmRenderer implements RuntimeRenderer {
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
     args.option(HOST, in.bindAddress());
     args.option(SERVED_NAME, in.modelRef());
-    VllmConfig config = spec.vllmConfig();
+    VllmConfig config = spec.vllm();
     boolean tpSet = false;
     if (config != null) {
       tpSet = config.tensorParallelSize() != null;
@@ -191,7 +190,7 @@ public final class VllmRenderer implements RuntimeRenderer {
 
   @Override
   public List<EnvVar> runtimeEnv(RuntimeInput in) {
-    VllmConfig config = in.spec().vllmConfig();
+    VllmConfig config = in.spec().vllm();
     if (config == null || config.hfTokenSecretRef() == null) {
       return List.of();
     }

@@ -19,7 +19,7 @@ final class RuntimeCases {
     InferenceService isvc = TestObjects.isvc(isvcSpec);
     Model model = TestObjects.model(modelSpec);
     ModelLayout layout = ModelLayout.of(model, "https://huggingface.co");
-    return new RuntimeInput("svc", isvc.getSpec(), layout, GpuPlan.of(isvc.getSpec(), model), null,
+    return new RuntimeInput("svc", dev.modelplane.operator.llmkube.isvc.LlmkubeServerSpec.of(isvc.getSpec()), layout, GpuPlan.of(isvc.getSpec(), model), null,
         dev.modelplane.operator.llmkube.isvc.ServingPlan.draftPath(isvc.getSpec(), layout, null));
   }
 

@@ -10,7 +10,6 @@ import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkflowErrors;
 import dev.modelplane.operator.llmkube.isvc.IsvcObservation.ModelGate;
 import dev.modelplane.operator.runtime.GpuPlan;
-import dev.modelplane.operator.runtime.ServingModes;
 import dev.modelplane.operator.scheduling.GpuQueue;
 import dev.modelplane.operator.scheduling.SchedulingInfo;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -220,7 +219,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), applied.gate(),
         seen.problems(), applied.error(), live, desired, scheduling, position, effectivePriority,
         plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
-        ServingModes.resolve(isvc.getSpec()).value(),
+        LlmkubeServerSpec.mode(isvc.getSpec()).value(),
         plan == null ? null : acceleration.read(isvc, plan, gpu, context.getSecondaryResources(Pod.class),
             context.getClient()),
         applied.rollout(), applied.integrations());

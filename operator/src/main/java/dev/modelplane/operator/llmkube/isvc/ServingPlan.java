@@ -118,7 +118,7 @@ public record ServingPlan(
         : ModelLayout.of(draft, settings.huggingFaceEndpoint()).remounted(DRAFT_PVC_MOUNT, DRAFT_HOST_MOUNT);
     GpuPlan gpu = GpuPlan.of(spec, model);
     String name = isvc.getMetadata().getName();
-    RuntimeInput input = new RuntimeInput(name, spec, layout, gpu, settings.runtimeImages().get(renderer.runtimeName()),
+    RuntimeInput input = new RuntimeInput(name, LlmkubeServerSpec.of(spec), layout, gpu, settings.runtimeImages().get(renderer.runtimeName()),
         draftPath(spec, layout, draftLayout));
     boolean skip = Boolean.TRUE.equals(spec.skipModelInit());
     List<ModelStaging.Download> downloads = new ArrayList<>();
