@@ -79,6 +79,7 @@ final class SafetensorsTestWriter {
   }
 
   Path write(Path file) throws IOException {
+    Files.createDirectories(file.getParent());
     Files.write(file, bytes());
     return file;
   }
