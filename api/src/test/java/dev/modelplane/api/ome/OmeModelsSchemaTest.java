@@ -81,6 +81,39 @@ class OmeModelsSchemaTest {
   }
 
   @Test
+  void storageUriMustStartWithAKnownScheme() {
+    List<String> paths = new ArrayList<>();
+    MODEL_KINDS.forEach(kind -> paths.add(kind.getSimpleName() + " spec.storage.storageUri"));
+    paths.add("BenchmarkJob spec.dataset.storageUri");
+    paths.add("BenchmarkJob spec.outputLocation.storageUri");
+    String message = "storageUri must start with one of oci://, pvc://, hf://, s3://, az://, gs://, github://, "
+        + "local:// or vendor://";
+    for (String path : paths) {
+      Class<? extends HasMetadata> kind = KINDS.stream()
+          .filter(k -> k.getSimpleName().equals(path.substring(0, path.indexOf(' ')))).findFirst().orElseThrow();
+      JsonNode uri = at(kind, path.substring(path.indexOf(' ') + 1));
+      assertThat(uri.path("x-kubernetes-validations")).as(path).hasSize(1);
+      assertThat(uri.path("x-kubernetes-validations").get(0).path("message").asText()).as(path).isEqualTo(message);
+    }
+    // The rule is a prefix test over a literal list; evaluate it here the way CEL would.
+    String rule = rules(at(BaseModel.class, "spec.storage.storageUri")).get(0);
+    assertThat(rule).endsWith("].exists(p, self.startsWith(p))");
+    List<String> prefixes = new ArrayList<>();
+    java.util.regex.Matcher quoted = java.util.regex.Pattern.compile("'([^']*)'").matcher(rule);
+    while (quoted.find()) {
+      prefixes.add(quoted.group(1));
+    }
+    assertThat(prefixes).containsExactly("oci://", "pvc://", "hf://", "s3://", "az://", "gs://", "github://",
+        "local://", "vendor://");
+    Predicate<String> accepted = uri -> prefixes.stream().anyMatch(uri::startsWith);
+    assertThat(Stream.of("hf://meta-llama/Llama-3.1-8B-Instruct", "oci://n/t/b/m/o/x", "pvc://ns:claim/x",
+        "s3://b@eu-west-1/x", "az://a/c/b", "gs://b/o", "github://o/r@v1", "local:///models/x", "vendor://v/t/p"))
+        .allMatch(accepted);
+    assertThat(Stream.of("", "meta-llama/Llama-3.1-8B", "HF://org/model", "https://huggingface.co/org/model",
+        " hf://org/model", "ftp://host/x", "hf:/org/model")).noneMatch(accepted);
+  }
+
+  @Test
   void storageNodeAffinityKeepsCoreV1Rules() {
     String required = "spec.storage.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
     String preferred = "spec.storage.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution";

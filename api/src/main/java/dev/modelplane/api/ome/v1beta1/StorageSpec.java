@@ -3,6 +3,7 @@ package dev.modelplane.api.ome.v1beta1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.modelplane.crdtools.SchemaPatch;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.NodeAffinity;
 import java.util.Map;
 
@@ -41,11 +42,20 @@ public record StorageSpec(
     String schemaPath,
     Map<String, String> parameters,
     String key,
-    @Required String storageUri,
+    @Required
+    @ValidationRule(value = KNOWN_SCHEME, message = "storageUri must start with one of oci://, pvc://, hf://, s3://, "
+        + "az://, gs://, github://, local:// or vendor://")
+    String storageUri,
     @SchemaPatch("{\"x-kubernetes-map-type\":\"atomic\"}") Map<String, String> nodeSelector,
     @SchemaPatch(NODE_AFFINITY_RULES) NodeAffinity nodeAffinity,
     DownloadPolicy downloadPolicy) {
 
+  /**
+   * The schemes OME reads. A prefix test rather than a regular expression keeps the rule's cost independent of the
+   * field's length, which has no bound; the full form of each scheme is checked by the operator.
+   */
+  static final String KNOWN_SCHEME = "['oci://', 'pvc://', 'hf://', 's3://', 'az://', 'gs://', 'github://', "
+      + "'local://', 'vendor://'].exists(p, self.startsWith(p))";
   /** A node selector requirement list: atomic, each entry with a key and an operator. */
   private static final String REQUIREMENTS = "{\"x-kubernetes-list-type\":\"atomic\",\"items\":{\"required\":[\"key\","
       + "\"operator\"],\"properties\":{\"values\":{\"x-kubernetes-list-type\":\"atomic\"}}}}";
