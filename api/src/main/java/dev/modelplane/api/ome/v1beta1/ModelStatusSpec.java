@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.modelplane.api.common.Schemas;
 import dev.modelplane.crdtools.SchemaPatch;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 
 /**
@@ -17,11 +18,17 @@ import java.util.List;
  *     {@code Importing} and {@code In_Training} describe earlier stages.
  * @param nodesReady Names of the nodes that hold a complete, verified copy, sorted.
  * @param nodesFailed Names of the nodes where obtaining a copy failed, sorted.
+ * @param observedGeneration The {@code metadata.generation} this status was computed from.
+ * @param conditions Conditions beyond the state: {@code Ready} (a node holds a complete copy; the message counts
+ *     them) and {@code Degraded} (the spec cannot be served as written, or some node failed; the message names the
+ *     field or lists each failed node with its reason).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ModelStatusSpec(
     String lifecycle,
     @Required LifeCycleState state,
     @SchemaPatch(Schemas.ATOMIC_LIST) List<String> nodesReady,
-    @SchemaPatch(Schemas.ATOMIC_LIST) List<String> nodesFailed) {
+    @SchemaPatch(Schemas.ATOMIC_LIST) List<String> nodesFailed,
+    Long observedGeneration,
+    @SchemaPatch(Schemas.CONDITION_LIST) List<Condition> conditions) {
 }
