@@ -22,7 +22,7 @@ final class S3Errors {
       case "SignatureDoesNotMatch":
         return new FetchException(FetchException.Kind.ACCESS_DENIED, where + " rejected the request signature: "
             + "the secret key does not match access key '" + settings.accessKey() + "' (" + detail + ")");
-      case "InvalidAccessKeyId":
+      case "InvalidAccessKeyId", "XAdminUserNotFound": // the second is versitygw's name for the same thing
         return new FetchException(FetchException.Kind.ACCESS_DENIED, where + " does not know access key '"
             + settings.accessKey() + "' (" + detail + ")");
       default:
