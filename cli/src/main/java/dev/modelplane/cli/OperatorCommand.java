@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
 /** {@code modelplane operator}: runs the controllers against the current kubeconfig or the in-cluster config. */
 @Command(
     name = "operator",
-    description = {"Runs the modelplane controllers (LLMKube Model and InferenceService) against the cluster of the "
+    description = {"Runs the modelplane controllers (LLMKube Model and InferenceService, OME BaseModel and "
+        + "ClusterBaseModel) against the cluster of the "
         + "current kubeconfig, or the in-cluster service account. Serves /healthz, /readyz and /metrics "
         + "(Prometheus) on --http-port and logs one key=value line per event to stderr."})
 final class OperatorCommand implements Callable<Integer> {
@@ -70,6 +71,10 @@ final class OperatorCommand implements Callable<Integer> {
   @Option(names = "--retry-period", defaultValue = "2s", converter = Durations.Converter.class,
       description = "Pause between attempts to acquire or renew the Lease (default: 2s).")
   Duration retryPeriod;
+
+  @Option(names = "--model-agent-namespace",
+      description = "Namespace of the OME model agents' per-node status ConfigMaps; default: the operator's own.")
+  String modelAgentNamespace;
 
   @Option(names = "--http-port", defaultValue = "8081", description = "Port of /healthz, /readyz and /metrics.")
   int httpPort;
@@ -129,6 +134,8 @@ final class OperatorCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     AtomicInteger exitCode = new AtomicInteger();
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      settings = settings.toBuilder().modelAgentNamespace(modelAgentNamespace != null ? modelAgentNamespace
+          : client.getNamespace()).build();
       LeaderLease lease = null;
       if (leaderElect) {
         String ns = leaseNamespace != null ? leaseNamespace

@@ -27,6 +27,8 @@ import java.util.Set;
  * @param inspectModels read size and GGUF metadata of remote model files (off for air-gapped clusters)
  * @param revalidationInterval how often a remote Model's source is checked for changes (ETag, length); zero never
  * @param pyrraSlo create a Pyrra {@code ServiceLevelObjective} for each service with {@code spec.slo}
+ * @param modelAgentNamespace namespace of the OME model agents' per-node status ConfigMaps (and of the Secrets
+ *     ClusterBaseModels name)
  */
 public record OperatorSettings(
     Map<String, String> runtimeImages,
@@ -43,8 +45,11 @@ public record OperatorSettings(
     Duration ggufTimeout,
     boolean inspectModels,
     Duration revalidationInterval,
-    boolean pyrraSlo) {
+    boolean pyrraSlo,
+    String modelAgentNamespace) {
 
+  /** Namespace of the model agents when the operator cannot tell its own. */
+  public static final String DEFAULT_AGENT_NAMESPACE = "modelplane-system";
   /** Upstream's curl image for the downloader init containers. */
   public static final String DEFAULT_INIT_IMAGE = "docker.io/curlimages/curl:8.18.0";
   /** How often remote sources are checked for changes unless {@code --model-revalidation-interval} says otherwise. */
@@ -61,6 +66,7 @@ public record OperatorSettings(
     namespaces = Set.copyOf(Objects.requireNonNullElse(namespaces, Set.of()));
     ggufTimeout = Objects.requireNonNullElse(ggufTimeout, Duration.ofSeconds(20));
     revalidationInterval = Objects.requireNonNullElse(revalidationInterval, DEFAULT_REVALIDATION_INTERVAL);
+    modelAgentNamespace = Objects.requireNonNullElse(modelAgentNamespace, DEFAULT_AGENT_NAMESPACE);
     if (revalidationInterval.isNegative()) {
       throw new IllegalArgumentException("the revalidation interval must not be negative, got "
           + revalidationInterval.toMillis() + "ms");
@@ -94,6 +100,7 @@ public record OperatorSettings(
     b.inspectModels = inspectModels;
     b.revalidationInterval = revalidationInterval;
     b.pyrraSlo = pyrraSlo;
+    b.modelAgentNamespace = modelAgentNamespace;
     return b;
   }
 
@@ -138,6 +145,7 @@ public record OperatorSettings(
     private boolean inspectModels = true;
     private Duration revalidationInterval = DEFAULT_REVALIDATION_INTERVAL;
     private boolean pyrraSlo;
+    private String modelAgentNamespace;
 
     public Builder runtimeImages(Map<String, String> v) {
       runtimeImages = v;
@@ -209,6 +217,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder modelAgentNamespace(String v) {
+      modelAgentNamespace = v;
+      return this;
+    }
+
     public Builder inspectModels(boolean v) {
       inspectModels = v;
       return this;
@@ -217,7 +230,7 @@ public record OperatorSettings(
     public OperatorSettings build() {
       return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo);
+          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo, modelAgentNamespace);
     }
   }
 

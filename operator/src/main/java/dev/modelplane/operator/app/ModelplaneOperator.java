@@ -4,6 +4,8 @@ import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.llmkube.isvc.InferenceServiceReconciler;
 import dev.modelplane.operator.llmkube.model.ModelReconciler;
+import dev.modelplane.operator.ome.basemodel.BaseModelReconciler;
+import dev.modelplane.operator.ome.basemodel.ClusterBaseModelReconciler;
 import dev.modelplane.operator.modelsource.ModelInspector;
 import dev.modelplane.operator.scheduling.GpuQueue;
 import dev.modelplane.operator.scheduling.PriorityClassInstaller;
@@ -66,6 +68,12 @@ public final class ModelplaneOperator implements AutoCloseable {
         o.settingNamespaces(namespaces);
       }
     });
+    operator.register(new BaseModelReconciler(settings, events, clock), o -> {
+      if (!namespaces.isEmpty()) {
+        o.settingNamespaces(namespaces);
+      }
+    });
+    operator.register(new ClusterBaseModelReconciler(settings, events, clock));
     if (settings.createPriorityClasses()) {
       PriorityClassInstaller.install(client);
     }

@@ -37,11 +37,14 @@ public class EventRecorder {
   }
 
   protected void record(HasMetadata object, String type, String reason, String message) {
+    // Events about cluster-scoped objects live in "default", as kubectl describe looks for them there.
+    String eventNamespace = object.getMetadata().getNamespace() == null ? "default"
+        : object.getMetadata().getNamespace();
     String now = clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
     String name = object.getMetadata().getName() + "." + Long.toHexString(clock.millis())
         + String.format(Locale.ROOT, "%04x", ThreadLocalRandom.current().nextInt(0x10000));
     var event = new EventBuilder()
-        .withNewMetadata().withName(name).withNamespace(object.getMetadata().getNamespace()).endMetadata()
+        .withNewMetadata().withName(name).withNamespace(eventNamespace).endMetadata()
         .withInvolvedObject(new ObjectReferenceBuilder()
             .withApiVersion(object.getApiVersion())
             .withKind(object.getKind())
@@ -60,7 +63,7 @@ public class EventRecorder {
         .withCount(1)
         .build();
     try {
-      client.v1().events().inNamespace(object.getMetadata().getNamespace()).resource(event).create();
+      client.v1().events().inNamespace(eventNamespace).resource(event).create();
       LOG.info("event type={} reason={} object={}/{}/{} message=\"{}\"", type, reason, object.getKind(),
           object.getMetadata().getNamespace(), object.getMetadata().getName(), message);
     } catch (KubernetesClientException e) {

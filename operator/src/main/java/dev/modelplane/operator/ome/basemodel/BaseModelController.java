@@ -1,0 +1,198 @@
+package dev.modelplane.operator.ome.basemodel;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.common.StatusWriter;
+import dev.modelplane.operator.modelsource.ModelMetadata;
+import dev.modelplane.operator.modelsource.ModelMetadataPatch;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles BaseModels and ClusterBaseModels (one subclass each): observe the model agents' per-node reports →
+ * validate the storage → fill empty spec metadata from what a node downloaded → record status. The agents do the
+ * downloads; this controller holds the finalizer so a deleted model waits until every agent has removed its files,
+ * label and report, and drops the reports of deleted nodes.
+ *
+ * @param <R> BaseModel or ClusterBaseModel
+ */
+public abstract class BaseModelController<R extends CustomResource<BaseModelSpec, ModelStatusSpec>>
+    implements Reconciler<R>, Cleaner<R> {
+  private static final Logger LOG = LoggerFactory.getLogger(BaseModelController.class);
+  /** Deletion waits for the agents; their ConfigMap updates wake it earlier. */
+  private static final Duration CLEANUP_RECHECK = Duration.ofSeconds(30);
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final OperatorSettings settings;
+  private final EventRecorder events;
+  private final Clock clock;
+  private final Class<R> kind;
+  private final Supplier<R> empty;
+
+  protected BaseModelController(OperatorSettings settings, EventRecorder events, Clock clock, Class<R> kind,
+      Supplier<R> empty) {
+    this.settings = settings;
+    this.events = events;
+    this.clock = clock;
+    this.kind = kind;
+    this.empty = empty;
+  }
+
+  private boolean clusterScoped() {
+    return !io.fabric8.kubernetes.api.model.Namespaced.class.isAssignableFrom(kind);
+  }
+
+  @Override
+  public List<EventSource<?, R>> prepareEventSources(EventSourceContext<R> context) {
+    var configMaps = NodeReportSources.configMaps(context, kind, clusterScoped(), settings.modelAgentNamespace());
+    var nodes = NodeReportSources.nodes(context, kind, clusterScoped(), configMaps, settings.modelAgentNamespace());
+    return List.of(configMaps, nodes);
+  }
+
+  @Override
+  public UpdateControl<R> reconcile(R model, Context<R> context) {
+    BaseModelKey key = BaseModelKey.of(model);
+    NodeReportSources.Seen seen = NodeReportSources.read(context, key);
+    List<FieldProblem> problems = BaseModelValidator.validate(model.getSpec());
+    dropOrphans(seen.orphans(), context);
+    fillMetadata(model, key, seen.reports(), context);
+    record(model, key, seen.reports(), problems, context);
+    return UpdateControl.noUpdate();
+  }
+
+  /** The ConfigMaps of deleted nodes: their reports no longer count, and nobody else removes them. */
+  private void dropOrphans(List<ConfigMap> orphans, Context<R> context) {
+    for (ConfigMap cm : orphans) {
+      LOG.info("node gone configmap={}/{} reports={}", cm.getMetadata().getNamespace(), cm.getMetadata().getName(),
+          cm.getData() == null ? 0 : cm.getData().size());
+      context.getClient().resource(cm).delete();
+    }
+  }
+
+  /**
+   * Fills the spec fields the user left empty from the metadata the first ready node (by name) read from its
+   * copy — unless the model opts out with {@code ome.oracle.com/skip-config-parsing: "true"}.
+   */
+  private void fillMetadata(R model, BaseModelKey key, Map<String, NodeReport> reports, Context<R> context) {
+    if (ModelMetadataPatch.skipsConfigParsing(model.getMetadata().getAnnotations())) {
+      return;
+    }
+    NodeReport source = new TreeMap<>(reports).values().stream()
+        .filter(r -> r.ready() && r.config() != null && r.config().isObject()).findFirst().orElse(null);
+    if (source == null) {
+      return;
+    }
+    ModelMetadata metadata;
+    try {
+      metadata = JSON.treeToValue(source.config(), ModelMetadata.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+      LOG.warn("unreadable metadata model={} error=\"{}\"", key, e.getMessage());
+      return;
+    }
+    ObjectNode fill = ModelMetadataPatch.fillEmpty(model.getSpec(), metadata);
+    if (fill.isEmpty()) {
+      return;
+    }
+    ObjectNode patch = JSON.createObjectNode();
+    patch.set("spec", fill);
+    try {
+      context.getClient().resources(kind).inNamespace(model.getMetadata().getNamespace())
+          .withName(model.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
+      LOG.info("metadata filled model={} fields={}", key, String.join(",", iterable(fill)));
+      events.normal(model, "MetadataFilled", "Filled " + String.join(", ", iterable(fill))
+          + " from the files the model agent downloaded");
+    } catch (KubernetesClientException e) {
+      LOG.warn("metadata fill failed model={} error=\"{}\"", key, e.getMessage());
+    }
+  }
+
+  private static List<String> iterable(ObjectNode node) {
+    List<String> names = new java.util.ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  /** Status from the reports, Events for new problems and newly failed nodes, written when it changed. */
+  private void record(R model, BaseModelKey key, Map<String, NodeReport> reports, List<FieldProblem> problems,
+      Context<R> context) {
+    ModelStatusSpec previous = model.getStatus();
+    long generation = model.getMetadata().getGeneration() == null ? 0 : model.getMetadata().getGeneration();
+    ModelStatusSpec status = BaseModelStatusAggregator.aggregate(generation, previous, reports, problems,
+        clock.instant());
+    announce(model, previous, status, reports, problems);
+    if (!status.equals(previous)) {
+      LOG.info("status model={} state={} ready={} failed={} reporting={}", key, status.state(),
+          status.nodesReady().size(), status.nodesFailed().size(), reports.size());
+      StatusWriter.write(model, status, empty, context, settings.useSsa());
+    }
+  }
+
+  private void announce(R model, ModelStatusSpec previous, ModelStatusSpec status, Map<String, NodeReport> reports,
+      List<FieldProblem> problems) {
+    String before = degradedMessage(previous);
+    for (FieldProblem p : problems) {
+      if (before == null || !before.contains(p.describe())) {
+        events.warning(model, p.reason(), p.describe());
+      }
+    }
+    List<String> failedBefore = previous == null || previous.nodesFailed() == null ? List.of()
+        : previous.nodesFailed();
+    for (String node : status.nodesFailed()) {
+      if (!failedBefore.contains(node)) {
+        NodeReport r = reports.get(node);
+        events.warning(model, r.reason() == null ? "NodeFailed" : r.reason(), "node " + node + ": "
+            + Objects.requireNonNullElse(r.message(), "the model agent failed"));
+      }
+    }
+    List<String> readyBefore = previous == null || previous.nodesReady() == null ? List.of() : previous.nodesReady();
+    if (readyBefore.isEmpty() && !status.nodesReady().isEmpty()) {
+      events.normal(model, "ModelReady", "Ready on node(s) " + String.join(", ", status.nodesReady()));
+    }
+  }
+
+  private static String degradedMessage(ModelStatusSpec status) {
+    var c = status == null ? null
+        : dev.modelplane.operator.common.Conditions.find(status.conditions(), BaseModelStatusAggregator.DEGRADED);
+    return c == null || !"True".equals(c.getStatus()) ? null : c.getMessage();
+  }
+
+  /** Deletion waits until no existing node still reports the model (each agent removes its entry after cleanup). */
+  @Override
+  public DeleteControl cleanup(R model, Context<R> context) {
+    BaseModelKey key = BaseModelKey.of(model);
+    NodeReportSources.Seen seen = NodeReportSources.read(context, key);
+    dropOrphans(seen.orphans(), context);
+    List<String> pending = seen.reports().entrySet().stream()
+        .filter(e -> !NodeReport.DELETED.equals(e.getValue().status())).map(Map.Entry::getKey).sorted().toList();
+    if (!pending.isEmpty()) {
+      LOG.info("delete waits model={} nodes={}", key, String.join(",", pending));
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(CLEANUP_RECHECK);
+    }
+    LOG.info("deleted model={}", key);
+    return DeleteControl.defaultDelete();
+  }
+}

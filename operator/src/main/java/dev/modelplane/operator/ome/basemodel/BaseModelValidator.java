@@ -1,0 +1,81 @@
+package dev.modelplane.operator.ome.basemodel;
+
+import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.modelsource.StorageUri;
+import dev.modelplane.operator.modelsource.StorageUriException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What is wrong with a BaseModel's storage before any agent looks at it: a URI that does not parse, a scheme the model
+ * agent cannot fetch, a download without a destination. Each problem names its field; none throws.
+ */
+public final class BaseModelValidator {
+  static final String URI_FIELD = "spec.storage.storageUri";
+  static final String PATH_FIELD = "spec.storage.path";
+
+  private BaseModelValidator() {
+  }
+
+  /** How the model agent obtains a scheme's files on a node. */
+  public enum Handling {
+    /** Copied onto the node under {@code storage.path}. */
+    DOWNLOAD,
+    /** Already there (a node directory, or a claim the pods mount): checked and parsed, never copied. */
+    VERIFY,
+    /** Not implemented by the agent: the model fails with reason {@code UnsupportedStorage}. */
+    UNSUPPORTED
+  }
+
+  /** How the agent treats a parsed URI. */
+  public static Handling handling(StorageUri uri) {
+    return switch (uri) {
+      case StorageUri.HuggingFace hf -> Handling.DOWNLOAD;
+      case StorageUri.S3 s3 -> Handling.DOWNLOAD;
+      case StorageUri.Local local -> Handling.VERIFY;
+      case StorageUri.Pvc pvc -> Handling.VERIFY;
+      default -> Handling.UNSUPPORTED;
+    };
+  }
+
+  /** The problems of a spec; empty when the agents can act on it. Every problem here is fatal. */
+  public static List<FieldProblem> validate(BaseModelSpec spec) {
+    List<FieldProblem> problems = new ArrayList<>();
+    if (spec == null || spec.storage() == null) {
+      problems.add(FieldProblem.fatal("spec.storage", "MissingStorage", "a base model needs spec.storage"));
+      return problems;
+    }
+    StorageUri uri;
+    try {
+      uri = StorageUri.parse(spec.storage().storageUri(), URI_FIELD);
+    } catch (StorageUriException e) {
+      problems.add(FieldProblem.fatal(URI_FIELD, "InvalidStorageUri", stripField(e.getMessage())));
+      return problems;
+    }
+    switch (handling(uri)) {
+      case UNSUPPORTED -> problems.add(FieldProblem.fatal(URI_FIELD, "UnsupportedStorage", "the model agent cannot "
+          + "fetch " + uri.scheme() + ":// sources; supported: hf:// and s3:// (downloaded), local:// and pvc:// "
+          + "(used in place)"));
+      case DOWNLOAD -> {
+        String path = spec.storage().path();
+        if (path == null || path.isBlank()) {
+          problems.add(FieldProblem.fatal(PATH_FIELD, "MissingStoragePath", "a " + uri.scheme() + ":// model is "
+              + "downloaded onto each selected node and needs the directory to put it in"));
+        } else if (!path.startsWith("/")) {
+          problems.add(FieldProblem.fatal(PATH_FIELD, "InvalidStoragePath", "\"" + path + "\" is not an absolute "
+              + "path on the node"));
+        }
+      }
+      case VERIFY -> {
+      }
+    }
+    return problems;
+  }
+
+  /** The parser's messages start with the field; the problem carries the field itself. */
+  private static String stripField(String message) {
+    String prefix = URI_FIELD + ": ";
+    return message != null && message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+  }
+}

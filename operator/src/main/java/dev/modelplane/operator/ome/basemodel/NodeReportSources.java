@@ -1,0 +1,98 @@
+package dev.modelplane.operator.ome.basemodel;
+
+import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The informers a base-model controller reads the agents' work from: the per-node status ConfigMaps in the agents'
+ * namespace (a change wakes every model it names) and nodes (a deleted node's reports stop counting).
+ */
+final class NodeReportSources {
+  static final String CONFIGMAPS = "node-reports";
+  static final String NODES = "nodes";
+
+  private NodeReportSources() {
+  }
+
+  /** Status ConfigMaps; a ConfigMap's change re-reconciles the models of this kind it has an entry for. */
+  static <R extends CustomResource<BaseModelSpec, ModelStatusSpec>> InformerEventSource<ConfigMap, R> configMaps(
+      EventSourceContext<R> context, Class<R> kind, boolean clusterScoped, String namespace) {
+    return new InformerEventSource<>(InformerEventSourceConfiguration.from(ConfigMap.class, kind)
+        .withName(CONFIGMAPS)
+        .withNamespaces(Set.of(namespace))
+        .withLabelSelector(NodeReports.CONFIGMAP_SELECTOR)
+        .withSecondaryToPrimaryMapper(cm -> models(cm, clusterScoped))
+        .withPrimaryToSecondaryMapper((R model) -> Set.of())
+        .build(), context);
+  }
+
+  /** Nodes; only a deletion matters: it wakes the models the node's ConfigMap names, whose reports then drop. */
+  static <R extends CustomResource<BaseModelSpec, ModelStatusSpec>> InformerEventSource<Node, R> nodes(
+      EventSourceContext<R> context, Class<R> kind, boolean clusterScoped,
+      InformerEventSource<ConfigMap, R> configMaps, String namespace) {
+    return new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, kind)
+        .withName(NODES)
+        .withWatchAllNamespaces()
+        .withOnAddFilter(node -> false)
+        .withOnUpdateFilter((newNode, oldNode) -> false)
+        .withSecondaryToPrimaryMapper(node -> configMaps.get(new ResourceID(node.getMetadata().getName(), namespace))
+            .map(cm -> models(cm, clusterScoped)).orElse(Set.of()))
+        .withPrimaryToSecondaryMapper((R model) -> Set.of())
+        .build(), context);
+  }
+
+  /** The models of one kind a ConfigMap has entries for. */
+  static Set<ResourceID> models(ConfigMap cm, boolean clusterScoped) {
+    if (cm.getData() == null) {
+      return Set.of();
+    }
+    return cm.getData().keySet().stream().map(BaseModelKey::fromReportKey).flatMap(java.util.Optional::stream)
+        .filter(k -> k.clusterScoped() == clusterScoped)
+        .map(k -> new ResourceID(k.name(), k.namespace())).collect(Collectors.toSet());
+  }
+
+  /**
+   * What the caches show for one model.
+   *
+   * @param reports per existing node, its report about the model
+   * @param orphans status ConfigMaps whose node no longer exists
+   */
+  record Seen(Map<String, NodeReport> reports, List<ConfigMap> orphans) {
+  }
+
+  /** The model's reports from nodes that exist, and the ConfigMaps of nodes that are gone. */
+  @SuppressWarnings("unchecked")
+  static <R extends CustomResource<BaseModelSpec, ModelStatusSpec>> Seen read(Context<R> context, BaseModelKey key) {
+    var cms = (InformerEventSource<ConfigMap, R>) context.eventSourceRetriever()
+        .getEventSourceFor(ConfigMap.class, CONFIGMAPS);
+    var nodes = (InformerEventSource<Node, R>) context.eventSourceRetriever().getEventSourceFor(Node.class, NODES);
+    Set<String> existing = nodes.list(n -> true).map(n -> n.getMetadata().getName()).collect(Collectors.toSet());
+    Map<String, NodeReport> reports = new LinkedHashMap<>();
+    List<ConfigMap> orphans = new java.util.ArrayList<>();
+    cms.list(cm -> true).forEach(cm -> {
+      String node = cm.getMetadata().getName();
+      if (!existing.contains(node)) {
+        orphans.add(cm);
+        return;
+      }
+      String json = cm.getData() == null ? null : cm.getData().get(key.reportKey());
+      if (json != null) {
+        reports.put(node, NodeReport.parse(json));
+      }
+    });
+    return new Seen(reports, orphans);
+  }
+}
