@@ -10,10 +10,12 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -27,14 +29,28 @@ final class NodeReportSources {
   private NodeReportSources() {
   }
 
-  /** Status ConfigMaps; a ConfigMap's change re-reconciles the models of this kind it has an entry for. */
+  /**
+   * Status ConfigMaps; a ConfigMap's change re-reconciles the models of this kind it has, or had until this change,
+   * an entry for (an agent removing its entry is what a deleting model waits for, and the informer hands the mapper
+   * only the new state, so the mapper remembers each ConfigMap's previous models).
+   */
   static <R extends CustomResource<BaseModelSpec, ModelStatusSpec>> InformerEventSource<ConfigMap, R> configMaps(
       EventSourceContext<R> context, Class<R> kind, boolean clusterScoped, String namespace) {
+    Map<String, Set<ResourceID>> previous = new ConcurrentHashMap<>();
     return new InformerEventSource<>(InformerEventSourceConfiguration.from(ConfigMap.class, kind)
         .withName(CONFIGMAPS)
         .withNamespaces(Set.of(namespace))
         .withLabelSelector(NodeReports.CONFIGMAP_SELECTOR)
-        .withSecondaryToPrimaryMapper(cm -> models(cm, clusterScoped))
+        .withSecondaryToPrimaryMapper(cm -> {
+          Set<ResourceID> now = models(cm, clusterScoped);
+          Set<ResourceID> before = previous.put(cm.getMetadata().getName(), now);
+          if (before == null || now.containsAll(before)) {
+            return now;
+          }
+          Set<ResourceID> both = new HashSet<>(now);
+          both.addAll(before);
+          return both;
+        })
         .withPrimaryToSecondaryMapper((R model) -> Set.of())
         .build(), context);
   }
