@@ -2,7 +2,11 @@ package dev.modelplane.operator.render;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.api.ome.v1beta1.BaseModel;
+import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.ome.basemodel.BaseModelValidator;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.llmkube.isvc.ClusterFacts;
 import dev.modelplane.operator.llmkube.isvc.IsvcObjects;
@@ -46,6 +50,8 @@ public final class ManifestRenderer {
     }
   }
 
+  private static final String OME = BaseModel.GROUP + "/" + BaseModel.VERSION;
+
   /** Parses YAML documents into the kinds {@code render} understands; other kinds are skipped with a message. */
   public static List<HasMetadata> parse(String yaml, List<String> messages) {
     List<HasMetadata> out = new ArrayList<>();
@@ -64,8 +70,13 @@ public final class ManifestRenderer {
         out.add(Serialization.unmarshal(doc, InferenceService.class));
       } else if (group.equals(apiVersion) && "Model".equals(kind)) {
         out.add(Serialization.unmarshal(doc, Model.class));
+      } else if (OME.equals(apiVersion) && "BaseModel".equals(kind)) {
+        out.add(Serialization.unmarshal(doc, BaseModel.class));
+      } else if (OME.equals(apiVersion) && "ClusterBaseModel".equals(kind)) {
+        out.add(Serialization.unmarshal(doc, ClusterBaseModel.class));
       } else {
-        messages.add("skipped " + kind + " (" + apiVersion + "): render only expands LLMKube InferenceServices");
+        messages.add("skipped " + kind + " (" + apiVersion + "): render expands LLMKube InferenceServices and "
+            + "checks OME base models");
       }
     }
     return out;
@@ -75,9 +86,18 @@ public final class ManifestRenderer {
   public static Result render(List<HasMetadata> manifests, OperatorSettings settings, String defaultNamespace) {
     Map<String, Model> models = new LinkedHashMap<>();
     List<InferenceService> services = new ArrayList<>();
+    Map<String, HasMetadata> baseModels = new LinkedHashMap<>();
+    List<String> messages = new ArrayList<>();
+    boolean failed = false;
     for (HasMetadata manifest : manifests) {
-      if (manifest.getMetadata().getNamespace() == null) {
+      if (manifest.getMetadata().getNamespace() == null && !(manifest instanceof ClusterBaseModel)) {
         manifest.getMetadata().setNamespace(defaultNamespace);
+      }
+      if (manifest instanceof BaseModel || manifest instanceof ClusterBaseModel) {
+        // Base models create nothing themselves (the model agents download them); they are checked and kept for
+        // the kinds that refer to them.
+        failed |= checkBaseModel(manifest, messages);
+        baseModels.put(manifest.getKind() + "/" + key(manifest), manifest);
       }
       if (manifest instanceof Model model) {
         models.put(key(model), model);
@@ -86,8 +106,6 @@ public final class ManifestRenderer {
       }
     }
     Map<String, HasMetadata> objects = new LinkedHashMap<>();
-    List<String> messages = new ArrayList<>();
-    boolean failed = false;
     for (InferenceService isvc : services) {
       String who = "InferenceService " + isvc.getMetadata().getNamespace() + "/" + isvc.getMetadata().getName();
       Model model = models.get(isvc.getMetadata().getNamespace() + "/" + isvc.getSpec().modelRef());
@@ -128,6 +146,20 @@ public final class ManifestRenderer {
       }
     }
     return new Result(List.copyOf(objects.values()), List.copyOf(messages), failed);
+  }
+
+  /** A base model's storage problems as error lines; true when one is fatal. */
+  @SuppressWarnings("unchecked")
+  private static boolean checkBaseModel(HasMetadata model, List<String> messages) {
+    var spec = ((io.fabric8.kubernetes.client.CustomResource<BaseModelSpec, ?>) model).getSpec();
+    String who = model.getKind() + " " + (model.getMetadata().getNamespace() == null ? ""
+        : model.getMetadata().getNamespace() + "/") + model.getMetadata().getName();
+    boolean fatal = false;
+    for (FieldProblem p : BaseModelValidator.validate(spec)) {
+      messages.add(who + ": " + (p.fatal() ? "error: " : "warning: ") + p.describe());
+      fatal |= p.fatal();
+    }
+    return fatal;
   }
 
   private static String key(HasMetadata o) {

@@ -59,7 +59,7 @@ class ManifestRendererTest {
     assertThat(result.objects()).allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("default"));
     assertThat(result.failed()).isTrue();
     assertThat(messages).containsExactly(
-        "skipped ConfigMap (v1): render only expands LLMKube InferenceServices");
+        "skipped ConfigMap (v1): render expands LLMKube InferenceServices and checks OME base models");
     assertThat(result.messages()).containsExactly(
         "InferenceService default/chat2: warning: spec.contextSize: ignored with runtime vllm: only the llamacpp "
             + "runtime reads it",
@@ -114,5 +114,32 @@ class ManifestRendererTest {
         OperatorSettings.defaults(), "default");
     assertThat(result.failed()).as(String.join("\n", result.messages())).isFalse();
     assertThat(result.objects()).filteredOn(o -> o.getKind().equals("Deployment")).hasSize(8);
+  }
+
+  @Test
+  void baseModelsRenderNothingAndReportStorageProblemsNamingTheField() {
+    List<String> messages = new ArrayList<>();
+    List<HasMetadata> manifests = ManifestRenderer.parse("""
+        apiVersion: ome.io/v1beta1
+        kind: ClusterBaseModel
+        metadata: {name: llama}
+        spec:
+          storage: {storageUri: "hf://meta-llama/Llama-3.1-8B", path: /mnt/models/llama}
+        ---
+        apiVersion: ome.io/v1beta1
+        kind: BaseModel
+        metadata: {name: on-oci}
+        spec:
+          storage: {storageUri: "oci://n/tenancy/b/models/o/llama", path: /mnt/models/oci}
+        """, messages);
+    assertThat(manifests).extracting(HasMetadata::getKind).containsExactly("ClusterBaseModel", "BaseModel");
+    assertThat(messages).isEmpty();
+    ManifestRenderer.Result result = ManifestRenderer.render(manifests, OperatorSettings.defaults(), "team");
+    assertThat(result.objects()).isEmpty();
+    assertThat(result.failed()).isTrue();
+    assertThat(result.messages()).containsExactly("BaseModel team/on-oci: error: spec.storage.storageUri: the model "
+        + "agent cannot fetch oci:// sources; supported: hf:// and s3:// (downloaded), local:// and pvc:// (used in "
+        + "place)");
+    assertThat(manifests.getFirst().getMetadata().getNamespace()).as("cluster-scoped").isNull();
   }
 }
