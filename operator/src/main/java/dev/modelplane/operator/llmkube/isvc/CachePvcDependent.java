@@ -1,11 +1,11 @@
 package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.operator.common.CreateOrTake;
 import dev.modelplane.operator.common.OperatorLabels;
 import dev.modelplane.operator.llmkube.ModelStaging;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
@@ -47,18 +47,7 @@ public class CachePvcDependent extends KubernetesDependentResource<PersistentVol
   @Override
   public PersistentVolumeClaim create(PersistentVolumeClaim desired, InferenceService primary,
       Context<InferenceService> context) {
-    try {
-      return super.create(desired, primary, context);
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
-        PersistentVolumeClaim existing = context.getClient().persistentVolumeClaims()
-            .inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName()).get();
-        if (existing != null) {
-          return existing;
-        }
-      }
-      throw e;
-    }
+    return CreateOrTake.create(desired, context.getClient(), () -> super.create(desired, primary, context));
   }
 
   @Override

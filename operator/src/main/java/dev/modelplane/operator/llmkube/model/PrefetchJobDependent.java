@@ -5,6 +5,7 @@ import dev.modelplane.operator.common.OperatorLabels;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
@@ -15,10 +16,11 @@ import java.util.Optional;
 /**
  * The Model's prefetch Job, from {@link PrefetchJobBuilder}: created when missing and never updated (a Job's template
  * is immutable; a changed source gets a Job with a new name). Owned by the Model (the builder sets the reference), so
- * it goes when the Model goes; its status changes wake the Model's reconciler.
+ * it goes when the Model goes, and the owner reference maps its status changes to the Model's reconciler.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = OperatorLabels.MANAGED_SELECTOR))
-public class PrefetchJobDependent extends KubernetesDependentResource<Job, Model> implements Creator<Job, Model> {
+public class PrefetchJobDependent extends KubernetesDependentResource<Job, Model>
+    implements Creator<Job, Model>, GarbageCollected<Model> {
 
   public PrefetchJobDependent() {
     super(Job.class);

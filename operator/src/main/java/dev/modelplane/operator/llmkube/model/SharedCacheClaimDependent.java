@@ -1,10 +1,10 @@
 package dev.modelplane.operator.llmkube.model;
 
 import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.operator.common.CreateOrTake;
 import dev.modelplane.operator.common.OperatorLabels;
 import dev.modelplane.operator.llmkube.ModelStaging;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
@@ -38,18 +38,7 @@ public class SharedCacheClaimDependent extends KubernetesDependentResource<Persi
   /** Another controller may create the claim between our cache read and our create: take theirs. */
   @Override
   public PersistentVolumeClaim create(PersistentVolumeClaim desired, Model primary, Context<Model> context) {
-    try {
-      return super.create(desired, primary, context);
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 409) {
-        PersistentVolumeClaim existing = context.getClient().persistentVolumeClaims()
-            .inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName()).get();
-        if (existing != null) {
-          return existing;
-        }
-      }
-      throw e;
-    }
+    return CreateOrTake.create(desired, context.getClient(), () -> super.create(desired, primary, context));
   }
 
   /** No owner and no back-reference to one Model: the claim belongs to the namespace. */
