@@ -20,27 +20,11 @@ main() {
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
   binaries=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok)
 
-  log() { echo "control-plane: $*" >&2; }
-  die() { log "error: $*"; exit 1; }
-
-  mode=build
-  for arg in "$@"; do
-    case "$arg" in
-      --check) mode=check ;;
-      --tag) mode=tag ;;
-      --force) mode=force ;;
-      -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-      *) die "unknown argument: $arg" ;;
-    esac
-  done
-
-  # Pinned version of module $2 as required in $1/go.mod (read from the file: no network, no go needed).
-  pinned() {
-    local v
-    v="$(awk -v m="$2" '($1 == m && $2 ~ /^v/) {print $2; exit} ($1 == "require" && $2 == m) {print $3; exit}' "$here/$1/go.mod")"
-    [[ -n "$v" ]] || die "$2 is not required in $here/$1/go.mod"
-    echo "$v"
-  }
+  gocache_name=control-plane
+  # shellcheck source=../lib/go-cache.sh
+  source "$here/../lib/go-cache.sh"
+  gocache_mode "${BASH_SOURCE[0]}" '2,15p' "$@"
+  pinned() { gocache_pinned "$here/$1" "$2"; }
 
   k8s_version="$(pinned k8s k8s.io/kubernetes)"
   etcd_version="$(pinned etcd go.etcd.io/etcd/server/v3)"
@@ -48,41 +32,13 @@ main() {
   tag="k8s-${k8s_version}_etcd-${etcd_version}_kwok-${kwok_version}"
   [[ "$mode" == tag ]] && { echo "$tag"; exit 0; }
 
-  base="${MODELPLANE_CONTROL_PLANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modelplane/control-plane}"
-  dest="$base/$tag"
-
   complete() {
     local b
     for b in "${binaries[@]}"; do [[ -x "$1/bin/$b" ]] || return 1; done
     [[ -s "$1/etc/kwok-stages.yaml" ]]
   }
-
-  if [[ "$mode" != force ]] && complete "$dest"; then echo "$dest/bin"; exit 0; fi
-  [[ "$mode" == check ]] && { log "not built: $dest"; exit 1; }
-
-  command -v go >/dev/null || die "Go is not installed; install Go >= 1.26 (https://go.dev/dl) and retry"
-
-  mkdir -p "$base"
-  # Serialize concurrent builds (e.g. two test JVMs starting at once); the loser reuses the result.
-  if command -v flock >/dev/null; then
-    exec 9>"$base/.lock"
-    if ! flock -n 9; then
-      log "another build is running; waiting for it"
-      flock 9
-    fi
-    if [[ "$mode" != force ]] && complete "$dest"; then echo "$dest/bin"; exit 0; fi
-  fi
-
-  # Build into a temp dir on the same filesystem and rename it into place at the end, so an
-  # interrupted build never leaves a half-filled cache directory.
-  tmp="$(mktemp -d "$base/.build-$tag.XXXXXX")"
-  trap 'rm -rf "$tmp"' EXIT
-  chmod 755 "$tmp"
-  mkdir -p "$tmp/bin"
-
-  export CGO_ENABLED=0            # static binaries, no C toolchain needed (as upstream release builds)
-  export GOFLAGS="${GOFLAGS:-} -mod=readonly -trimpath"
-  export GOWORK=off
+  gocache_init "$gocache_name" \
+    "${MODELPLANE_CONTROL_PLANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modelplane/control-plane}" "$tag" "$mode"
 
   start=$SECONDS
   step() { # module dir, ldflags, output (file, or dir/ for several packages), packages...
@@ -122,22 +78,7 @@ main() {
     cat "$kwok_dir/kustomize/stage/$f"
   done >"$tmp/etc/kwok-stages.yaml"
 
-  complete "$tmp" || die "build finished but binaries are missing: $(ls "$tmp/bin")"
-  {
-    echo "K8S_VERSION=$k8s_version"
-    echo "ETCD_VERSION=$etcd_version"
-    echo "KWOK_VERSION=$kwok_version"
-    echo "GO_VERSION=$(go env GOVERSION)"
-    echo "BUILD_SECONDS=$((SECONDS - start))"
-  } >"$tmp/VERSIONS"
-
-  # Swap in with two renames (an incomplete older dest, e.g. from a previous layout, goes aside first).
-  if [[ -e "$dest" ]]; then mv "$dest" "$tmp.old"; fi
-  mv "$tmp" "$dest"
-  rm -rf "$tmp.old"
-  trap - EXIT
-  log "built $tag in $((SECONDS - start))s"
-  echo "$dest/bin"
+  gocache_finish "K8S_VERSION=$k8s_version" "ETCD_VERSION=$etcd_version" "KWOK_VERSION=$kwok_version"
 }
 
 main "$@"
