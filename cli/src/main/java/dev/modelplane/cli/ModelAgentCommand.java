@@ -116,16 +116,16 @@ final class ModelAgentCommand implements Callable<Integer> {
         // called while shutdown hooks run.
         for (String name : List.of("TERM", "INT")) {
           sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
-            LOG.info("event=stopping signal={}", name);
+            LOG.info("agent.stopping signal={}", name);
             stopped.countDown();
           });
         }
         agent[0] = ModelAgent.start(client, settings, registry);
-        LOG.info("event=serving http={}:{} node={} server={}", bindAddress, http.port(), settings.nodeName(),
+        LOG.info("agent.serving http={}:{} node={} server={}", bindAddress, http.port(), settings.nodeName(),
             config.getMasterUrl());
         stopped.await();
         agent[0].close();
-        LOG.info("event=exit exitCode=0");
+        LOG.info("agent.exit exitCode=0");
       }
     }
     return 0;
@@ -159,7 +159,7 @@ final class ModelAgentCommand implements Callable<Integer> {
         }
       }
     } catch (IOException e) {
-      LOG.warn("event=namespace-unreadable file={} error=\"{}\"", SERVICE_ACCOUNT_NAMESPACE, e.getMessage());
+      LOG.warn("agent.namespace-unreadable file={} error=\"{}\"", SERVICE_ACCOUNT_NAMESPACE, e.getMessage());
     }
     return ModelAgentSettings.DEFAULT_NAMESPACE;
   }

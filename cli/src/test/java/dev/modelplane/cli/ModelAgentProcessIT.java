@@ -235,7 +235,7 @@ class ModelAgentProcessIT {
     assertThat(second.process().exitValue()).isZero();
     long stoppedAt = size(part);
     assertThat(stoppedAt).as("the partial file is kept").isGreaterThan(killedAt);
-    assertThat(second.log()).contains("event=stopping signal=TERM", "event=exit exitCode=0");
+    assertThat(second.log()).contains("event=agent.stopping signal=TERM", "event=agent.exit exitCode=0");
 
     hub.bytesPerSecond = 0;
     AgentProcess third = start(node, kubeconfig, ns, hub);

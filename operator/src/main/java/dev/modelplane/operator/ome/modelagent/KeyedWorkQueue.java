@@ -65,7 +65,7 @@ final class KeyedWorkQueue<K> implements AutoCloseable {
         return true;
       }
       if (queued.size() >= capacity) {
-        LOG.warn("event=queue-full capacity={} dropped={}", capacity, key);
+        LOG.warn("agent.queue-full capacity={} dropped={}", capacity, key);
         return false;
       }
       queued.add(key);
@@ -113,7 +113,7 @@ final class KeyedWorkQueue<K> implements AutoCloseable {
       try {
         handler.accept(key);
       } catch (RuntimeException e) {
-        LOG.error("event=handler-failed key={} error=\"{}\"", key, e.toString(), e);
+        LOG.error("agent.handler-failed key={} error=\"{}\"", key, e.toString(), e);
       } finally {
         synchronized (lock) {
           running.remove(key);

@@ -111,9 +111,9 @@ public final class ModelAgent implements AutoCloseable {
     sync.knownKeys().forEach(queue::add);
     queue.start();
     started = true;
-    LOG.info("event=started node={} namespace={} roots={} hfEndpoint={} workers={} reports={} models={}",
-        settings.nodeName(), settings.namespace(), settings.roots().roots().stream()
-            .map(r -> r.specPath().toString()).toList(), settings.hfEndpoint(), settings.maxConcurrentDownloads(),
+    LOG.info("agent.started node={} namespace={} roots={} hfEndpoint={} workers={} reports={} models={}",
+        settings.nodeName(), settings.namespace(), String.join(",", settings.roots().roots().stream()
+            .map(r -> r.specPath().toString()).toList()), settings.hfEndpoint(), settings.maxConcurrentDownloads(),
         reports, baseModels.getStore().list().size() + clusterBaseModels.getStore().list().size());
   }
 
@@ -134,7 +134,7 @@ public final class ModelAgent implements AutoCloseable {
     informers.forEach(SharedIndexInformer::stop);
     sync.cancelAll();
     queue.close(Duration.ofSeconds(10));
-    LOG.info("event=stopped node={}", settings.nodeName());
+    LOG.info("agent.stopped node={}", settings.nodeName());
   }
 
   private void modelChanged(HasMetadata model) {
@@ -168,7 +168,7 @@ public final class ModelAgent implements AutoCloseable {
     new InformerView().nodeLabels().keySet().stream()
         .filter(l -> l.startsWith(BaseModelKey.LABEL_PREFIX) && !owned.contains(l))
         .forEach(l -> {
-          LOG.info("event=stray-label-removed node={} label={}", settings.nodeName(), l);
+          LOG.info("agent.stray-label-removed node={} label={}", settings.nodeName(), l);
           writer.patchNodeLabel(l, null);
         });
   }

@@ -33,7 +33,7 @@ final class ModelFileCleaner {
   boolean delete(BaseModelKey key, ModelRoots.Resolved dir) {
     Optional<BaseModelKey> sharer = sharedWith(key, dir.specPath());
     if (sharer.isPresent()) {
-      LOG.info("event=files-kept model={} dir={} sharedWith={}", key, dir.specPath(), sharer.get());
+      LOG.info("agent.files-kept model={} dir={} sharedWith={}", key, dir.specPath(), sharer.get());
       return false;
     }
     if (!Files.exists(dir.localPath(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -41,10 +41,10 @@ final class ModelFileCleaner {
     }
     try {
       deleteTree(dir.localPath());
-      LOG.info("event=files-removed model={} dir={}", key, dir.specPath());
+      LOG.info("agent.files-removed model={} dir={}", key, dir.specPath());
       return true;
     } catch (IOException e) {
-      LOG.warn("event=files-remove-failed model={} dir={} error=\"{}\"", key, dir.specPath(), e.toString());
+      LOG.warn("agent.files-remove-failed model={} dir={} error=\"{}\"", key, dir.specPath(), e.toString());
       return false;
     }
   }

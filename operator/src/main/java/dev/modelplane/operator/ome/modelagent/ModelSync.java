@@ -103,7 +103,7 @@ final class ModelSync {
     AgentModel model = view.current(key);
     AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots());
     if (!(action instanceof AgentAction.Download) || !a.fingerprint().equals(model.fingerprint())) {
-      LOG.info("event=download-cancel model={} why={}", key, action instanceof AgentAction.Remove r ? r.why()
+      LOG.info("agent.download-cancel model={} why=\"{}\"", key, action instanceof AgentAction.Remove r ? r.why()
           : "spec changed");
       a.cancel().set(true);
     }
@@ -128,7 +128,7 @@ final class ModelSync {
     } catch (RuntimeException e) {
       int n = retries.merge(key, 1, Integer::sum);
       Duration wait = settings.backoff(n);
-      LOG.warn("event=sync-error model={} attempt={} retryInMs={} error=\"{}\"", key, n, wait.toMillis(),
+      LOG.warn("agent.sync-error model={} attempt={} retryInMs={} error=\"{}\"", key, n, wait.toMillis(),
           e.getMessage());
       retry.accept(key, wait);
     }
@@ -179,7 +179,7 @@ final class ModelSync {
       writer.patchNodeLabel(key.labelKey(), NodeReport.READY);
     }
     done.put(key, new Outcome(model.fingerprint(), NodeReport.READY, dir));
-    LOG.info("event=ready-kept model={} storageUri={}", key, model.storageUri());
+    LOG.info("agent.ready-kept model={} storageUri={}", key, model.storageUri());
     return true;
   }
 
@@ -199,7 +199,7 @@ final class ModelSync {
     AtomicReference<DownloadProgress> progress = new AtomicReference<>();
     ReportThrottle throttle = new ReportThrottle(settings.progressInterval(), System::nanoTime);
     metrics.downloadStarted();
-    LOG.info("event=download-start model={} source={} dir={}", key, uri, into);
+    LOG.info("agent.download-start model={} source={} dir={}", key, uri, into);
     try {
       DownloadResult result = downloader.download(((ModelSourceFactory.Outcome.Ready) source).source(), action.dir().localPath(), p -> {
         progress.set(p);
@@ -211,7 +211,7 @@ final class ModelSync {
       }, handle.cancel()::get);
       metrics.bytes(result.downloadedBytes());
       retries.remove(key);
-      LOG.info("event=download-done model={} files={} bytes={} resumedBytes={} elapsedMs={}", key, result.files(),
+      LOG.info("agent.download-done model={} files={} bytes={} resumedBytes={} elapsedMs={}", key, result.files(),
           result.downloadedBytes(), result.resumedBytes(), result.elapsed().toMillis());
       String note = "downloaded " + uri + " into " + into + " (" + result.files() + " files, "
           + result.downloadedBytes() + " bytes transferred, " + result.resumedBytes() + " resumed)";
@@ -228,7 +228,7 @@ final class ModelSync {
 
   private void failedDownload(BaseModelKey key, AgentModel model, FetchException e, DownloadProgress progress) {
     if (e.kind() == FetchException.Kind.CANCELLED) {
-      LOG.info("event=download-stopped model={} partialsKept=true", key);
+      LOG.info("agent.download-stopped model={} partialsKept=true", key);
       return; // the next sync of the key (or the next run) decides what happens
     }
     if (e.retryable() && transientRetry(key, model, e.getMessage(), progress)) {
@@ -244,7 +244,7 @@ final class ModelSync {
       return false;
     }
     Duration wait = settings.backoff(n);
-    LOG.warn("event=retry model={} retry={} of={} waitMs={} error=\"{}\"", key, n, settings.maxRetries(),
+    LOG.warn("agent.retry model={} retry={} of={} waitMs={} error=\"{}\"", key, n, settings.maxRetries(),
         wait.toMillis(), message);
     writer.progress(key, AgentReports.updating(key.name(), model.storageUri(), progress, clock.instant(),
         "retry " + n + " of " + settings.maxRetries() + " in " + wait.toSeconds() + "s: " + message));
@@ -285,7 +285,7 @@ final class ModelSync {
             + "pods mount; nothing is copied to this node");
     writer.publish(key, report);
     done.put(key, new Outcome(model.fingerprint(), NodeReport.READY, null));
-    LOG.info("event=ready model={} source=pvc claim={}", key, claim);
+    LOG.info("agent.ready model={} source=pvc claim={}", key, claim);
   }
 
   private void ready(BaseModelKey key, AgentModel model, ModelRoots.Resolved dir, DownloadProgress progress,
@@ -301,14 +301,14 @@ final class ModelSync {
         metadataNote = inspection.note();
       } catch (IOException | RuntimeException e) {
         metadataNote = "metadata not read: " + e.getMessage();
-        LOG.warn("event=metadata-unreadable model={} error=\"{}\"", key, e.getMessage());
+        LOG.warn("agent.metadata-unreadable model={} error=\"{}\"", key, e.getMessage());
       }
     }
     writer.publish(key, AgentReports.ready(key.name(), model.storageUri(), config, progress, clock.instant(),
         note + "; " + metadataNote));
     boolean downloaded = progress != null;
     done.put(key, new Outcome(model.fingerprint(), NodeReport.READY, downloaded ? dir : null));
-    LOG.info("event=ready model={} dir={} metadata=\"{}\"", key, dir.specPath(), metadataNote);
+    LOG.info("agent.ready model={} dir={} metadata=\"{}\"", key, dir.specPath(), metadataNote);
   }
 
   private void fail(BaseModelKey key, AgentModel model, String reason, String message, DownloadProgress progress) {
@@ -323,7 +323,7 @@ final class ModelSync {
       metrics.failure(reason);
     }
     done.put(key, new Outcome(model.fingerprint(), NodeReport.FAILED, null));
-    LOG.warn("event=failed model={} reason={} message=\"{}\"", key, reason, message);
+    LOG.warn("agent.failed model={} reason={} message=\"{}\"", key, reason, message);
   }
 
   private void remove(BaseModelKey key, String why, boolean gone) {
@@ -339,7 +339,7 @@ final class ModelSync {
     }
     if (report != null || labelled) {
       writer.remove(key, labelled);
-      LOG.info("event=removed model={} why=\"{}\"", key, why);
+      LOG.info("agent.removed model={} why=\"{}\"", key, why);
     }
     if (gone) {
       lastKnown.remove(key);

@@ -109,7 +109,7 @@ final class NodeStatusWriter {
       if (e.getCode() != 404) {
         throw e;
       }
-      LOG.warn("event=node-missing node={} label={}", nodeName, label);
+      LOG.warn("agent.node-missing node={} label={}", nodeName, label);
     }
   }
 
@@ -135,7 +135,7 @@ final class NodeStatusWriter {
             .withName(nodeName).withNamespace(namespace)
             .addToLabels(NodeReports.CONFIGMAP_LABEL, NodeReports.CONFIGMAP_LABEL_VALUE).endMetadata()
             .withData(data).build()).create();
-        LOG.info("event=configmap-created configmap={}/{}", namespace, nodeName);
+        LOG.info("agent.configmap-created configmap={}/{}", namespace, nodeName);
         reports.put(reportKey, report);
         return;
       } catch (KubernetesClientException e) {
