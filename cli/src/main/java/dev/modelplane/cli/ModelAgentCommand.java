@@ -95,6 +95,9 @@ final class ModelAgentCommand implements Callable<Integer> {
   @Option(names = "--log-level", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR.")
   Level logLevel;
 
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
   @Spec
   CommandSpec spec;
 
