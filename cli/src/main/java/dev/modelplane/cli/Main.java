@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     description = "Kubernetes-native serving of large language models.",
     subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class, DevClusterCommand.class,
         SimulatorCommand.class, dev.modelplane.router.RouterCommand.class, RenderCommand.class,
-        OperatorCommand.class})
+        OperatorCommand.class, ModelAgentCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

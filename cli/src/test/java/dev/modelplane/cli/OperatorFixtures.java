@@ -56,6 +56,12 @@ final class OperatorFixtures {
         .replace("namespace: modelplane-system", "namespace: " + ns)
         .replace("name: modelplane-operator\n", "name: " + account + "\n")
         .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n");
+    applyAll(admin, text);
+    return kubeconfigWithToken(test, account, file);
+  }
+
+  /** Creates every object of a multi-document YAML text. */
+  static void applyAll(KubernetesClient admin, String text) throws IOException {
     try (MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(text)) {
       while (docs.hasNext()) {
         JsonNode doc = docs.next();
@@ -64,6 +70,12 @@ final class OperatorFixtures {
         }
       }
     }
+  }
+
+  /** Writes a kubeconfig for the test's control plane with a token of service account {@code account}. */
+  static Path kubeconfigWithToken(KubeTest test, String account, Path file) throws IOException {
+    KubernetesClient admin = test.client();
+    String ns = test.namespace();
     TokenRequest token = admin.serviceAccounts().inNamespace(ns).withName(account).tokenRequest(
         new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build());
     JsonNode cluster = YAML.readTree(test.controlPlane().kubeconfig().toFile()).path("clusters").get(0)

@@ -1,0 +1,64 @@
+package dev.modelplane.operator.ome.modelagent;
+
+import dev.modelplane.api.ome.v1beta1.BaseModel;
+import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.ome.v1beta1.StorageSpec;
+import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the agent needs of a BaseModel or ClusterBaseModel: its key, its storage, whether it is being deleted and
+ * whether metadata parsing is switched off.
+ *
+ * @param key the model's key
+ * @param storage {@code spec.storage} (null when the spec has none)
+ * @param deleting whether {@code metadata.deletionTimestamp} is set
+ * @param skipConfigParsing whether the annotation {@value #SKIP_CONFIG_PARSING} is {@code "true"}
+ */
+public record AgentModel(BaseModelKey key, StorageSpec storage, boolean deleting, boolean skipConfigParsing) {
+  /** OME's opt-out annotation: do not read metadata from the downloaded files. */
+  public static final String SKIP_CONFIG_PARSING = "ome.oracle.com/skip-config-parsing";
+
+  public AgentModel {
+    Objects.requireNonNull(key);
+  }
+
+  /** The view of a BaseModel or ClusterBaseModel. */
+  public static AgentModel of(HasMetadata model) {
+    BaseModelSpec spec = switch (model) {
+      case BaseModel m -> m.getSpec();
+      case ClusterBaseModel m -> m.getSpec();
+      default -> throw new IllegalArgumentException("not a base model: " + model.getKind());
+    };
+    Map<String, String> annotations = model.getMetadata().getAnnotations();
+    return new AgentModel(BaseModelKey.of(model), spec == null ? null : spec.storage(),
+        model.getMetadata().getDeletionTimestamp() != null,
+        annotations != null && "true".equalsIgnoreCase(annotations.get(SKIP_CONFIG_PARSING)));
+  }
+
+  /** The storage URI, or null. */
+  public String storageUri() {
+    return storage == null ? null : storage.storageUri();
+  }
+
+  /** Where the model's Secret lives: its own namespace, or the agent's for a ClusterBaseModel. */
+  public String secretNamespace(String agentNamespace) {
+    return key.clusterScoped() ? agentNamespace : key.namespace();
+  }
+
+  /**
+   * What, when it changes, makes the agent act again: the storage fields it reads and the parsing switch (not the
+   * node selection, which is evaluated on every event).
+   */
+  public String fingerprint() {
+    if (storage == null) {
+      return "no-storage";
+    }
+    return String.join("\u0000", String.valueOf(storage.storageUri()), String.valueOf(storage.path()),
+        String.valueOf(storage.key()), String.valueOf(storage.parameters() == null ? null
+            : new java.util.TreeMap<>(storage.parameters())), Boolean.toString(skipConfigParsing));
+  }
+}

@@ -1,0 +1,279 @@
+package dev.modelplane.operator.ome.modelagent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.modelplane.api.ome.v1beta1.BaseModel;
+import dev.modelplane.controlplane.FakeNode;
+import dev.modelplane.controlplane.KubeTest;
+import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.operator.modelsource.fetch.DownloadOptions;
+import dev.modelplane.operator.modelsource.fetch.SigV4Signer;
+import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.basemodel.NodeReport;
+import dev.modelplane.operator.testsupport.S3Server;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent in-process ({@link ModelAgent#start}) against a real apiserver: local:// with GGUF metadata and the
+ * parsing opt-out, pvc:// checks, S3 downloads kept across a restart, a changed URI fetched again into a ConfigMap
+ * that was deleted meanwhile, and a directory shared by two models kept while one of them is deleted.
+ */
+@WithControlPlane
+class ModelAgentIT {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  @TempDir
+  Path dir;
+
+  private ModelAgent agent;
+
+  @AfterEach
+  void stop() {
+    if (agent != null) {
+      agent.close();
+    }
+  }
+
+  private ModelAgent start(KubeTest test, String node, Path root) {
+    ModelAgentSettings settings = ModelAgentSettings.of(node, test.namespace(),
+            ModelRoots.parse(List.of("/mnt/models=" + root)))
+        .withConcurrency(2, Duration.ofSeconds(1))
+        .withRetries(1, Duration.ofMillis(300), new DownloadOptions(2, Duration.ofMillis(100),
+            Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofMillis(200)));
+    agent = ModelAgent.start(test.client(), settings);
+    assertThat(agent.ready()).isTrue();
+    return agent;
+  }
+
+  @Test
+  void localPvcAndGgufSources(KubeTest test) throws Exception {
+    KubernetesClient admin = test.client();
+    String ns = test.namespace();
+    String node = test.uniqueName("local");
+    test.addNodes(FakeNode.cpu(node));
+    Path root = Files.createDirectories(dir.resolve("root"));
+    Files.createDirectories(root.resolve("gguf"));
+    Files.write(root.resolve("gguf/tiny-q4.gguf"), gguf());
+    start(test, node, root);
+
+    create(admin, "gguf", "local:///mnt/models/gguf", null, Map.of());
+    create(admin, "gguf-skip", "local:///mnt/models/gguf", null,
+        Map.of(AgentModel.SKIP_CONFIG_PARSING, "true"));
+    create(admin, "missing-local", "local:///mnt/models/nowhere", null, Map.of());
+    create(admin, "no-claim", "pvc://absent/models/x", null, Map.of());
+    admin.persistentVolumeClaims().resource(new PersistentVolumeClaimBuilder().withNewMetadata()
+        .withName("pending").endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").withNewResources()
+        .addToRequests("storage", new io.fabric8.kubernetes.api.model.Quantity("1Gi")).endResources().endSpec()
+        .build()).create();
+    create(admin, "pending-claim", "pvc://pending/models/x", null, Map.of());
+
+    NodeReport gguf = awaitStatus(admin, ns, node, "gguf", NodeReport.READY);
+    assertThat(gguf.message()).contains("files already on the node at /mnt/models/gguf; nothing copied",
+        "GGUF header of tiny-q4.gguf");
+    assertThat(gguf.config().path("modelFormat").path("name").asText()).isEqualTo("gguf");
+    assertThat(gguf.config().path("modelArchitecture").asText()).isEqualTo("llama");
+    assertThat(gguf.config().path("quantization").asText()).isEqualTo("Q4_K_M");
+    assertThat(gguf.config().path("maxTokens").asInt()).isEqualTo(2048);
+    NodeReport skipped = awaitStatus(admin, ns, node, "gguf-skip", NodeReport.READY);
+    assertThat(skipped.config()).isNull();
+    assertThat(skipped.message()).contains("metadata not read (ome.oracle.com/skip-config-parsing)");
+    NodeReport missing = awaitStatus(admin, ns, node, "missing-local", NodeReport.FAILED);
+    assertThat(missing.reason()).isEqualTo("LocalPathNotFound");
+    assertThat(missing.message()).isEqualTo("spec.storage.storageUri: directory /mnt/models/nowhere does not exist "
+        + "on node " + node);
+    NodeReport noClaim = awaitStatus(admin, ns, node, "no-claim", NodeReport.FAILED);
+    assertThat(noClaim.reason()).isEqualTo("PvcNotFound");
+    assertThat(noClaim.message()).isEqualTo("spec.storage.storageUri: PersistentVolumeClaim " + ns
+        + "/absent does not exist");
+    NodeReport pending = awaitStatus(admin, ns, node, "pending-claim", NodeReport.FAILED);
+    assertThat(pending.reason()).isEqualTo("PvcNotBound");
+
+    // Bound now (no controller-manager runs here to undo it).
+    PersistentVolumeClaim claim = admin.persistentVolumeClaims().withName("pending").get();
+    claim.setStatus(new PersistentVolumeClaimStatusBuilder().withPhase("Bound").build());
+    admin.persistentVolumeClaims().resource(claim).updateStatus();
+    create(admin, "bound-claim", "pvc://pending/models/y", null, Map.of());
+    NodeReport bound = awaitStatus(admin, ns, node, "bound-claim", NodeReport.READY);
+    assertThat(bound.message()).contains("PersistentVolumeClaim " + ns + "/pending", "nothing is copied");
+    assertThat(label(admin, node, "bound-claim")).isEqualTo("Ready");
+    assertThat(Files.list(root).toList()).as("nothing written for local/pvc").containsExactly(root.resolve("gguf"));
+
+    // local:// files are never removed.
+    admin.resources(BaseModel.class).withName("gguf").delete();
+    org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> report(admin, ns, node, "gguf") == null && label(admin, node, "gguf") == null);
+    assertThat(root.resolve("gguf/tiny-q4.gguf")).exists();
+  }
+
+  @Test
+  void s3DownloadsSurviveRestartsFollowUriChangesAndShareDirectories(KubeTest test) throws Exception {
+    KubernetesClient admin = test.client();
+    String ns = test.namespace();
+    String node = test.uniqueName("s3");
+    test.addNodes(FakeNode.cpu(node));
+    Path root = Files.createDirectories(dir.resolve("root"));
+    try (S3Server s3 = S3Server.startOrSkip(dir.resolve("s3"))) {
+      put(s3, "/models", new byte[0]);
+      put(s3, "/models/v1/config.json", "{\"model_type\":\"gpt2\",\"architectures\":[\"GPT2LMHeadModel\"]}"
+          .getBytes(StandardCharsets.UTF_8));
+      put(s3, "/models/v1/weights.bin", new byte[100_000]);
+      put(s3, "/models/v2/config.json", "{\"model_type\":\"gpt2\",\"architectures\":[\"GPT2Model\"]}"
+          .getBytes(StandardCharsets.UTF_8));
+      admin.secrets().resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+          .withName("creds").endMetadata().addToStringData("access_key_id", S3Server.ACCESS_KEY)
+          .addToStringData("secret_access_key", S3Server.SECRET_KEY).build()).create();
+      Map<String, String> params = Map.of("endpoint", s3.endpoint().toString());
+      start(test, node, root);
+      create(admin, "first", "s3://models/v1", "/mnt/models/shared", params);
+      NodeReport first = awaitStatus(admin, ns, node, "first", NodeReport.READY);
+      assertThat(first.config().path("modelArchitecture").asText()).isEqualTo("GPT2LMHeadModel");
+      assertThat(root.resolve("shared/weights.bin")).hasSize(100_000);
+
+      // Restart: the Ready report is kept, nothing is written again.
+      agent.close();
+      String version = admin.configMaps().withName(node).get().getMetadata().getResourceVersion();
+      start(test, node, root);
+      Thread.sleep(1500);
+      assertThat(admin.configMaps().withName(node).get().getMetadata().getResourceVersion()).isEqualTo(version);
+
+      // The ConfigMap goes (as when the node was deleted and re-added); a changed URI fetches again and recreates it.
+      admin.configMaps().withName(node).delete();
+      org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> admin.configMaps().withName(node).get() == null);
+      admin.resources(BaseModel.class).withName("first").edit(m -> {
+        m.getMetadata().setAnnotations(Map.of("touched", "yes"));
+        return m;
+      });
+      editUri(admin, "first", "s3://models/v2");
+      org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> {
+        NodeReport r = report(admin, ns, node, "first");
+        return r != null && r.ready() && "s3://models/v2".equals(r.storageUri());
+      });
+      assertThat(report(admin, ns, node, "first").config().path("modelArchitecture").asText())
+          .isEqualTo("GPT2Model");
+      assertThat(admin.configMaps().withName(node).get().getMetadata().getLabels())
+          .containsEntry("models.ome/basemodel-status", "true");
+
+      // Two models in one directory: deleting one keeps the files for the other.
+      create(admin, "second", "s3://models/v2", "/mnt/models/shared", params);
+      awaitStatus(admin, ns, node, "second", NodeReport.READY);
+      admin.resources(BaseModel.class).withName("first").delete();
+      org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> report(admin, ns, node, "first") == null
+          && label(admin, node, "first") == null);
+      assertThat(root.resolve("shared/config.json")).exists();
+      admin.resources(BaseModel.class).withName("second").delete();
+      org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> !Files.exists(root.resolve("shared")));
+    }
+  }
+
+  // ---- fixtures
+
+  private static void create(KubernetesClient admin, String name, String uri, String path,
+      Map<String, String> annotationsOrParams) {
+    boolean isParams = annotationsOrParams.containsKey("endpoint");
+    StringBuilder yaml = new StringBuilder("apiVersion: ome.io/v1beta1\nkind: BaseModel\nmetadata:\n  name: " + name
+        + "\n");
+    if (!isParams && !annotationsOrParams.isEmpty()) {
+      yaml.append("  annotations:\n");
+      annotationsOrParams.forEach((k, v) -> yaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));
+    }
+    yaml.append("spec:\n  storage:\n    storageUri: \"").append(uri).append("\"\n");
+    if (path != null) {
+      yaml.append("    path: ").append(path).append('\n');
+    }
+    if (isParams) {
+      yaml.append("    key: creds\n    parameters:\n");
+      annotationsOrParams.forEach((k, v) -> yaml.append("      ").append(k).append(": \"").append(v).append("\"\n"));
+    }
+    admin.resource(admin.getKubernetesSerialization().unmarshal(yaml.toString(), BaseModel.class)).create();
+  }
+
+  private static void editUri(KubernetesClient admin, String name, String uri) {
+    admin.resources(BaseModel.class).withName(name).edit(m -> {
+      var s = m.getSpec().storage();
+      var storage = new dev.modelplane.api.ome.v1beta1.StorageSpec(s.path(), s.schemaPath(), s.parameters(), s.key(),
+          uri, s.nodeSelector(), s.nodeAffinity(), s.downloadPolicy());
+      var spec = m.getSpec();
+      m.setSpec(new dev.modelplane.api.ome.v1beta1.BaseModelSpec(spec.modelFormat(), spec.modelType(),
+          spec.modelFramework(), spec.modelArchitecture(), spec.quantization(), spec.modelParameterSize(),
+          spec.modelCapabilities(), spec.apiCapabilities(), spec.modelConfiguration(), storage, spec.displayName(),
+          spec.version(), spec.vendor(), spec.disabled(), spec.compartmentID(), spec.servingMode(), spec.maxTokens(),
+          spec.additionalMetadata(), spec.diffusionPipeline()));
+      return m;
+    });
+  }
+
+  private static NodeReport awaitStatus(KubernetesClient admin, String ns, String node, String model, String status) {
+    org.awaitility.Awaitility.await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+      NodeReport r = report(admin, ns, node, model);
+      return r != null && status.equals(r.status()) && status.equals(label(admin, node, model));
+    });
+    return report(admin, ns, node, model);
+  }
+
+  private static NodeReport report(KubernetesClient admin, String ns, String node, String model) {
+    ConfigMap cm = admin.configMaps().inNamespace(ns).withName(node).get();
+    String json = cm == null || cm.getData() == null ? null
+        : cm.getData().get(new BaseModelKey(ns, model).reportKey());
+    return json == null ? null : NodeReport.parse(json);
+  }
+
+  private static String label(KubernetesClient admin, String node, String model) {
+    Map<String, String> labels = admin.nodes().withName(node).get().getMetadata().getLabels();
+    return labels.get(new BaseModelKey(admin.getNamespace(), model).labelKey());
+  }
+
+  private static void put(S3Server s3, String path, byte[] body) throws IOException, InterruptedException {
+    URI endpoint = s3.endpoint();
+    Map<String, String> headers = new SigV4Signer(S3Server.ACCESS_KEY, S3Server.SECRET_KEY, null, "us-east-1", "s3")
+        .sign(new SigV4Signer.Request("PUT", endpoint.getHost() + ":" + endpoint.getPort(), path, List.of(),
+            Map.of(), SigV4Signer.sha256Hex(body)), Instant.now());
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint + path))
+        .PUT(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(Duration.ofSeconds(30));
+    headers.forEach(request::header);
+    HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+  }
+
+  /** A GGUF v3 header: architecture llama, file type Q4_K_M (15), context length 2048, no tensors. */
+  static byte[] gguf() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteBuffer b = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(0x46554747).putInt(3).putLong(0).putLong(3);
+    string(b, "general.architecture");
+    b.putInt(8);
+    string(b, "llama");
+    string(b, "general.file_type");
+    b.putInt(4).putInt(15);
+    string(b, "llama.context_length");
+    b.putInt(4).putInt(2048);
+    out.write(b.array(), 0, b.position());
+    return out.toByteArray();
+  }
+
+  private static void string(ByteBuffer b, String s) {
+    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+    b.putLong(bytes.length).put(bytes);
+  }
+}
