@@ -1,9 +1,20 @@
 package dev.modelplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.modelplane.cli.AgentCluster.BIG;
+import static dev.modelplane.cli.AgentCluster.PARAMETERS;
+import static dev.modelplane.cli.AgentCluster.TIMEOUT;
+import static dev.modelplane.cli.AgentCluster.awaitReady;
+import static dev.modelplane.cli.AgentCluster.awaitStatus;
+import static dev.modelplane.cli.AgentCluster.baseModel;
+import static dev.modelplane.cli.AgentCluster.create;
+import static dev.modelplane.cli.AgentCluster.label;
+import static dev.modelplane.cli.AgentCluster.modelFiles;
+import static dev.modelplane.cli.AgentCluster.modelLabels;
+import static dev.modelplane.cli.AgentCluster.report;
+import static dev.modelplane.cli.AgentCluster.size;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.controlplane.FakeNode;
@@ -12,29 +23,19 @@ import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import dev.modelplane.operator.ome.basemodel.NodeReport;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,28 +46,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @WithControlPlane
 class ModelAgentProcessIT {
-  private static final Duration TIMEOUT = OperatorFixtures.TIMEOUT;
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(2)).build();
-  private static final int BIG = 8 * 1024 * 1024;
-  /** Parameters in the two generated safetensors files: 64x32 + 32x16 + 16. */
-  private static final long PARAMETERS = 64 * 32 + 32 * 16 + 16;
-
-  private final List<AgentProcess> processes = new ArrayList<>();
-  private final List<AutoCloseable> servers = new ArrayList<>();
-
   @TempDir
   Path dir;
+  private AgentCluster cluster;
+
+  @BeforeEach
+  void setUp() {
+    cluster = new AgentCluster(dir);
+  }
 
   @AfterEach
   void stop() throws Exception {
-    for (AgentProcess p : processes) {
-      p.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      System.out.println("----- " + p.logFile().getFileName() + "\n" + p.log());
-    }
-    for (AutoCloseable server : servers) {
-      server.close();
-    }
+    cluster.close();
   }
 
   @Test
@@ -78,10 +69,10 @@ class ModelAgentProcessIT {
     String c = test.uniqueName("cpu-c");
     test.addNodes(FakeNode.cpu(a).withLabel("gpu", "a100").withLabel("pool", "x"),
         FakeNode.cpu(b).withLabel("gpu", "h100"), FakeNode.cpu(c));
-    AgentHubServer hub = hub();
+    AgentHubServer hub = cluster.hub();
     hub.bytesPerSecond = 4L * 1024 * 1024; // the 8 MiB file takes about 2 s: progress is visible
     S3TestServer s3 = S3TestServer.start(dir);
-    servers.add(s3);
+    cluster.add(s3);
     s3.createBucket("models");
     for (Map.Entry<String, byte[]> f : modelFiles().entrySet()) {
       s3.putObject("models", "tiny/" + f.getKey(), f.getValue());
@@ -90,10 +81,10 @@ class ModelAgentProcessIT {
         .addToStringData("AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY)
         .addToStringData("AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY).build()).create();
 
-    Path kubeconfig = agentKubeconfig(test);
-    Map<String, AgentProcess> agents = Map.of(a, start(a, kubeconfig, ns, hub), b, start(b, kubeconfig, ns, hub),
-        c, start(c, kubeconfig, ns, hub));
-    for (AgentProcess p : agents.values()) {
+    Path kubeconfig = cluster.agentKubeconfig(test);
+    Map<String, AgentCluster.AgentProcess> agents = Map.of(a, cluster.start(a, kubeconfig, ns, hub), b, cluster.start(b, kubeconfig, ns, hub),
+        c, cluster.start(c, kubeconfig, ns, hub));
+    for (AgentCluster.AgentProcess p : agents.values()) {
       await().atMost(TIMEOUT).until(() -> p.status("/readyz") == 200);
     }
 
@@ -198,7 +189,7 @@ class ModelAgentProcessIT {
       return m;
     });
     assertThat(agents.get(a).root().resolve("s3-tiny")).as("other models stay").exists();
-    assertThat(agents.values().stream().map(p -> uncheckedLog(p))).noneMatch(l -> l.contains(S3TestServer.SECRET_KEY));
+    assertThat(agents.values().stream().map(p -> AgentCluster.uncheckedLog(p))).noneMatch(l -> l.contains(S3TestServer.SECRET_KEY));
   }
 
   @Test
@@ -207,17 +198,17 @@ class ModelAgentProcessIT {
     String ns = test.namespace();
     String node = test.uniqueName("gpu-r");
     test.addNodes(FakeNode.cpu(node).withLabel("gpu", "a100"));
-    AgentHubServer hub = hub();
+    AgentHubServer hub = cluster.hub();
     hub.token = "hf_resume_token_0123456789";
     hub.bytesPerSecond = 1024 * 1024;
     admin.secrets().resource(new SecretBuilder().withNewMetadata().withName("hf-token").endMetadata()
         .addToStringData("token", hub.token).build()).create();
-    Path kubeconfig = agentKubeconfig(test);
+    Path kubeconfig = cluster.agentKubeconfig(test);
     create(admin, BaseModel.class, baseModel("resumed", "hf://" + AgentHubServer.REPO, "/mnt/models/resumed",
         "nodeSelector: {gpu: a100}", null).replace("storage:\n", "storage:\n    key: hf-token\n"));
     BaseModelKey key = new BaseModelKey(ns, "resumed");
 
-    AgentProcess first = start(node, kubeconfig, ns, hub);
+    AgentCluster.AgentProcess first = cluster.start(node, kubeconfig, ns, hub);
     Path part = first.root().resolve("resumed/big.bin.part");
     await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> size(part) > 1024 * 1024);
     first.process().destroyForcibly();
@@ -226,7 +217,7 @@ class ModelAgentProcessIT {
     assertThat(report(admin, ns, node, key).status()).isEqualTo(NodeReport.UPDATING);
     assertThat(label(admin, node, key)).isEqualTo("Updating");
 
-    AgentProcess second = start(node, kubeconfig, ns, hub);
+    AgentCluster.AgentProcess second = cluster.start(node, kubeconfig, ns, hub);
     await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> size(part) > killedAt + 512 * 1024);
     long t0 = System.nanoTime();
     second.process().destroy(); // SIGTERM
@@ -238,178 +229,18 @@ class ModelAgentProcessIT {
     assertThat(second.log()).contains("event=agent.stopping signal=TERM", "event=agent.exit exitCode=0");
 
     hub.bytesPerSecond = 0;
-    AgentProcess third = start(node, kubeconfig, ns, hub);
+    AgentCluster.AgentProcess third = cluster.start(node, kubeconfig, ns, hub);
     awaitReady(admin, ns, node, key);
     assertThat(hub.requestsFor("big.bin")).extracting(AgentHubServer.FileRequest::range)
         .contains("bytes=" + killedAt + "-", "bytes=" + stoppedAt + "-");
     assertThat(Files.size(third.root().resolve("resumed/big.bin"))).isEqualTo(BIG);
     assertThat(third.root().resolve("resumed/big.bin.part")).doesNotExist();
     assertThat(hub.authorizations).allMatch(h -> h.equals("Bearer " + hub.token));
-    for (AgentProcess p : List.of(first, second, third)) {
+    for (AgentCluster.AgentProcess p : List.of(first, second, third)) {
       assertThat(p.log()).doesNotContain(hub.token);
     }
     String done = third.log().lines().filter(l -> l.contains("fetch.done")).findFirst().orElseThrow();
     System.out.printf("[measure] killed at %d bytes, SIGTERM at %d bytes (stop took %d ms); final run: %s%n",
         killedAt, stoppedAt, stopTime.toMillis(), done);
-  }
-
-  // ---- fixtures
-
-  private AgentHubServer hub() throws IOException {
-    AgentHubServer hub = new AgentHubServer();
-    servers.add(hub);
-    modelFiles().forEach(hub::file);
-    return hub;
-  }
-
-  /** config.json, two small safetensors files and an 8 MiB file, with fixed content. */
-  static Map<String, byte[]> modelFiles() {
-    byte[] big = new byte[BIG];
-    new Random(42).nextBytes(big);
-    Map<String, byte[]> files = new java.util.LinkedHashMap<>();
-    files.put("config.json", """
-        {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "max_position_embeddings": 4096,
-         "torch_dtype": "float32", "transformers_version": "4.44.0", "hidden_size": 64,
-         "num_hidden_layers": 1, "num_attention_heads": 4, "vocab_size": 32}
-        """.getBytes(StandardCharsets.UTF_8));
-    files.put("model-00001-of-00002.safetensors", safetensors(Map.of("w1", new int[] {64, 32})));
-    files.put("model-00002-of-00002.safetensors", safetensors(Map.of("w2", new int[] {32, 16}, "b2",
-        new int[] {16})));
-    files.put("big.bin", big);
-    return files;
-  }
-
-  static byte[] safetensors(Map<String, int[]> tensors) {
-    StringBuilder header = new StringBuilder("{\"__metadata__\":{\"format\":\"pt\"}");
-    long offset = 0;
-    for (Map.Entry<String, int[]> t : new java.util.TreeMap<>(tensors).entrySet()) {
-      long count = 1;
-      for (int d : t.getValue()) {
-        count *= d;
-      }
-      header.append(",\"").append(t.getKey()).append("\":{\"dtype\":\"F32\",\"shape\":")
-          .append(java.util.Arrays.toString(t.getValue()).replace(" ", "")).append(",\"data_offsets\":[")
-          .append(offset).append(',').append(offset + count * 4).append("]}");
-      offset += count * 4;
-    }
-    byte[] json = header.append('}').toString().getBytes(StandardCharsets.UTF_8);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.writeBytes(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(json.length).array());
-    out.writeBytes(json);
-    out.writeBytes(new byte[(int) offset]);
-    return out.toByteArray();
-  }
-
-  private static String baseModel(String name, String uri, String path, String placement, String endpoint) {
-    return """
-        apiVersion: ome.io/v1beta1
-        kind: BaseModel
-        metadata: {name: %s}
-        spec:
-          storage:
-            storageUri: "%s"
-        %s    %s
-        %s""".formatted(name, uri, path == null ? "" : "    path: " + path + "\n", placement,
-        endpoint == null ? "" : "    parameters: {endpoint: \"" + endpoint + "\"}\n");
-  }
-
-  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void create(KubernetesClient admin,
-      Class<T> type, String yaml) {
-    admin.resource(admin.getKubernetesSerialization().unmarshal(yaml, type)).create();
-  }
-
-  /** Applies deploy/model-agent/rbac.yaml into the test namespace and returns a kubeconfig with its token. */
-  private Path agentKubeconfig(KubeTest test) throws IOException {
-    String account = test.uniqueName("model-agent");
-    String text = Files.readString(OperatorFixtures.repoRoot().resolve("deploy/model-agent/rbac.yaml"))
-        .replace("namespace: modelplane-system", "namespace: " + test.namespace())
-        .replace("namespace: modelplane-model-agent", "namespace: " + test.namespace())
-        .replace("name: modelplane-model-agent\n", "name: " + account + "\n");
-    OperatorFixtures.applyAll(test.client(), text);
-    return OperatorFixtures.kubeconfigWithToken(test, account, dir.resolve(account + ".kubeconfig"));
-  }
-
-  private AgentProcess start(String node, Path kubeconfig, String ns, AgentHubServer hub) throws IOException {
-    int port = OperatorFixtures.freePort();
-    Path root = Files.createDirectories(dir.resolve("roots").resolve(node));
-    Path log = dir.resolve(node + "-" + processes.size() + ".log");
-    List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx192m", "-XX:TieredStopAtLevel=1", "-jar", OperatorFixtures.jar().toString(), "model-agent",
-        "--kubeconfig=" + kubeconfig, "--node-name=" + node, "--namespace=" + ns,
-        "--models-root=/mnt/models=" + root, "--hf-endpoint=" + hub.endpoint(), "--bind-address=127.0.0.1",
-        "--http-port=" + port, "--progress-interval=1s", "--max-retries=1", "--retry-backoff=1s",
-        "--download-attempts=2");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().remove("NODE_NAME");
-    builder.environment().remove("HF_ENDPOINT");
-    AgentProcess p = new AgentProcess(builder.start(), port, log, root);
-    processes.add(p);
-    return p;
-  }
-
-  private static NodeReport report(KubernetesClient admin, String ns, String node, BaseModelKey key) {
-    ConfigMap cm = admin.configMaps().inNamespace(ns).withName(node).get();
-    String json = cm == null || cm.getData() == null ? null : cm.getData().get(key.reportKey());
-    return json == null ? null : NodeReport.parse(json);
-  }
-
-  private static NodeReport awaitStatus(KubernetesClient admin, String ns, String node, BaseModelKey key,
-      String status) {
-    await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
-      NodeReport r = report(admin, ns, node, key);
-      return r != null && status.equals(r.status());
-    });
-    return report(admin, ns, node, key);
-  }
-
-  private static void awaitReady(KubernetesClient admin, String ns, String node, BaseModelKey key) {
-    awaitStatus(admin, ns, node, key, NodeReport.READY);
-    await().atMost(TIMEOUT).until(() -> "Ready".equals(label(admin, node, key)));
-  }
-
-  private static String label(KubernetesClient admin, String node, BaseModelKey key) {
-    return modelLabels(admin, node).get(key.labelKey());
-  }
-
-  private static Map<String, String> modelLabels(KubernetesClient admin, String node) {
-    Node n = admin.nodes().withName(node).get();
-    Map<String, String> labels = new java.util.HashMap<>(n.getMetadata().getLabels());
-    labels.keySet().removeIf(k -> !k.startsWith(BaseModelKey.LABEL_PREFIX));
-    return labels;
-  }
-
-  private static long size(Path file) {
-    try {
-      return Files.exists(file) ? Files.size(file) : 0;
-    } catch (IOException e) {
-      return 0;
-    }
-  }
-
-  private static String uncheckedLog(AgentProcess p) {
-    try {
-      return p.log();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  private record AgentProcess(Process process, int port, Path logFile, Path root) {
-    int status(String path) throws IOException, InterruptedException {
-      try {
-        return get(path).statusCode();
-      } catch (java.net.ConnectException e) {
-        return -1;
-      }
-    }
-
-    HttpResponse<String> get(String path) throws IOException, InterruptedException {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    String log() throws IOException {
-      return Files.readString(logFile);
-    }
   }
 }

@@ -8,14 +8,14 @@ import java.util.Objects;
 /**
  * The directories the agent may write models to (and read {@code local://} models from): a model's
  * {@code storage.path} must lie strictly inside one of them. Each root is a directory as model specs name it and,
- * optionally, where this process sees it ({@code /mnt/models=/host/mnt/models}), for an agent whose mount differs from
+ * optionally, where this process sees it ({@code /raid/models=/host/raid/models}), for an agent whose mount differs from
  * the path serving pods use; by default both are the same.
  *
  * @param roots the allowed roots, in the order given
  */
 public record ModelRoots(List<Root> roots) {
   /** The root used when none is configured. */
-  public static final String DEFAULT = "/mnt/models";
+  public static final String DEFAULT = "/raid/models";
 
   /**
    * One allowed directory.
