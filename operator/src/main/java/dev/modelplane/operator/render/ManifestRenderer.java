@@ -155,7 +155,7 @@ public final class ManifestRenderer {
     String who = model.getKind() + " " + (model.getMetadata().getNamespace() == null ? ""
         : model.getMetadata().getNamespace() + "/") + model.getMetadata().getName();
     boolean fatal = false;
-    for (FieldProblem p : BaseModelValidator.validate(spec)) {
+    for (FieldProblem p : BaseModelValidator.validate(spec, model instanceof ClusterBaseModel)) {
       messages.add(who + ": " + (p.fatal() ? "error: " : "warning: ") + p.describe());
       fatal |= p.fatal();
     }

@@ -77,7 +77,7 @@ public abstract class BaseModelController<R extends CustomResource<BaseModelSpec
   public UpdateControl<R> reconcile(R model, Context<R> context) {
     BaseModelKey key = BaseModelKey.of(model);
     NodeReportSources.Seen seen = NodeReportSources.read(context, key);
-    List<FieldProblem> problems = BaseModelValidator.validate(model.getSpec());
+    List<FieldProblem> problems = BaseModelValidator.validate(model.getSpec(), key.clusterScoped());
     dropOrphans(seen.orphans(), context);
     fillMetadata(model, key, seen.reports(), context);
     record(model, key, seen.reports(), problems, context);

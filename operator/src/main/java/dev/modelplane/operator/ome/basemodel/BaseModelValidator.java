@@ -1,6 +1,7 @@
 package dev.modelplane.operator.ome.basemodel;
 
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.api.ome.v1beta1.StorageSpec;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.modelsource.StorageUri;
 import dev.modelplane.operator.modelsource.StorageUriException;
@@ -12,8 +13,8 @@ import java.util.List;
  * agent cannot fetch, a download without a destination. Each problem names its field; none throws.
  */
 public final class BaseModelValidator {
-  static final String URI_FIELD = "spec.storage.storageUri";
-  static final String PATH_FIELD = "spec.storage.path";
+  public static final String URI_FIELD = "spec.storage.storageUri";
+  public static final String PATH_FIELD = "spec.storage.path";
 
   private BaseModelValidator() {
   }
@@ -39,16 +40,24 @@ public final class BaseModelValidator {
     };
   }
 
-  /** The problems of a spec; empty when the agents can act on it. Every problem here is fatal. */
-  public static List<FieldProblem> validate(BaseModelSpec spec) {
+  /** The problems of a model's spec; empty when the agents can act on it. Every problem here is fatal. */
+  public static List<FieldProblem> validate(BaseModelSpec spec, boolean clusterScoped) {
+    return validate(spec == null ? null : spec.storage(), clusterScoped);
+  }
+
+  /**
+   * The problems of a model's storage, the same for every node (the agents add what depends on the node: placement,
+   * allowed directories); empty when the agents can act on it. Every problem here is fatal.
+   */
+  public static List<FieldProblem> validate(StorageSpec storage, boolean clusterScoped) {
     List<FieldProblem> problems = new ArrayList<>();
-    if (spec == null || spec.storage() == null) {
+    if (storage == null) {
       problems.add(FieldProblem.fatal("spec.storage", "MissingStorage", "a base model needs spec.storage"));
       return problems;
     }
     StorageUri uri;
     try {
-      uri = StorageUri.parse(spec.storage().storageUri(), URI_FIELD);
+      uri = StorageUri.parse(storage.storageUri(), URI_FIELD);
     } catch (StorageUriException e) {
       problems.add(FieldProblem.fatal(URI_FIELD, "InvalidStorageUri", stripField(e.getMessage())));
       return problems;
@@ -58,7 +67,7 @@ public final class BaseModelValidator {
           + "fetch " + uri.scheme() + ":// sources; supported: hf:// and s3:// (downloaded), local:// and pvc:// "
           + "(used in place)"));
       case DOWNLOAD -> {
-        String path = spec.storage().path();
+        String path = storage.path();
         if (path == null || path.isBlank()) {
           problems.add(FieldProblem.fatal(PATH_FIELD, "MissingStoragePath", "a " + uri.scheme() + ":// model is "
               + "downloaded onto each selected node and needs the directory to put it in"));
@@ -68,6 +77,10 @@ public final class BaseModelValidator {
         }
       }
       case VERIFY -> {
+        if (clusterScoped && uri instanceof StorageUri.Pvc pvc && pvc.namespace().isEmpty()) {
+          problems.add(FieldProblem.fatal(URI_FIELD, "InvalidStorageUri", "a ClusterBaseModel's pvc:// URI must "
+              + "name the claim's namespace, as pvc://<namespace>:<claim>/<path>"));
+        }
       }
     }
     return problems;

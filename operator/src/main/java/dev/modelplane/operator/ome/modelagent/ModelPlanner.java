@@ -1,8 +1,11 @@
 package dev.modelplane.operator.ome.modelagent;
 
 import dev.modelplane.api.ome.v1beta1.StorageSpec;
+import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.modelsource.StorageUri;
+import dev.modelplane.operator.ome.basemodel.BaseModelValidator;
 import dev.modelplane.operator.modelsource.StorageUriException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -12,9 +15,9 @@ import java.util.Optional;
  */
 public final class ModelPlanner {
   /** The field every storage URI message names. */
-  public static final String URI_FIELD = "spec.storage.storageUri";
+  public static final String URI_FIELD = BaseModelValidator.URI_FIELD;
   /** The field of the destination directory. */
-  public static final String PATH_FIELD = "spec.storage.path";
+  public static final String PATH_FIELD = BaseModelValidator.PATH_FIELD;
 
   private ModelPlanner() {
   }
@@ -33,12 +36,11 @@ public final class ModelPlanner {
     if (storage == null || !NodeMatcher.matches(nodeName, labels, storage.nodeSelector(), storage.nodeAffinity())) {
       return new AgentAction.Remove("the node does not match spec.storage.nodeSelector/nodeAffinity");
     }
-    StorageUri uri;
-    try {
-      uri = StorageUri.parse(storage.storageUri(), URI_FIELD);
-    } catch (StorageUriException e) {
-      return new AgentAction.Fail("InvalidStorageUri", e.getMessage());
+    List<FieldProblem> problems = BaseModelValidator.validate(storage, model.key().clusterScoped());
+    if (!problems.isEmpty()) {
+      return new AgentAction.Fail(problems.getFirst().reason(), problems.getFirst().describe());
     }
+    StorageUri uri = StorageUri.parse(storage.storageUri(), URI_FIELD);
     return switch (uri) {
       case StorageUri.HuggingFace hf -> download(hf, storage, roots);
       case StorageUri.S3 s3 -> download(s3, storage, roots);
@@ -46,9 +48,9 @@ public final class ModelPlanner {
         case ModelRoots.Check.Allowed allowed -> new AgentAction.UseLocal(allowed.path());
         case ModelRoots.Check.Refused refused -> new AgentAction.Fail(refused.reason(), refused.message());
       };
-      case StorageUri.Pvc pvc -> pvc(pvc, model);
-      default -> new AgentAction.Fail("UnsupportedStorage", URI_FIELD + ": the model agent cannot place "
-          + uri.scheme() + ":// sources on a node (it reads hf://, s3://, local:// and pvc://)");
+      case StorageUri.Pvc pvc -> new AgentAction.UsePvc(pvc.namespace().orElse(model.key().namespace()),
+          pvc.claim(), pvc.subPath());
+      default -> throw new IllegalStateException("validated: " + uri.scheme() + ":// is not placed by the agent");
     };
   }
 
@@ -70,22 +72,9 @@ public final class ModelPlanner {
   }
 
   private static AgentAction download(StorageUri uri, StorageSpec storage, ModelRoots roots) {
-    if (storage.path() == null || storage.path().isBlank()) {
-      return new AgentAction.Fail("MissingStoragePath", PATH_FIELD + " is required: it is the directory on the "
-          + "node that " + uri.scheme() + ":// files are downloaded to");
-    }
     return switch (roots.check(storage.path(), PATH_FIELD)) {
       case ModelRoots.Check.Allowed allowed -> new AgentAction.Download(uri, allowed.path());
       case ModelRoots.Check.Refused refused -> new AgentAction.Fail(refused.reason(), refused.message());
     };
-  }
-
-  private static AgentAction pvc(StorageUri.Pvc pvc, AgentModel model) {
-    Optional<String> ns = pvc.namespace().or(() -> Optional.ofNullable(model.key().namespace()));
-    if (ns.isEmpty()) {
-      return new AgentAction.Fail("InvalidStorageUri", URI_FIELD + ": a ClusterBaseModel's pvc:// URI must name the "
-          + "claim's namespace, as pvc://<namespace>:<claim>/<path>");
-    }
-    return new AgentAction.UsePvc(ns.get(), pvc.claim(), pvc.subPath());
   }
 }

@@ -24,7 +24,7 @@ class BaseModelValidatorTest {
       "pvc://models/llama, null",
       "pvc://team:models/llama, null"})
   void servableStorageHasNoProblem(String uri, String path) {
-    assertThat(BaseModelValidator.validate(spec(uri, path))).isEmpty();
+    assertThat(BaseModelValidator.validate(spec(uri, path), false)).isEmpty();
   }
 
   @ParameterizedTest
@@ -39,12 +39,21 @@ class BaseModelValidatorTest {
       "hf://org/model | null | spec.storage.path | MissingStoragePath | hf://",
       "s3://bucket/prefix | relative/dir | spec.storage.path | InvalidStoragePath | not an absolute path"})
   void problemsNameTheField(String uri, String path, String field, String reason, String fragment) {
-    List<FieldProblem> problems = BaseModelValidator.validate(spec(uri, path));
+    List<FieldProblem> problems = BaseModelValidator.validate(spec(uri, path), false);
     assertThat(problems).hasSize(1);
     FieldProblem p = problems.getFirst();
     assertThat(p.fatal()).isTrue();
     assertThat(p.field()).isEqualTo(field);
     assertThat(p.reason()).isEqualTo(reason);
     assertThat(p.describe()).startsWith(field + ": ").contains(fragment);
+  }
+
+  @org.junit.jupiter.api.Test
+  void aClusterModelsClaimNeedsItsNamespace() {
+    assertThat(BaseModelValidator.validate(spec("pvc://team:models/llama", null), true)).isEmpty();
+    List<FieldProblem> problems = BaseModelValidator.validate(spec("pvc://models/llama", null), true);
+    assertThat(problems).extracting(FieldProblem::describe).containsExactly("spec.storage.storageUri: a "
+        + "ClusterBaseModel's pvc:// URI must name the claim's namespace, as pvc://<namespace>:<claim>/<path>");
+    assertThat(BaseModelValidator.validate(spec("pvc://models/llama", null), false)).isEmpty();
   }
 }

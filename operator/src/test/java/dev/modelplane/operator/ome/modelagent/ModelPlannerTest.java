@@ -62,8 +62,8 @@ class ModelPlannerTest {
       "vendor://nvidia/nim/llama | vendor"})
   void otherSchemesFailAsUnsupported(String uri, String scheme) {
     assertThat(plan(model(uri, "/mnt/models/x"))).isEqualTo(new AgentAction.Fail("UnsupportedStorage",
-        "spec.storage.storageUri: the model agent cannot place " + scheme + ":// sources on a node (it reads hf://, "
-            + "s3://, local:// and pvc://)"));
+        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf:// and s3:// "
+            + "(downloaded), local:// and pvc:// (used in place)"));
   }
 
   @Test
@@ -77,15 +77,14 @@ class ModelPlannerTest {
 
   @Test
   void downloadsNeedAStoragePath() {
-    AgentAction.Fail expected = new AgentAction.Fail("MissingStoragePath", "spec.storage.path is required: it is "
-        + "the directory on the node that hf:// files are downloaded to");
+    AgentAction.Fail expected = new AgentAction.Fail("MissingStoragePath", "spec.storage.path: a hf:// model is "
+        + "downloaded onto each selected node and needs the directory to put it in");
     assertThat(plan(model("hf://org/model", null))).isEqualTo(expected);
     assertThat(plan(model("hf://org/model", "  "))).isEqualTo(expected);
   }
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "relative/dir | spec.storage.path must be an absolute directory, got 'relative/dir'",
       "/mnt/models/../etc | spec.storage.path '/mnt/models/../etc' contains '..'; refused",
       "/mnt/models/a/../../etc | spec.storage.path '/mnt/models/a/../../etc' contains '..'; refused",
       "/etc/models | spec.storage.path '/etc/models' is not inside an allowed models root (/mnt/models, /raid/models)",
@@ -94,6 +93,12 @@ class ModelPlannerTest {
       "/mnt/models/ | spec.storage.path '/mnt/models/' is the models root /mnt/models itself; a model needs a directory of its own inside it"})
   void pathsOutsideTheRootsAreRefused(String path, String message) {
     assertThat(plan(model("hf://org/model", path))).isEqualTo(new AgentAction.Fail("PathNotAllowed", message));
+  }
+
+  @Test
+  void aRelativePathIsInvalidOnEveryNode() {
+    assertThat(plan(model("hf://org/model", "relative/dir"))).isEqualTo(new AgentAction.Fail("InvalidStoragePath",
+        "spec.storage.path: \"relative/dir\" is not an absolute path on the node"));
   }
 
   @Test
