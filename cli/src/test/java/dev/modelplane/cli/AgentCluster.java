@@ -11,9 +11,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -35,8 +32,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class AgentCluster implements AutoCloseable {
   static final Duration TIMEOUT = OperatorFixtures.TIMEOUT;
-  static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(2)).build();
   static final int BIG = 8 * 1024 * 1024;
   /** Parameters in the two generated safetensors files: 64x32 + 32x16 + 16. */
   static final long PARAMETERS = 64 * 32 + 32 * 16 + 16;
@@ -206,17 +201,13 @@ final class AgentCluster implements AutoCloseable {
   }
 
   record AgentProcess(Process process, int port, Path logFile, Path root) {
+    /** The HTTP status of {@code path}, or -1 while nothing listens on the port. */
     int status(String path) throws IOException, InterruptedException {
-      try {
-        return get(path).statusCode();
-      } catch (java.net.ConnectException e) {
-        return -1;
-      }
+      return OperatorFixtures.status(port, path);
     }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      return OperatorFixtures.get(port, path);
     }
 
     String log() throws IOException {

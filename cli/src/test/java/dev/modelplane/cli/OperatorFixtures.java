@@ -132,4 +132,22 @@ final class OperatorFixtures {
     return metrics.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{")).findFirst()
         .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).orElse(Double.NaN);
   }
+
+  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newBuilder()
+      .version(java.net.http.HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+
+  /** GET {@code path} from a process of ours listening on 127.0.0.1:{@code port}. */
+  static java.net.http.HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+    return HTTP.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The HTTP status of {@code path}, or -1 while nothing listens on the port. */
+  static int status(int port, String path) throws IOException, InterruptedException {
+    try {
+      return get(port, path).statusCode();
+    } catch (java.net.ConnectException e) {
+      return -1;
+    }
+  }
 }

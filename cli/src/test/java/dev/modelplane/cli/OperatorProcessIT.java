@@ -9,9 +9,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 @WithControlPlane
 class OperatorProcessIT {
   private static final Duration TIMEOUT = OperatorFixtures.TIMEOUT;
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(2)).build();
   /** Long enough that a follower taking over well before it proves the lease was handed back, not left to expire. */
   private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -168,16 +163,11 @@ class OperatorProcessIT {
   private record OperatorProcess(Process process, int port, Path logFile) {
     /** The HTTP status of {@code path}, or -1 while nothing listens on the port. */
     int status(String path) throws IOException, InterruptedException {
-      try {
-        return get(path).statusCode();
-      } catch (java.net.ConnectException e) {
-        return -1;
-      }
+      return OperatorFixtures.status(port, path);
     }
 
     HttpResponse<String> get(String path) throws IOException, InterruptedException {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      return OperatorFixtures.get(port, path);
     }
 
     String log() throws IOException {
