@@ -213,7 +213,11 @@ class SimulatorGatewayE2ETest {
     System.out.printf("kill test: ok=%d failed(after streaming began)=%d in flight on the killed simulator=%.0f%n",
         ok, failed, inFlight);
     assertThat(ok + failed).isEqualTo(120);
-    assertThat((double) failed).isLessThanOrEqualTo(inFlight);
+    // Only what was streaming on the victim when it died can fail: never more than the client's 12 at a time. (The
+    // victim's own in-flight count, read just before the kill, is not a bound: the router may hand it one more
+    // request between that read and the kill.)
+    assertThat(failed).isLessThanOrEqualTo(12);
+    assertThat(inFlight).as("the kill caught streams in flight").isPositive();
     assertThat(servedAfterFailure).as("requests completed after the first failure").isNotEmpty()
         .doesNotContainKey(victimAddress);
   }
