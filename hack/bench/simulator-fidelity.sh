@@ -19,8 +19,9 @@ flags=(--max-num-seqs 16 --max-waiting-queue-length 1000 --max-model-len 2048 --
 ours_port=18301 peer_port=18302
 
 java="$("$root/hack/find-jdk")/bin/java"
-"$root/hack/mvn" -q -pl simulator,cli -am install -DskipTests >&2
-"$root/hack/mvn" -q -pl simulator test-compile dependency:build-classpath -Dmdep.includeScope=test \
+"$root/hack/mvn" -q -pl cli -am package -DskipTests >&2
+# A reactor build (-am): the project's own modules resolve to this checkout's classes, nothing is installed.
+"$root/hack/mvn" -q -pl simulator -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile="$root/simulator/target/bench.cp" >&2
 cp="$root/simulator/target/test-classes:$root/simulator/target/classes:$(cat "$root/simulator/target/bench.cp")"
 

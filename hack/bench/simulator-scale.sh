@@ -11,8 +11,9 @@ streams="${1:-2000}" output="${2:-100}" itl="${3:-50ms}" prompt="${4:-100}"
 # prefill-overhead + prompt x per-token, every inter-token gap exactly the inter-token latency.
 port=18401
 java="$("$root/hack/find-jdk")/bin/java"
-"$root/hack/mvn" -q -pl simulator,cli -am install -DskipTests >&2
-"$root/hack/mvn" -q -pl simulator test-compile dependency:build-classpath -Dmdep.includeScope=test \
+"$root/hack/mvn" -q -pl cli -am package -DskipTests >&2
+# A reactor build (-am): the project's own modules resolve to this checkout's classes, nothing is installed.
+"$root/hack/mvn" -q -pl simulator -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile="$root/simulator/target/bench.cp" >&2
 cp="$root/simulator/target/test-classes:$root/simulator/target/classes:$(cat "$root/simulator/target/bench.cp")"
 blocks=$(( streams * ((prompt + output) / 16 + 2) ))
