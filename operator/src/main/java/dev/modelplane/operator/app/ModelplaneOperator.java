@@ -2,6 +2,7 @@ package dev.modelplane.operator.app;
 
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.llmkube.isvc.InferenceServiceFinalizer;
 import dev.modelplane.operator.llmkube.isvc.InferenceServiceReconciler;
 import dev.modelplane.operator.llmkube.model.ModelReconciler;
 import dev.modelplane.operator.ome.basemodel.BaseModelReconciler;
@@ -29,10 +30,12 @@ public final class ModelplaneOperator implements AutoCloseable {
 
   private final Operator operator;
   private final GpuQueue queue;
+  private final Runnable warmup;
 
-  private ModelplaneOperator(Operator operator, GpuQueue queue) {
+  private ModelplaneOperator(Operator operator, GpuQueue queue, Runnable warmup) {
     this.operator = operator;
     this.queue = queue;
+    this.warmup = warmup;
   }
 
   /**
@@ -63,7 +66,13 @@ public final class ModelplaneOperator implements AutoCloseable {
             o.settingNamespaces(namespaces);
           }
         });
-    operator.register(new InferenceServiceReconciler(settings, queue, events, clock), o -> {
+    InferenceServiceReconciler services = new InferenceServiceReconciler(settings, queue, events, clock);
+    operator.register(services, o -> {
+      if (!namespaces.isEmpty()) {
+        o.settingNamespaces(namespaces);
+      }
+    });
+    operator.register(new InferenceServiceFinalizer(services), o -> {
       if (!namespaces.isEmpty()) {
         o.settingNamespaces(namespaces);
       }
@@ -77,10 +86,12 @@ public final class ModelplaneOperator implements AutoCloseable {
     if (settings.createPriorityClasses()) {
       PriorityClassInstaller.install(client);
     }
-    return new ModelplaneOperator(operator, queue);
+    return new ModelplaneOperator(operator, queue,
+        () -> StartupWarmup.run(settings, client.getKubernetesSerialization()));
   }
 
   public ModelplaneOperator start() {
+    warmup.run();
     operator.start();
     LOG.info("operator started controllers={}", operator.getRegisteredControllersNumber());
     return this;

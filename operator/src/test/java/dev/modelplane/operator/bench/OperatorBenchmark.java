@@ -44,6 +44,8 @@ public final class OperatorBenchmark {
     String jar = stringArg(args, "--jar", "cli/target/modelplane.jar");
     Path out = Path.of(stringArg(args, "--out", "operator/target/bench-operator.txt"));
     int port = intArg(args, "--http-port", 18099);
+    int warmup = intArg(args, "--warmup", 0);
+    boolean sequential = List.of(args).contains("--sequential");
 
     try (ControlPlane cp = ControlPlane.start()) {
       cp.installCrds();
@@ -56,12 +58,7 @@ public final class OperatorBenchmark {
           String ns = "bench-" + n;
           client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
               .create();
-          client.resource(Serialization.unmarshal("""
-              apiVersion: inference.llmkube.dev/v1alpha1
-              kind: Model
-              metadata: {name: llama, namespace: %s}
-              spec: {source: "bench-org/llama-gguf"}
-              """.formatted(ns), Model.class)).create();
+          client.resource(Serialization.unmarshal(MODEL.formatted(ns), Model.class)).create();
         }
         Map<String, Long> created = new ConcurrentHashMap<>();
         Map<String, Long> deployed = new ConcurrentHashMap<>();
@@ -81,21 +78,41 @@ public final class OperatorBenchmark {
               public void onDelete(Deployment d, boolean unknown) {
               }
             });
+        if (warmup > 0) {
+          // Unmeasured services first, so that the measured ones meet a JVM that has run the reconcile path.
+          client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("bench-warmup").endMetadata()
+              .build()).create();
+          client.resource(Serialization.unmarshal(MODEL.formatted("bench-warmup"), Model.class)).create();
+          for (int i = 0; i < warmup; i++) {
+            client.resource(service("warmup-" + i, "bench-warmup")).create();
+          }
+          long warmDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+          while (deployed.keySet().stream().filter(k -> k.startsWith("bench-warmup/")).count() < warmup
+              && System.nanoTime() < warmDeadline) {
+            Thread.sleep(100);
+          }
+          Thread.sleep(2000);
+          deployed.clear();
+        }
         long start = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         for (int i = 0; i < count; i++) {
           String ns = "bench-" + (i % namespaces);
           String name = "isvc-" + i;
-          pool.submit(() -> {
-            InferenceService isvc = Serialization.unmarshal("""
-                apiVersion: inference.llmkube.dev/v1alpha1
-                kind: InferenceService
-                metadata: {name: %s, namespace: %s}
-                spec: {modelRef: llama, contextSize: 4096, resources: {cpu: 100m, memory: 1Gi}}
-                """.formatted(name, ns), InferenceService.class);
+          Runnable create = () -> {
             created.put(ns + "/" + name, System.nanoTime());
-            client.resource(isvc).create();
-          });
+            client.resource(service(name, ns)).create();
+          };
+          if (sequential) {
+            // One service at a time: the next create waits for this one's Deployment (no queue in the operator).
+            create.run();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!deployed.containsKey(ns + "/" + name) && System.nanoTime() < until) {
+              Thread.sleep(1);
+            }
+          } else {
+            pool.submit(create);
+          }
         }
         pool.shutdown();
         pool.awaitTermination(10, TimeUnit.MINUTES);
@@ -109,6 +126,7 @@ public final class OperatorBenchmark {
         long statusDeadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (System.nanoTime() < statusDeadline) {
           statuses = (int) client.resources(InferenceService.class).inAnyNamespace().list().getItems().stream()
+              .filter(i -> !"bench-warmup".equals(i.getMetadata().getNamespace()))
               .filter(i -> i.getStatus() != null && i.getStatus().phase() != null).count();
           if (statuses >= count) {
             break;
@@ -129,14 +147,16 @@ public final class OperatorBenchmark {
         });
         Collections.sort(latencies);
         String report = String.format(Locale.ROOT, """
-            InferenceServices: %d in %d namespaces, %d concurrent writers; control plane: etcd + kube-apiserver %s
+            InferenceServices: %d in %d namespaces, %s; control plane: etcd + kube-apiserver %s
             Deployments observed: %d/%d; statuses written: %d/%d
             creates issued in: %.1f s
             time until every Deployment existed (first create → last Deployment): %.1f s
             time until every status was written: %.1f s
             create→Deployment latency: p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, max %.0f ms
             operator heap after full GC: %.1f MiB idle, %.1f MiB with %d services; RSS %.0f MiB
-            """, count, namespaces, writers, "(loopback)", deployed.size(), count, statuses, count,
+            """, count, namespaces, (sequential ? "one at a time (each create waits for the previous Deployment)"
+                : writers + " concurrent writers") + (warmup > 0 ? ", after " + warmup + " unmeasured services" : ""),
+            "(loopback)", deployed.size(), count, statuses, count,
             secs(createdAll - start), secs(allDeployed - start), secs(allStatus - start),
             ms(pct(latencies, 50)), ms(pct(latencies, 90)), ms(pct(latencies, 99)),
             ms(latencies.isEmpty() ? 0 : latencies.getLast()), baseHeap / 1048576.0, heap / 1048576.0, count,
@@ -152,6 +172,22 @@ public final class OperatorBenchmark {
         client.close();
       }
     }
+  }
+
+  private static final String MODEL = """
+      apiVersion: inference.llmkube.dev/v1alpha1
+      kind: Model
+      metadata: {name: llama, namespace: %s}
+      spec: {source: "bench-org/llama-gguf"}
+      """;
+
+  private static InferenceService service(String name, String ns) {
+    return Serialization.unmarshal("""
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: InferenceService
+        metadata: {name: %s, namespace: %s}
+        spec: {modelRef: llama, contextSize: 4096, resources: {cpu: 100m, memory: 1Gi}}
+        """.formatted(name, ns), InferenceService.class);
   }
 
   private static Process startOperator(ControlPlane cp, String jar, int port, Path log) throws IOException {

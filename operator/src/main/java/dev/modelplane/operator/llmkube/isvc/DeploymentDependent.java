@@ -2,6 +2,7 @@ package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.operator.common.OperatorLabels;
+import dev.modelplane.operator.common.OwnCreations;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * Deployment not having changed since it was read. While {@link RolloutGate} holds a pod-template change back, only
  * the replica count is written.
  */
-@KubernetesDependent(informer = @Informer(labelSelector = OperatorLabels.MANAGED_SELECTOR))
+@KubernetesDependent(informer = @Informer(labelSelector = OperatorLabels.MANAGED_SELECTOR,
+    onAddFilter = OwnCreations.class))
 public class DeploymentDependent extends CRUDKubernetesDependentResource<Deployment, InferenceService> {
   private static final Logger LOG = LoggerFactory.getLogger(DeploymentDependent.class);
 

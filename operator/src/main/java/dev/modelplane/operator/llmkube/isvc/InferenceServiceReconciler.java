@@ -14,10 +14,8 @@ import dev.modelplane.operator.scheduling.GpuQueue;
 import dev.modelplane.operator.scheduling.SchedulingInfo;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -42,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * reconcile the owned objects through the workflow → record status through {@link IsvcStatusAggregator}. Problems
  * with the spec become conditions and Warning Events, never exceptions. A service is looked at again on a timer only
  * when something is due: an API error (30 s), the next pod expiry ({@code maxPodLifetimeSeconds}), a rollout waiting
- * for idle servers (5 s), or an integration whose CRDs are missing (60 s).
+ * for idle servers (5 s), or an integration whose CRDs are missing (60 s). Deletion is {@link InferenceServiceFinalizer}'s.
  */
 @ControllerConfiguration(name = InferenceServiceReconciler.NAME)
 @Workflow(explicitInvocation = true, handleExceptionsInReconciler = true, dependents = {
@@ -51,7 +49,7 @@ import org.slf4j.LoggerFactory;
     @Dependent(name = "deployment", type = DeploymentDependent.class),
     @Dependent(name = "service", type = ServiceDependent.class),
     @Dependent(name = "hpa", type = HpaDependent.class, reconcilePrecondition = HpaDependent.Enabled.class)})
-public class InferenceServiceReconciler implements Reconciler<InferenceService>, Cleaner<InferenceService> {
+public class InferenceServiceReconciler implements Reconciler<InferenceService> {
   public static final String NAME = "llmkube-inferenceservice";
   private static final Logger LOG = LoggerFactory.getLogger(InferenceServiceReconciler.class);
   private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
@@ -236,13 +234,12 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService>,
     }
   }
 
-  @Override
-  public DeleteControl cleanup(InferenceService isvc, Context<InferenceService> context) {
+  /** Takes a deleted service out of the GPU queue and the per-service memories ({@link InferenceServiceFinalizer}). */
+  void forget(InferenceService isvc) {
     gpuWaits.forget(isvc);
     acceleration.forget(ResourceID.fromResource(isvc));
     evictor.forget(ResourceID.fromResource(isvc));
     LOG.info("deleted isvc={}/{}", isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
-    return DeleteControl.defaultDelete();
   }
 
   private static long generation(InferenceService isvc) {

@@ -2,6 +2,7 @@ package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.operator.common.OperatorLabels;
+import dev.modelplane.operator.common.OwnCreations;
 import io.fabric8.kubernetes.api.model.Service;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -10,7 +11,8 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
 /** The InferenceService's Service, from {@link IsvcServiceBuilder}. */
-@KubernetesDependent(informer = @Informer(labelSelector = OperatorLabels.MANAGED_SELECTOR))
+@KubernetesDependent(informer = @Informer(labelSelector = OperatorLabels.MANAGED_SELECTOR,
+    onAddFilter = OwnCreations.class))
 public class ServiceDependent extends CRUDKubernetesDependentResource<Service, InferenceService> {
   public ServiceDependent() {
     super(Service.class);
