@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 final class StartupWarmup {
   private static final Logger LOG = LoggerFactory.getLogger(StartupWarmup.class);
-  private static final int ROUNDS = 200;
+  private static final int ROUNDS = 1000;
 
   private StartupWarmup() {
   }

@@ -242,4 +242,31 @@ class GpuSchedulingIT {
       assertThat(condition(isvc, "Progressing").getStatus()).isEqualTo("False");
     });
   }
+
+  @Test
+  void aDeletedServiceLeavesTheQueueBeforeItsFinalizerGoes(KubeTest test) throws IOException {
+    // A node without GPUs: the scheduler says "Insufficient nvidia.com/gpu", so both services wait in the queue.
+    test.addNodes(FakeNode.cpu("nogpu-" + suffix(test)));
+    KubernetesClient client = test.client();
+    String ns = test.namespace();
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("first", "modelRef: llama\nresources: {gpu: 1}")).create();
+    client.resource(isvc("second", "modelRef: llama\nresources: {gpu: 1}")).create();
+    // The queue is cluster-wide: positions are checked for consistency, not fixed numbers.
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(harness.operator.queue().position(ns, "first")).isPositive();
+      assertThat(harness.operator.queue().position(ns, "second")).isPositive();
+      assertThat(get(client, ns, "first").getMetadata().getFinalizers())
+          .containsExactly("inferenceservices.inference.llmkube.dev/finalizer");
+    });
+    client.resources(InferenceService.class).withName("first").delete();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(get(client, ns, "first")).isNull();
+      assertThat(harness.operator.queue().entries()).noneMatch(e -> e.namespace().equals(ns)
+          && e.name().equals("first"));
+      int second = harness.operator.queue().position(ns, "second");
+      assertThat(second).isPositive();
+      assertThat(get(client, ns, "second").getStatus().queuePosition()).isEqualTo(second);
+    });
+  }
 }
