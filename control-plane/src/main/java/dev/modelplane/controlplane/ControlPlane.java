@@ -225,7 +225,8 @@ public final class ControlPlane implements AutoCloseable {
     for (Class<? extends HasMetadata> type : ApiResources.resourceClasses()) {
       String name = HasMetadata.getPlural(type) + "." + HasMetadata.getGroup(type);
       c.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(
-          crd -> crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
+          crd -> crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+              && crd.getStatus().getConditions().stream()
               .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
           60, TimeUnit.SECONDS);
     }
