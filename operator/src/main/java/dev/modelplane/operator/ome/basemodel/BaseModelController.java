@@ -122,15 +122,15 @@ public abstract class BaseModelController<R extends CustomResource<BaseModelSpec
     try {
       context.getClient().resources(kind).inNamespace(model.getMetadata().getNamespace())
           .withName(model.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
-      LOG.info("metadata filled model={} fields={}", key, String.join(",", iterable(fill)));
-      events.normal(model, "MetadataFilled", "Filled " + String.join(", ", iterable(fill))
+      LOG.info("metadata filled model={} fields={}", key, String.join(",", fieldNames(fill)));
+      events.normal(model, "MetadataFilled", "Filled " + String.join(", ", fieldNames(fill))
           + " from the files the model agent downloaded");
     } catch (KubernetesClientException e) {
       LOG.warn("metadata fill failed model={} error=\"{}\"", key, e.getMessage());
     }
   }
 
-  private static List<String> iterable(ObjectNode node) {
+  private static List<String> fieldNames(ObjectNode node) {
     List<String> names = new java.util.ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);
     return names;
