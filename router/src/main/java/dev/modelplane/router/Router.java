@@ -1,11 +1,16 @@
 package dev.modelplane.router;
 
 import dev.modelplane.router.config.ConfigLoader;
-import dev.modelplane.router.config.PluginEnvironment;
 import dev.modelplane.router.config.PluginRegistry;
 import dev.modelplane.router.config.SchedulingSetup;
-import dev.modelplane.router.metrics.MetricsScraper;
+import dev.modelplane.router.datalayer.MetricsScraper;
+import dev.modelplane.router.extproc.ExtProcPickerClient;
+import dev.modelplane.router.extproc.ExtProcServer;
+import dev.modelplane.router.extproc.ExtProcService;
+import dev.modelplane.router.gateway.AccessLog;
+import dev.modelplane.router.gateway.GatewayServer;
 import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.plugin.PluginEnvironment;
 import dev.modelplane.router.pool.EndpointListener;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
@@ -13,19 +18,12 @@ import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.pool.StaticEndpoints;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
-import dev.modelplane.router.proxy.AccessLog;
-import dev.modelplane.router.proxy.DirectorSelector;
-import dev.modelplane.router.proxy.GatewayServer;
-import dev.modelplane.router.proxy.UpstreamSelector;
 import dev.modelplane.router.request.RequestDirector;
-import dev.modelplane.router.extproc.ExtProcServer;
-import dev.modelplane.router.extproc.ExtProcService;
-import dev.modelplane.router.proxy.ExternalPickerSelector;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.vertx.core.Vertx;
-import java.time.Duration;
 import io.vertx.core.VertxOptions;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -59,18 +57,20 @@ public final class Router implements AutoCloseable {
         .unstarted(r));
     this.flowExecutor = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon()
         .name("flow-control").unstarted(r));
-    RouterMetrics[] metricsRef = new RouterMetrics[1];
-    PluginEnvironment env = new PluginEnvironment(System::nanoTime, ThreadLocalRandom::current, learner,
-        (m, t) -> metricsRef[0].matched(m, t), (model, decision) -> metricsRef[0].disaggDecisions.inc(model, decision));
-    SchedulingSetup[] setupRef = new SchedulingSetup[1];
-    this.metrics = new RouterMetrics(pools, System::nanoTime, options.metricsStaleness().toNanos(),
-        () -> setupRef[0] == null || setupRef[0].prefixProducer() == null ? 0
-            : setupRef[0].prefixProducer().index().size());
-    metricsRef[0] = metrics;
+    this.metrics = new RouterMetrics(pools, System::nanoTime, options.metricsStaleness().toNanos());
+    PluginEnvironment env = new PluginEnvironment(System::nanoTime, ThreadLocalRandom::current, learner, metrics);
     String yaml = options.configYaml() == null ? ConfigLoader.DEFAULT_CONFIG : options.configYaml();
     this.setup = new ConfigLoader(PluginRegistry.builtIn(), env, metrics).load(yaml);
-    setupRef[0] = setup;
-    this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor);
+    if (setup.prefixProducer() != null) {
+      metrics.prefixIndexSize(() -> setup.prefixProducer().index().size());
+    }
+    if (options.externalEpp() != null) {
+      eppChannel = NettyChannelBuilder.forTarget(options.externalEpp()).usePlaintext().build();
+      this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor,
+          new ExtProcPickerClient(eppChannel, Duration.ofSeconds(10), flowExecutor), options.failOpen());
+    } else {
+      this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor);
+    }
     this.scraper = new MetricsScraper(vertx, setup.metricsExtractor(), options.scrape(), System::nanoTime,
         director::poolUpdated);
     pools.addListener(scraper);
@@ -135,14 +135,11 @@ public final class Router implements AutoCloseable {
       extProcServer.ready(discovery == null);
     }
     if (options.gateway() != null) {
-      UpstreamSelector selector = new DirectorSelector(director);
       if (options.externalEpp() != null) {
-        eppChannel = NettyChannelBuilder.forTarget(options.externalEpp()).usePlaintext().build();
-        selector = new ExternalPickerSelector(eppChannel, options.failOpen(), Duration.ofSeconds(10), flowExecutor);
         Log.info("client mode: delegating picking", "epp", options.externalEpp(), "failure_mode",
             options.failOpen() ? "FailOpen" : "FailClose");
       }
-      gateway = new GatewayServer(vertx, options.gateway(), selector, pools, metrics, accessLog, System::nanoTime);
+      gateway = new GatewayServer(vertx, options.gateway(), director, pools, metrics, accessLog, System::nanoTime);
       gateway.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
     if (options.metricsPort() >= 0) {

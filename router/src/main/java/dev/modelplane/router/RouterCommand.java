@@ -1,11 +1,11 @@
 package dev.modelplane.router;
 
 import dev.modelplane.router.config.ConfigLoader;
-import dev.modelplane.router.config.Quantities;
-import dev.modelplane.router.metrics.MetricsScraper;
+import dev.modelplane.router.datalayer.MetricsScraper;
+import dev.modelplane.router.plugin.Quantities;
 import dev.modelplane.router.pool.KubernetesDiscovery;
 import dev.modelplane.router.pool.PoolKey;
-import dev.modelplane.router.proxy.GatewayOptions;
+import dev.modelplane.router.gateway.GatewayOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Files;

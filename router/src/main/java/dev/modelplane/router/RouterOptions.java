@@ -1,8 +1,8 @@
 package dev.modelplane.router;
 
-import dev.modelplane.router.metrics.MetricsScraper;
+import dev.modelplane.router.datalayer.MetricsScraper;
 import dev.modelplane.router.pool.PoolKey;
-import dev.modelplane.router.proxy.GatewayOptions;
+import dev.modelplane.router.gateway.GatewayOptions;
 import java.time.Duration;
 import java.util.List;
 

@@ -1,14 +1,14 @@
 package dev.modelplane.router;
 
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.router.pool.Endpoint;
 import dev.modelplane.router.pool.EndpointId;
 import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.LlmRequestBody;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,12 @@
 package dev.modelplane.router.config;
 
+import dev.modelplane.router.datalayer.MetricsExtractor;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
 import dev.modelplane.router.flowcontrol.UtilizationDetector;
-import dev.modelplane.router.metrics.MetricsExtractor;
+import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
-import dev.modelplane.router.scheduling.Plugin;
-import dev.modelplane.router.scheduling.PreRequestPlugin;
-import dev.modelplane.router.scheduling.PrepareDataPlugin;
+import dev.modelplane.router.scheduling.LifecyclePlugins;
 import dev.modelplane.router.scheduling.Scheduler;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,14 +15,13 @@ import java.util.Map;
  * @param config the config after defaults were applied (for printing)
  * @param plugins every plugin instance by name, in declaration order
  * @param scheduler the scheduler (profile handler and profiles)
- * @param prepareData PrepareData plugins in declaration order
- * @param preRequest PreRequest plugins in declaration order
+ * @param lifecycle the plugins run before and after scheduling and on the response side
  * @param saturationDetector the detector used for admission and flow control
  * @param metricsExtractor engine mappings from {@code core-metrics-extractor}
  * @param flowControl queue configuration, or {@code null} when the {@code flowControl} feature gate is off
  * @param prefixProducer the approximate prefix producer, if any (its index is purged when endpoints leave)
  */
 public record SchedulingSetup(EndpointPickerConfig config, Map<String, Plugin> plugins, Scheduler scheduler,
-    List<PrepareDataPlugin> prepareData, List<PreRequestPlugin> preRequest, UtilizationDetector saturationDetector,
+    LifecyclePlugins lifecycle, UtilizationDetector saturationDetector,
     MetricsExtractor metricsExtractor, FlowControlConfig flowControl, ApproxPrefixCacheProducer prefixProducer) {
 }

@@ -5,15 +5,15 @@ import com.google.protobuf.Value;
 import dev.modelplane.router.Log;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointPool;
-import dev.modelplane.router.pool.EndpointState;
 import dev.modelplane.router.pool.PoolRegistry;
-import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
-import dev.modelplane.router.proxy.OpenAiErrors;
+import dev.modelplane.router.request.Destination;
 import dev.modelplane.router.request.ErrorCode;
+import dev.modelplane.router.request.OpenAiErrors;
 import dev.modelplane.router.request.RequestDirector;
 import dev.modelplane.router.request.RequestInput;
 import dev.modelplane.router.request.RouterException;
 import dev.modelplane.router.request.RoutingDecision;
+import dev.modelplane.router.scheduling.ResponseOutcome;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
@@ -61,7 +61,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private boolean trailersPending;
   private RequestDirector.PendingRoute pending;
   private RoutingDecision decision;
-  private EndpointState target;
+  private int responseStatus;
+  private long responseBytes;
   private boolean responseStreaming;
   private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
   private boolean finished;
@@ -115,17 +116,17 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     EndpointPool pool = pool();
     if (h.getEndOfStream()) {
       // No body: nothing to schedule on, so any endpoint will do (GIE picks at random).
-      EndpointState any = director.randomEndpoint(pool, subsetHint);
+      Destination any = director.any(pool, subsetHint);
       if (any == null) {
         throw new RouterException(ErrorCode.INTERNAL, "no pods available in datastore");
       }
       Map<String, String> set = new LinkedHashMap<>();
-      set.put(EppProtocol.DESTINATION_ENDPOINT_KEY, any.endpoint().hostPort());
+      set.put(EppProtocol.DESTINATION_ENDPOINT_KEY, any.hostPort());
       if (requestIdGenerated) {
         set.put(RequestDirector.REQUEST_ID, headers.get(RequestDirector.REQUEST_ID));
       }
       send(ExtProcMessages.requestHeadersResponse(ExtProcMessages.headerMutation(set, List.of()),
-          any.endpoint().hostPort()));
+          any.hostPort()));
       phase = Phase.FORWARDED;
       return;
     }
@@ -163,10 +164,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     pending.decision().whenComplete((d, err) -> {
       synchronized (this) {
         if (phase == Phase.DONE) {
-          if (d != null) {
-            return; // stream already gone; nothing was started
-          }
-          return;
+          return; // stream already gone; nothing was started
         }
         if (err != null) {
           Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
@@ -192,10 +190,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private void forward(RoutingDecision d) {
     decision = d;
-    target = d.targets().get(0);
-    director.started(d, target);
+    director.started(d);
     Map<String, String> set = new LinkedHashMap<>();
-    set.put(EppProtocol.DESTINATION_ENDPOINT_KEY, d.destination());
+    set.put(EppProtocol.DESTINATION_ENDPOINT_KEY, d.destinationHeader());
     set.put("content-length", String.valueOf(d.body().length));
     if (requestIdGenerated) {
       set.put(RequestDirector.REQUEST_ID, d.request().requestId());
@@ -203,7 +200,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     set.putAll(d.request().setHeaders());
     var mutation = ExtProcMessages.headerMutation(set, d.request().removedHeaders());
     if (fullDuplex) {
-      send(ExtProcMessages.requestHeadersResponse(mutation, d.destination()));
+      send(ExtProcMessages.requestHeadersResponse(mutation, d.destinationHeader()));
       for (ProcessingResponse chunk : ExtProcMessages.streamedBody(d.body(), !trailersPending, true)) {
         send(chunk);
       }
@@ -211,21 +208,13 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
         send(ExtProcMessages.requestTrailers());
       }
     } else {
-      send(ExtProcMessages.bufferedRequestBody(d.body(), d.bodyRewritten(), mutation, d.destination()));
+      send(ExtProcMessages.bufferedRequestBody(d.body(), d.bodyRewritten(), mutation, d.destinationHeader()));
     }
     phase = Phase.FORWARDED;
   }
 
   private void onResponseHeaders(ProcessingRequest req) {
     phase = Phase.RESPONSE;
-    String served = servedEndpoint(req);
-    if (served != null && decision != null && !served.equals(target.endpoint().hostPort())) {
-      EndpointState s = decision.pool().byHostPort(served);
-      ApproxPrefixCacheProducer producer = director.setup().prefixProducer();
-      if (s != null && producer != null) {
-        producer.learnServed(decision.request(), s.id(), s.metrics());
-      }
-    }
     String status = null;
     for (HeaderValue hv : req.getResponseHeaders().getHeaders().getHeadersList()) {
       String value = hv.getRawValue().isEmpty() ? hv.getValue() : hv.getRawValue().toString(StandardCharsets.UTF_8);
@@ -236,9 +225,11 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
         responseStreaming = true;
       }
     }
-    if (decision != null && status != null && !status.equals("200")) {
-      metrics.requestErrorTotal.inc(decision.request().incomingModel(), decision.request().targetModel(),
-          ErrorCode.MODEL_SERVER_ERROR.code());
+    if (decision != null) {
+      responseStatus = parseStatus(status);
+      String served = servedEndpoint(req);
+      director.responseReceived(decision, responseStatus, served == null ? decision.destination()
+          : Destination.parse(served, decision.pool()));
     }
     if (decision != null && decision.body() != null && decision.request().body() != null
         && decision.request().body().stream()) {
@@ -246,19 +237,20 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     send(ExtProcMessages.responseHeaders(Map.of(EppProtocol.RESPONSE_HEADERS_MARKER, "true")));
     if (req.getResponseHeaders().getEndOfStream()) {
-      complete();
+      complete(true);
     }
   }
 
   private void onResponseBody(HttpBody b) {
     byte[] chunk = b.getBody().toByteArray();
+    responseBytes += chunk.length;
     if (responseStreaming) {
       byte[] rewritten = rewrite(chunk);
       for (ProcessingResponse r : ExtProcMessages.streamedBody(rewritten, b.getEndOfStream(), false)) {
         send(r);
       }
       if (b.getEndOfStream()) {
-        complete();
+        complete(true);
       }
       return;
     }
@@ -267,7 +259,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       for (ProcessingResponse r : ExtProcMessages.streamedBody(rewrite(responseBody.toByteArray()), true, false)) {
         send(r);
       }
-      complete();
+      complete(true);
     }
   }
 
@@ -279,7 +271,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       responseBody.reset();
     }
     send(ExtProcMessages.responseTrailers());
-    complete();
+    complete(true);
   }
 
   private byte[] rewrite(byte[] chunk) {
@@ -289,12 +281,24 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     return ModelNameRewriter.rewrite(chunk, decision.request().targetModel(), decision.request().incomingModel());
   }
 
-  private void complete() {
-    if (!finished && decision != null && target != null) {
+  /** The response is over ({@code completed}: it reached its end) or the stream went away. */
+  private void complete(boolean completed) {
+    if (!finished && decision != null) {
       finished = true;
-      director.finished(decision, target);
-      metrics.requestDuration.observe((System.nanoTime() - startNanos) / 1e9, decision.request().incomingModel(),
-          decision.request().targetModel());
+      director.finished(decision);
+      director.complete(decision, new ResponseOutcome(responseStatus, completed, responseBytes), System.nanoTime());
+    }
+  }
+
+  /** The {@code :status} value; 200 when Envoy sent none (it always does for a real response). */
+  private static int parseStatus(String status) {
+    if (status == null) {
+      return 200;
+    }
+    try {
+      return Integer.parseInt(status.trim());
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 
@@ -383,7 +387,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (pending != null && decision == null) {
       pending.cancel();
     }
-    complete();
+    complete(false);
     if (phase != Phase.DONE) {
       metrics.extProcStreams.inc(decision != null ? "completed" : "abandoned");
     }

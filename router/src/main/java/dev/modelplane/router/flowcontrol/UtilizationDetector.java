@@ -1,12 +1,14 @@
 package dev.modelplane.router.flowcontrol;
 
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.Filter;
 import dev.modelplane.router.scheduling.InferenceRequest;
-import dev.modelplane.router.scheduling.plugins.NamedPlugin;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,14 @@ public final class UtilizationDetector extends NamedPlugin implements Saturation
   public record Config(int queueDepthThreshold, double kvCacheUtilThreshold, Duration metricsStalenessThreshold,
       double headroom) {
     public static final Config DEFAULT = new Config(5, 0.8, Duration.ofMillis(200), 0.0);
+
+    /** Reads GIE's parameter names, defaulting each to {@link #DEFAULT}. */
+    public static Config from(PluginParameters p) {
+      return new Config(p.intValue("queueDepthThreshold", DEFAULT.queueDepthThreshold()),
+          p.doubleValue("kvCacheUtilThreshold", DEFAULT.kvCacheUtilThreshold()),
+          p.duration("metricsStalenessThreshold", DEFAULT.metricsStalenessThreshold()),
+          p.doubleValue("headroom", DEFAULT.headroom()));
+    }
 
     public Config {
       if (queueDepthThreshold <= 0) {
@@ -55,6 +65,11 @@ public final class UtilizationDetector extends NamedPlugin implements Saturation
     this.config = config;
     this.nanoClock = nanoClock;
     this.stalenessNanos = config.metricsStalenessThreshold().toNanos();
+  }
+
+  /** Factory; parameters as {@link Config#from}. */
+  public static UtilizationDetector create(String name, PluginParameters parameters, PluginHandle handle) {
+    return new UtilizationDetector(name, Config.from(parameters), handle.environment().nanoClock());
   }
 
   public Config config() {

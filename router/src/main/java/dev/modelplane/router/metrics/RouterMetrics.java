@@ -2,11 +2,12 @@ package dev.modelplane.router.metrics;
 
 import dev.modelplane.router.flowcontrol.FlowController;
 import dev.modelplane.router.flowcontrol.FlowOutcome;
+import dev.modelplane.router.plugin.Plugin;
+import dev.modelplane.router.plugin.PluginObserver;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.pool.PoolRegistry;
-import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
-import dev.modelplane.router.scheduling.Plugin;
 import dev.modelplane.router.scheduling.SchedulerObserver;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +17,7 @@ import java.util.function.LongSupplier;
  * The router's own metrics: GIE's {@code inference_objective_*}, {@code inference_pool_*} and
  * {@code inference_extension_*} names, plus {@code modelplane_gateway_*} for the standalone gateway.
  */
-public final class RouterMetrics implements SchedulerObserver, ApproxPrefixCacheProducer.MatchObserver {
+public final class RouterMetrics implements SchedulerObserver, PluginObserver {
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private record PluginAt(String extensionPoint, Plugin plugin) {
   }
@@ -86,8 +87,9 @@ public final class RouterMetrics implements SchedulerObserver, ApproxPrefixCache
   public final PrometheusRegistry.Counter extProcStreams = registry.counter("modelplane_extproc_streams_total",
       "ext_proc streams handled, by outcome.", "outcome");
 
-  public RouterMetrics(PoolRegistry pools, LongSupplier nanoClock, long stalenessNanos,
-      java.util.function.LongSupplier prefixIndexSize) {
+  private volatile LongSupplier prefixIndexSize = () -> 0;
+
+  public RouterMetrics(PoolRegistry pools, LongSupplier nanoClock, long stalenessNanos) {
     registry.gauge("inference_pool_average_kv_cache_utilization",
         "The average kv cache utilization for an inference server pool.",
         g -> pools.pools().forEach(p -> g.set(average(p, m -> m.kvCacheUsage(), nanoClock, stalenessNanos),
@@ -177,8 +179,18 @@ public final class RouterMetrics implements SchedulerObserver, ApproxPrefixCache
     schedulerE2e.observe(nanos / 1e9);
   }
 
+  /** Where {@code inference_extension_prefix_indexer_size} reads the prefix index size from. */
+  public void prefixIndexSize(LongSupplier size) {
+    this.prefixIndexSize = size;
+  }
+
   @Override
-  public void matched(long matchedBytes, long totalBytes) {
+  public void disaggDecision(String targetModel, String decision) {
+    disaggDecisions.inc(targetModel, decision);
+  }
+
+  @Override
+  public void prefixMatched(long matchedBytes, long totalBytes) {
     if (totalBytes > 0) {
       prefixHitRatio.observe((double) matchedBytes / totalBytes);
       prefixHitBytes.observe(matchedBytes);

@@ -1,6 +1,5 @@
 package dev.modelplane.router.pool;
 
-import dev.modelplane.router.metrics.MetricsSnapshot;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

@@ -1,15 +1,20 @@
 package dev.modelplane.router.prefix;
 
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginObserver;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.pool.EndpointId;
+import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.PreRequestPlugin;
 import dev.modelplane.router.scheduling.PrefixMatch;
 import dev.modelplane.router.scheduling.PrepareDataPlugin;
 import dev.modelplane.router.scheduling.ProfileRunResult;
+import dev.modelplane.router.scheduling.ResponseReceivedPlugin;
 import dev.modelplane.router.scheduling.SchedulingResult;
-import dev.modelplane.router.scheduling.plugins.NamedPlugin;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -17,20 +22,15 @@ import java.util.concurrent.Executor;
 /**
  * {@code approx-prefix-cache-producer}: before scheduling, hashes the prompt and records on every candidate how many
  * leading blocks it is believed to cache; after scheduling, teaches the index that the chosen endpoint (and the
- * endpoint of a profile named {@code prefill}) now holds every block of the prompt. Learning runs on
+ * endpoint of a profile named {@code prefill}) now holds every block of the prompt, and when the response shows that
+ * another endpoint served it, that one too. Learning runs on
  * {@code learner} so the request path does not wait for the index's write lock.
  */
-public final class ApproxPrefixCacheProducer extends NamedPlugin implements PrepareDataPlugin, PreRequestPlugin {
+public final class ApproxPrefixCacheProducer extends NamedPlugin implements PrepareDataPlugin, PreRequestPlugin,
+    ResponseReceivedPlugin {
   public static final String TYPE = "approx-prefix-cache-producer";
   static final String STATE_KEY = TYPE + ".state";
   static final String PREFILL_PROFILE = "prefill";
-
-  /** Observes hit ratios (for {@code inference_extension_prefix_indexer_hit_*}). */
-  public interface MatchObserver {
-    MatchObserver NONE = (matchedBytes, totalBytes) -> { };
-
-    void matched(long matchedBytes, long totalBytes);
-  }
 
   private record State(long[] hashes, Map<EndpointId, Integer> matches, int blockSize) {
   }
@@ -38,15 +38,22 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Prep
   private final PrefixCacheConfig config;
   private final PrefixIndex index;
   private final Executor learner;
-  private final MatchObserver observer;
+  private final PluginObserver observer;
 
   public ApproxPrefixCacheProducer(String name, PrefixCacheConfig config, PrefixIndex index, Executor learner,
-      MatchObserver observer) {
+      PluginObserver observer) {
     super(TYPE, name);
     this.config = config;
     this.index = index;
     this.learner = learner;
-    this.observer = observer == null ? MatchObserver.NONE : observer;
+    this.observer = observer == null ? PluginObserver.NONE : observer;
+  }
+
+  /** Factory; parameters as {@link PrefixCacheConfig#from}. */
+  public static ApproxPrefixCacheProducer create(String name, PluginParameters parameters, PluginHandle handle) {
+    PrefixCacheConfig config = PrefixCacheConfig.from(parameters);
+    return new ApproxPrefixCacheProducer(name, config, new PrefixIndex(config.lruCapacityPerServer()),
+        handle.environment().background(), handle.environment().observer());
   }
 
   public PrefixIndex index() {
@@ -90,15 +97,26 @@ public final class ApproxPrefixCacheProducer extends NamedPlugin implements Prep
     }
     long bytesPerBlock = (long) state.blockSize() * PrefixHasher.AVERAGE_CHARACTERS_PER_TOKEN;
     int matched = state.matches().getOrDefault(target.endpoint().id(), 0);
-    observer.matched(matched * bytesPerBlock, state.hashes().length * bytesPerBlock);
+    observer.prefixMatched(matched * bytesPerBlock, state.hashes().length * bytesPerBlock);
   }
 
-  /** Teaches the index that {@code endpoint} served the request (used when the proxy served elsewhere). */
-  public void learnServed(InferenceRequest request, EndpointId endpoint, MetricsSnapshot metrics) {
+  /**
+   * When the proxy served the request elsewhere than the primary pick (a retry, or Envoy's fallback through the
+   * destination list), that endpoint now holds the prompt's blocks too.
+   */
+  @Override
+  public void responseReceived(InferenceRequest request, SchedulingResult result, int status,
+      EndpointState servedBy) {
     State state = request.attribute(STATE_KEY);
-    if (state != null && state.hashes().length > 0) {
-      learner.execute(() -> index.add(state.hashes(), endpoint, capacity(metrics)));
+    if (state == null || servedBy == null || state.hashes().length == 0) {
+      return;
     }
+    ProfileRunResult primary = result == null ? null : result.primary();
+    if (primary != null && !primary.targets().isEmpty()
+        && primary.targets().get(0).endpoint().id().equals(servedBy.id())) {
+      return;
+    }
+    learner.execute(() -> index.add(state.hashes(), servedBy.id(), capacity(servedBy.metrics())));
   }
 
   private int capacity(MetricsSnapshot metrics) {

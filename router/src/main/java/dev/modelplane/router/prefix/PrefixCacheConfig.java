@@ -1,5 +1,7 @@
 package dev.modelplane.router.prefix;
 
+import dev.modelplane.router.plugin.PluginParameters;
+
 /**
  * Parameters of the approximate prefix cache, with GIE's names and defaults.
  *
@@ -26,5 +28,23 @@ public record PrefixCacheConfig(boolean autoTune, int blockSizeTokens, int maxPr
       throw new IllegalArgumentException(
           "invalid configuration: MaxPrefixTokensToMatch must be >= 0 (current value: " + maxPrefixTokensToMatch + ")");
     }
+  }
+
+  /**
+   * Reads GIE's parameter names ({@code autoTune}, {@code blockSizeTokens}, {@code maxPrefixBlocksToMatch},
+   * {@code maxPrefixTokensToMatch}, {@code lruCapacityPerServer}); the removed {@code blockSize} is an error.
+   */
+  public static PrefixCacheConfig from(PluginParameters p) {
+    PrefixCacheConfig d = DEFAULT;
+    int blockSizeTokens = p.intValue("blockSizeTokens", d.blockSizeTokens());
+    int legacyBlockSize = p.intValue("blockSize", 0);
+    if (legacyBlockSize > 0 && (!p.has("blockSizeTokens") || blockSizeTokens <= 0)) {
+      throw new IllegalArgumentException("invalid configuration: BlockSize (" + legacyBlockSize
+          + ") is deprecated; please use BlockSizeTokens instead to define the cache block size in tokens");
+    }
+    return new PrefixCacheConfig(p.boolValue("autoTune", d.autoTune()), blockSizeTokens,
+        p.intValue("maxPrefixBlocksToMatch", d.maxPrefixBlocksToMatch()),
+        p.intValue("maxPrefixTokensToMatch", d.maxPrefixTokensToMatch()),
+        p.intValue("lruCapacityPerServer", d.lruCapacityPerServer()));
   }
 }

@@ -1,17 +1,24 @@
 package dev.modelplane.router.prefix;
 
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.PrefixMatch;
 import dev.modelplane.router.scheduling.Scorer;
 import dev.modelplane.router.scheduling.ScorerCategory;
-import dev.modelplane.router.scheduling.plugins.NamedPlugin;
 import java.util.List;
 
 /** {@code prefix-cache-scorer}: {@code matchBlocks / totalBlocks}; 0 when the prompt has no full block. */
 public final class PrefixCacheScorer extends NamedPlugin implements Scorer {
   public static final String TYPE = "prefix-cache-scorer";
+
+  /** Factory; the prefix parameters belong to {@code approx-prefix-cache-producer}. */
+  public static PrefixCacheScorer create(String name, PluginParameters parameters, PluginHandle handle) {
+    return new PrefixCacheScorer(name);
+  }
 
   public PrefixCacheScorer(String name) {
     super(TYPE, name);

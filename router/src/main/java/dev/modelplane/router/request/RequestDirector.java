@@ -1,43 +1,40 @@
 package dev.modelplane.router.request;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.router.Log;
 import dev.modelplane.router.config.SchedulingSetup;
-import dev.modelplane.router.flowcontrol.FlowControlConfig;
-import dev.modelplane.router.flowcontrol.FlowController;
-import dev.modelplane.router.flowcontrol.FlowOutcome;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointId;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
-import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.InferenceRequest;
-import dev.modelplane.router.scheduling.LlmRequestBody;
 import dev.modelplane.router.scheduling.PreRequestPlugin;
 import dev.modelplane.router.scheduling.PrepareDataPlugin;
 import dev.modelplane.router.scheduling.ProfileRunResult;
+import dev.modelplane.router.scheduling.ResponseCompletePlugin;
+import dev.modelplane.router.scheduling.ResponseOutcome;
+import dev.modelplane.router.scheduling.ResponseReceivedPlugin;
 import dev.modelplane.router.scheduling.SchedulerProfile;
 import dev.modelplane.router.scheduling.SchedulingException;
 import dev.modelplane.router.scheduling.SchedulingResult;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
 /**
- * Request control shared by the gateway and the ext_proc server (GIE's director): parse the body, apply the model
- * rewrite header, look up the objective's priority, admit (legacy shedding or flow control), locate candidates (pool
- * endpoints, narrowed by a subset hint), run PrepareData plugins, schedule, run PreRequest plugins.
+ * Runs one request's lifecycle for both front ends (the gateway and the ext_proc server), as GIE's director does:
+ * parse → admit → pick (locate candidates, PrepareData plugins, scheduler, PreRequest plugins — or an external
+ * picker) → the front end forwards → observe the response (ResponseReceived plugins) → the request is over
+ * (ResponseComplete plugins, metrics).
  */
-public final class RequestDirector {
+public final class RequestDirector implements AutoCloseable {
   public static final String REQUEST_ID = "x-request-id";
   public static final String FAIRNESS_ID = "x-gateway-inference-fairness-id";
   public static final String OBJECTIVE = "x-gateway-inference-objective";
@@ -46,254 +43,236 @@ public final class RequestDirector {
 
   private final SchedulingSetup setup;
   private final RouterMetrics metrics;
-  private final LongSupplier nanoClock;
-  private final ScheduledExecutorService flowExecutor;
-  private final Map<PoolKey, FlowController> flowControllers = new ConcurrentHashMap<>();
+  private final CandidateLocator locator;
+  private final Admission admission;
+  private final ExternalPicker externalPicker;
+  private final boolean failOpen;
 
-  /** A route in progress; {@link #cancel()} withdraws it from a flow-control queue. */
+  /** A route being decided; {@link #cancel()} withdraws it (the client went away while it was queued). */
   public record PendingRoute(CompletableFuture<RoutingDecision> decision, Runnable canceller) {
     public void cancel() {
       canceller.run();
     }
   }
 
+  /** A director that picks in-process with the configured scheduler. */
   public RequestDirector(SchedulingSetup setup, RouterMetrics metrics, LongSupplier nanoClock,
       ScheduledExecutorService flowExecutor) {
+    this(setup, metrics, nanoClock, flowExecutor, null, false);
+  }
+
+  /**
+   * A director; with an {@code externalPicker}, the pick step is delegated to it, and when it cannot be reached
+   * {@code failOpen} sends the request to a random endpoint of the pool instead of answering 503.
+   */
+  public RequestDirector(SchedulingSetup setup, RouterMetrics metrics, LongSupplier nanoClock,
+      ScheduledExecutorService flowExecutor, ExternalPicker externalPicker, boolean failOpen) {
     this.setup = setup;
     this.metrics = metrics;
-    this.nanoClock = nanoClock;
-    this.flowExecutor = flowExecutor;
+    this.locator = new CandidateLocator(nanoClock);
+    this.admission = new Admission(setup, metrics, nanoClock, flowExecutor);
+    this.externalPicker = externalPicker;
+    this.failOpen = failOpen;
   }
 
   public SchedulingSetup setup() {
     return setup;
   }
 
-  /** Whether the {@code flowControl} feature gate is on. */
-  public boolean flowControlEnabled() {
-    return setup.flowControl() != null;
-  }
-
-  /** Routes a request. Errors complete the future with a {@link RouterException}. */
+  /** Decides where a request goes. Errors complete the future with a {@link RouterException}. */
   public PendingRoute route(RequestInput input) {
-    Parsed parsed;
+    if (externalPicker != null) {
+      return routeExternally(input);
+    }
+    ParsedRequest parsed;
     List<EndpointState> candidates;
     try {
-      parsed = parse(input);
-      candidates = locate(input, Set.of());
+      parsed = ParsedRequest.read(input);
+      candidates = locator.locate(input, Set.of());
     } catch (RouterException e) {
       recordError(null, null, e);
       return new PendingRoute(CompletableFuture.failedFuture(e), () -> { });
     }
-    if (setup.flowControl() == null) {
+    Admission.Ticket ticket = admission.admit(input.pool(), candidates, parsed);
+    CompletableFuture<RoutingDecision> decision = ticket.admitted().handle((ok, err) -> {
       try {
-        if (parsed.priority < 0 && setup.saturationDetector().saturation(candidates) >= 1.0) {
-          throw new RouterException(ErrorCode.RESOURCE_EXHAUSTED, "system saturated, sheddable request dropped");
+        if (err != null) {
+          throw unwrap(err);
         }
-        return new PendingRoute(CompletableFuture.completedFuture(schedule(input, parsed, Set.of())), () -> { });
-      } catch (RouterException e) {
-        recordError(parsed.incomingModel, parsed.targetModel, e);
-        return new PendingRoute(CompletableFuture.failedFuture(e), () -> { });
-      }
-    }
-    FlowController fc = flowController(input.pool());
-    FlowController.Ticket ticket = fc.enqueue(parsed.fairnessId, parsed.priority, input.body().length, 0);
-    CompletableFuture<RoutingDecision> decision = ticket.outcome().thenApply(outcome -> {
-      if (outcome != FlowOutcome.DISPATCHED) {
-        RouterException e = switch (outcome) {
-          case REJECTED_CAPACITY -> new RouterException(ErrorCode.RESOURCE_EXHAUSTED,
-              "request rejected by flow control: queue capacity exceeded");
-          case EVICTED_TTL -> new RouterException(ErrorCode.SERVICE_UNAVAILABLE,
-              "request timed out in queue");
-          case EVICTED_CONTEXT_CANCELLED -> new RouterException(ErrorCode.SERVICE_UNAVAILABLE,
-              "client disconnected");
-          default -> new RouterException(ErrorCode.INTERNAL, "internal flow control error");
-        };
-        recordError(parsed.incomingModel, parsed.targetModel, e);
-        throw e;
-      }
-      try {
         return schedule(input, parsed, Set.of());
       } catch (RouterException e) {
-        recordError(parsed.incomingModel, parsed.targetModel, e);
+        recordError(parsed.incomingModel(), parsed.targetModel(), e);
         throw e;
       }
     });
-    return new PendingRoute(decision, ticket::cancel);
+    return new PendingRoute(decision, ticket.cancel());
   }
 
-  /** Schedules again for a retry, without the endpoints that already failed; no parsing or admission. */
-  public RoutingDecision reschedule(RoutingDecision previous, Set<EndpointId> excluded) {
-    Parsed parsed = new Parsed(previous.request().body(), previous.request().incomingModel(),
-        previous.request().targetModel(), previous.request().priority(), previous.request().fairnessId(),
-        previous.request().requestId(), previous.body(), previous.bodyRewritten());
-    return schedule(previous.input(), parsed, excluded);
+  /**
+   * Another destination for a request whose attempt failed before the response: the next of the decision's list
+   * not in {@code failed} (host:port), else — when the router picked itself — a new schedule without the failed
+   * endpoints (no parsing or admission again). {@code null} when nothing is left to try.
+   */
+  public RoutingDecision retry(RoutingDecision previous, Set<String> failed) {
+    RoutingDecision next = previous.nextDestination(failed);
+    if (next != null || previous.result() == null) {
+      return next;
+    }
+    Set<EndpointId> excluded = new HashSet<>();
+    for (EndpointState s : previous.pool().endpoints()) {
+      if (failed.contains(s.endpoint().hostPort())) {
+        excluded.add(s.id());
+      }
+    }
+    InferenceRequest r = previous.request();
+    ParsedRequest parsed = new ParsedRequest(r.body(), r.incomingModel(), r.targetModel(), r.priority(),
+        r.fairnessId(), r.requestId(), previous.body(), previous.bodyRewritten());
+    try {
+      return schedule(previous.input(), parsed, excluded);
+    } catch (RouterException e) {
+      return null;
+    }
   }
 
-  /** A uniformly random endpoint of the pool (GIE's answer to a request without a body); null when empty. */
-  public EndpointState randomEndpoint(EndpointPool pool, List<String> subsetHint) {
-    List<EndpointState> all = filterSubset(pool.endpoints(), subsetHint);
-    return all.isEmpty() ? null : all.get(ThreadLocalRandom.current().nextInt(all.size()));
+  /** Any endpoint, for a request that needs no scheduling (no body, or {@code GET /v1/models}); {@code null} if none. */
+  public Destination any(EndpointPool pool, List<String> subsetHint) {
+    EndpointState s = CandidateLocator.random(pool, subsetHint);
+    return s == null ? null : Destination.of(s);
   }
 
-  /** The request started on {@code endpoint}. */
-  public void started(RoutingDecision decision, EndpointState endpoint) {
-    endpoint.requestStarted();
+  /** The front end sent the request to {@code decision.destination()}. */
+  public void started(RoutingDecision decision) {
+    EndpointState state = decision.destination().state();
+    if (state != null) {
+      state.requestStarted();
+    }
     metrics.runningRequests.add(1, decision.request().incomingModel());
   }
 
-  /** The request on {@code endpoint} ended (completed, failed or abandoned). */
-  public void finished(RoutingDecision decision, EndpointState endpoint) {
-    endpoint.requestFinished();
+  /** The model server's response headers arrived from {@code servedBy}. */
+  public void responseReceived(RoutingDecision decision, int status, Destination servedBy) {
+    if (status != 200) {
+      metrics.requestErrorTotal.inc(decision.request().incomingModel(), decision.request().targetModel(),
+          ErrorCode.MODEL_SERVER_ERROR.code());
+    }
+    if (decision.external() != null) {
+      decision.external().responseReceived(status, servedBy);
+      return;
+    }
+    EndpointState served = servedBy == null ? null
+        : servedBy.state() != null ? servedBy.state() : decision.pool().byHostPort(servedBy.hostPort());
+    for (ResponseReceivedPlugin p : setup.lifecycle().responseReceived()) {
+      runPlugin("ResponseReceived", p, () -> p.responseReceived(decision.request(), decision.result(), status,
+          served));
+    }
+  }
+
+  /** The attempt on {@code decision.destination()} ended (completed, failed or abandoned). */
+  public void finished(RoutingDecision decision) {
+    EndpointState state = decision.destination().state();
+    if (state != null) {
+      state.requestFinished();
+    }
     metrics.runningRequests.add(-1, decision.request().incomingModel());
-    FlowController fc = flowControllers.get(decision.pool().key());
-    if (fc != null) {
-      fc.signal();
+    admission.capacityChanged(decision.pool(), false);
+  }
+
+  /** The request is over; {@code decision} is the last attempt's. Runs ResponseComplete plugins once. */
+  public void complete(RoutingDecision decision, ResponseOutcome outcome, long nowNanos) {
+    if (decision.external() != null) {
+      decision.external().close();
+    } else {
+      EndpointState served = outcome.status() > 0 ? decision.destination().state() : null;
+      for (ResponseCompletePlugin p : setup.lifecycle().responseComplete()) {
+        runPlugin("ResponseComplete", p, () -> p.responseComplete(decision.request(), served, outcome));
+      }
+    }
+    if (outcome.succeeded()) {
+      String model = decision.request().incomingModel();
+      String target = decision.request().targetModel();
+      metrics.requestDuration.observe((nowNanos - decision.input().receivedNanos()) / 1e9, model, target);
+      metrics.responseSizes.observe(outcome.responseBytes(), model, target);
     }
   }
 
   /** Metrics changed for a pool: queued requests may now fit. */
   public void poolUpdated(EndpointPool pool) {
-    FlowController fc = flowControllers.get(pool.key());
-    if (fc != null && fc.queuedRequests() > 0) {
-      fc.signal();
-    }
+    admission.capacityChanged(pool, true);
   }
 
-  private FlowController flowController(EndpointPool pool) {
-    return flowControllers.computeIfAbsent(pool.key(), k -> {
-      FlowControlConfig config = setup.flowControl();
-      FlowController fc = new FlowController(config, () -> setup.saturationDetector().saturation(pool.endpoints()),
-          nanoClock, flowExecutor, metrics.flowObserver(k.toString()), 2_000_000L);
-      metrics.flowController(k.toString(), fc);
-      return fc;
-    });
-  }
-
-  private record Parsed(LlmRequestBody body, String incomingModel, String targetModel, int priority,
-      String fairnessId, String requestId, byte[] forwardBody, boolean rewritten) {
-  }
-
-  private Parsed parse(RequestInput input) {
-    LlmRequestBody body = OpenAiRequestParser.parse(input.path(), input.body());
-    String incoming = OpenAiRequestParser.model(body);
-    String rewrite = input.headers().get(MODEL_REWRITE);
-    String target = rewrite == null || rewrite.isEmpty() ? incoming : rewrite;
-    byte[] forward = input.body();
-    boolean rewritten = false;
-    if (!target.equals(incoming)) {
-      ((ObjectNode) body.json()).put("model", target);
-      forward = OpenAiRequestParser.serialize(body.json());
-      rewritten = true;
-    }
-    int priority = input.pool().priorityOf(input.headers().get(OBJECTIVE));
-    String fairness = input.headers().get(FAIRNESS_ID);
-    if (fairness == null || fairness.isEmpty()) {
-      fairness = DEFAULT_FAIRNESS_ID;
-    }
-    String requestId = input.headers().get(REQUEST_ID);
-    if (requestId == null || requestId.isEmpty()) {
-      requestId = UUID.randomUUID().toString();
-    }
-    return new Parsed(body, incoming, target, priority, fairness, requestId, forward, rewritten);
-  }
-
-  private List<EndpointState> locate(RequestInput input, Set<EndpointId> excluded) {
-    List<EndpointState> all = filterSubset(input.pool().endpoints(), input.subsetHint());
-    if (all.isEmpty()) {
-      throw new RouterException(ErrorCode.SERVICE_UNAVAILABLE,
-          "failed to find endpoint candidates for serving the request");
-    }
-    long now = nanoClock.getAsLong();
-    List<EndpointState> usable = new ArrayList<>(all.size());
-    for (EndpointState s : all) {
-      if (!excluded.contains(s.id()) && !s.isUnreachable(now)) {
-        usable.add(s);
-      }
-    }
-    if (usable.isEmpty()) {
-      // Everything recently refused connections: try the ones not yet tried rather than failing outright.
-      for (EndpointState s : all) {
-        if (!excluded.contains(s.id())) {
-          usable.add(s);
+  private PendingRoute routeExternally(RequestInput input) {
+    ParsedRequest parsed = ParsedRequest.readLeniently(input);
+    InferenceRequest request = inferenceRequest(input, parsed);
+    ExternalPicker.Exchange exchange = externalPicker.pick(input, parsed.requestId());
+    CompletableFuture<RoutingDecision> decision = exchange.answer().handle((answer, err) -> {
+      if (err == null) {
+        answer.setHeaders().forEach(request::setHeader);
+        answer.removeHeaders().forEach(request::removeHeader);
+        List<Destination> destinations = new ArrayList<>();
+        for (String hp : answer.destinations()) {
+          destinations.add(Destination.parse(hp, input.pool()));
         }
+        recordPicked(parsed);
+        return new RoutingDecision(input, request, null, destinations, 0, answer.body(), false, exchange);
       }
-    }
-    if (usable.isEmpty()) {
-      throw new RouterException(ErrorCode.SERVICE_UNAVAILABLE, "no endpoint left to try for the request");
-    }
-    return usable;
+      exchange.close();
+      Throwable cause = unwrap(err);
+      if (cause instanceof RouterException e) {
+        recordError(parsed.incomingModel(), parsed.targetModel(), e);
+        throw e;
+      }
+      Destination any = failOpen ? any(input.pool(), null) : null;
+      if (any == null) {
+        RouterException e = new RouterException(ErrorCode.SERVICE_UNAVAILABLE,
+            "endpoint picker unavailable: " + cause.getMessage());
+        recordError(parsed.incomingModel(), parsed.targetModel(), e);
+        throw e;
+      }
+      Log.warn("endpoint picker failed, failing open", "error", cause.getMessage(), "endpoint", any.hostPort());
+      recordPicked(parsed);
+      return new RoutingDecision(input, request, null, List.of(any), 0, input.body(), false, null);
+    });
+    return new PendingRoute(decision, exchange::close);
   }
 
-  /**
-   * Narrows to the proxy's subset hint: entries are {@code ip:port} (matched exactly) or a bare {@code ip} (any port
-   * of that address). An explicitly empty hint leaves nothing (503).
-   */
-  static List<EndpointState> filterSubset(List<EndpointState> endpoints, List<String> hint) {
-    if (hint == null) {
-      return endpoints;
+  private static InferenceRequest inferenceRequest(RequestInput input, ParsedRequest parsed) {
+    Map<String, String> headers = input.headers();
+    if (!parsed.requestId().equals(headers.get(REQUEST_ID))) {
+      headers = new HashMap<>(headers);
+      headers.put(REQUEST_ID, parsed.requestId());
     }
-    Set<String> exact = new HashSet<>();
-    Set<String> hosts = new HashSet<>();
-    for (String h : hint) {
-      String s = h.trim();
-      if (s.isEmpty()) {
-        continue;
-      }
-      int colon = s.lastIndexOf(':');
-      boolean hasPort = colon > 0 && (s.indexOf(':') == colon || s.startsWith("[")) && colon < s.length() - 1
-          && s.substring(colon + 1).chars().allMatch(Character::isDigit);
-      if (hasPort) {
-        exact.add(s);
-      } else {
-        hosts.add(s.startsWith("[") && s.endsWith("]") ? s.substring(1, s.length() - 1) : s);
-      }
-    }
-    List<EndpointState> out = new ArrayList<>();
-    for (EndpointState e : endpoints) {
-      if (exact.contains(e.endpoint().hostPort()) || hosts.contains(e.endpoint().address())) {
-        out.add(e);
-      }
-    }
-    return out;
+    return new InferenceRequest(parsed.requestId(), parsed.incomingModel(), parsed.targetModel(), parsed.body(),
+        headers, parsed.priority(), parsed.fairnessId(), parsed.forwardBody().length);
   }
 
-  private RoutingDecision schedule(RequestInput input, Parsed parsed, Set<EndpointId> excluded) {
-    List<EndpointState> states = locate(input, excluded);
-    InferenceRequest request = new InferenceRequest(parsed.requestId, parsed.incomingModel, parsed.targetModel,
-        parsed.body, withRequestId(input.headers(), parsed.requestId), parsed.priority, parsed.fairnessId,
-        parsed.forwardBody.length);
+  private RoutingDecision schedule(RequestInput input, ParsedRequest parsed, Set<EndpointId> excluded) {
+    List<EndpointState> states = locator.locate(input, excluded);
+    InferenceRequest request = inferenceRequest(input, parsed);
     List<Candidate> candidates = new ArrayList<>(states.size());
     for (EndpointState s : states) {
       candidates.add(new Candidate(s));
     }
-    for (PrepareDataPlugin p : setup.prepareData()) {
-      long t = System.nanoTime();
-      try {
-        p.prepareRequestData(request, candidates);
-      } catch (RuntimeException e) {
-        Log.warn("prepare data plugin failed", "plugin", p.name(), "error", e.toString());
-      }
-      metrics.pluginDuration("PrepareData", p, System.nanoTime() - t);
+    for (PrepareDataPlugin p : setup.lifecycle().prepareData()) {
+      runPlugin("PrepareData", p, () -> p.prepareRequestData(request, candidates));
     }
     SchedulingResult result;
     try {
       result = setup.scheduler().schedule(request, candidates);
     } catch (SchedulingException e) {
-      metrics.schedulerAttempts.inc("failure", parsed.targetModel, "", "", "");
+      metrics.schedulerAttempts.inc("failure", parsed.targetModel(), "", "", "");
       throw new RouterException(ErrorCode.RESOURCE_EXHAUSTED, "failed to find target endpoint: " + e.getMessage());
     }
-    for (PreRequestPlugin p : setup.preRequest()) {
+    for (PreRequestPlugin p : setup.lifecycle().preRequest()) {
       long t = System.nanoTime();
       p.preRequest(request, result);
       metrics.pluginDuration("PreRequest", p, System.nanoTime() - t);
     }
-    List<EndpointState> targets = new ArrayList<>();
+    List<Destination> destinations = new ArrayList<>();
     for (Candidate c : result.primary().targets()) {
-      targets.add(c.state());
+      destinations.add(Destination.of(c.state()));
     }
-    EndpointState first = targets.get(0);
-    metrics.schedulerAttempts.inc("success", parsed.targetModel, first.id().name(), first.id().namespace(),
+    EndpointState first = result.primary().targets().get(0).state();
+    metrics.schedulerAttempts.inc("success", parsed.targetModel(), first.id().name(), first.id().namespace(),
         String.valueOf(first.endpoint().port()));
     for (Map.Entry<String, ProfileRunResult> e : result.profileResults().entrySet()) {
       SchedulerProfile profile = setup.scheduler().profiles().get(e.getKey());
@@ -302,26 +281,42 @@ public final class RequestDirector {
             profile.picker().name(), "picked");
       }
     }
-    metrics.requestTotal.inc(parsed.incomingModel, parsed.targetModel, String.valueOf(parsed.priority));
-    metrics.requestSizes.observe(parsed.forwardBody.length, parsed.incomingModel, parsed.targetModel);
-    return new RoutingDecision(input, request, result, List.copyOf(targets), parsed.forwardBody, parsed.rewritten);
+    recordPicked(parsed);
+    return new RoutingDecision(input, request, result, destinations, 0, parsed.forwardBody(), parsed.rewritten(),
+        null);
   }
 
-  private static Map<String, String> withRequestId(Map<String, String> headers, String requestId) {
-    if (requestId.equals(headers.get(REQUEST_ID))) {
-      return headers;
+  /** Runs a plugin whose failure must not fail the request (it is logged and counted in its duration). */
+  private void runPlugin(String extensionPoint, dev.modelplane.router.plugin.Plugin plugin, Runnable call) {
+    long t = System.nanoTime();
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      Log.warn("plugin failed", "extension_point", extensionPoint, "plugin", plugin.name(), "error", e.toString());
     }
-    Map<String, String> copy = new java.util.HashMap<>(headers);
-    copy.put(REQUEST_ID, requestId);
-    return copy;
+    metrics.pluginDuration(extensionPoint, plugin, System.nanoTime() - t);
+  }
+
+  private void recordPicked(ParsedRequest parsed) {
+    metrics.requestTotal.inc(parsed.incomingModel(), parsed.targetModel(), String.valueOf(parsed.priority()));
+    metrics.requestSizes.observe(parsed.forwardBody().length, parsed.incomingModel(), parsed.targetModel());
   }
 
   private void recordError(String model, String target, RouterException e) {
     metrics.requestErrorTotal.inc(model == null ? "" : model, target == null ? "" : target, e.code().code());
   }
 
+  private static RuntimeException unwrap(Throwable t) {
+    Throwable c = t;
+    while (c instanceof CompletionException && c.getCause() != null) {
+      c = c.getCause();
+    }
+    return c instanceof RuntimeException r ? r : new CompletionException(c);
+  }
+
   /** Stops flow control, rejecting what is queued. */
+  @Override
   public void close() {
-    flowControllers.values().forEach(FlowController::close);
+    admission.close();
   }
 }

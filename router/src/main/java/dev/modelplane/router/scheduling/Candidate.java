@@ -1,8 +1,8 @@
 package dev.modelplane.router.scheduling;
 
-import dev.modelplane.router.metrics.MetricsSnapshot;
 import dev.modelplane.router.pool.Endpoint;
 import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -2,7 +2,10 @@ package dev.modelplane.router.scheduling;
 
 import dev.modelplane.router.pool.EndpointState;
 
-/** Told when a response has finished (or the client went away), with the endpoint that served it. */
-public interface ResponseCompletePlugin extends Plugin {
-  void responseComplete(InferenceRequest request, EndpointState servedBy);
+/**
+ * Told once per request when its response is over — finished, failed or abandoned by the client — with the endpoint
+ * that served it, {@code null} when none did (GIE's ResponseComplete point).
+ */
+public interface ResponseCompletePlugin extends dev.modelplane.router.plugin.Plugin {
+  void responseComplete(InferenceRequest request, EndpointState servedBy, ResponseOutcome outcome);
 }

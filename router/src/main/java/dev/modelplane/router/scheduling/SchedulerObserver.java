@@ -1,5 +1,7 @@
 package dev.modelplane.router.scheduling;
 
+import dev.modelplane.router.plugin.Plugin;
+
 /** Receives timings and outcomes of scheduling cycles (for metrics). Implementations must be cheap and thread-safe. */
 public interface SchedulerObserver {
   SchedulerObserver NONE = new SchedulerObserver() {

@@ -1,5 +1,6 @@
 package dev.modelplane.router.scheduling;
 
+import dev.modelplane.router.plugin.Plugin;
 import java.util.List;
 
 /**

@@ -3,14 +3,14 @@ package dev.modelplane.router.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.router.config.ConfigLoader;
-import dev.modelplane.router.config.PluginEnvironment;
 import dev.modelplane.router.config.PluginRegistry;
 import dev.modelplane.router.config.SchedulingSetup;
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import dev.modelplane.router.plugin.PluginEnvironment;
+import dev.modelplane.router.plugin.PluginObserver;
 import dev.modelplane.router.pool.Endpoint;
 import dev.modelplane.router.pool.EndpointId;
 import dev.modelplane.router.pool.EndpointState;
-import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.LlmRequestBody;
@@ -59,7 +59,7 @@ public class SchedulingBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     PluginEnvironment env = new PluginEnvironment(System::nanoTime, () -> new SplittableRandom(7), Runnable::run,
-        ApproxPrefixCacheProducer.MatchObserver.NONE, (m, d) -> { });
+        PluginObserver.NONE);
     setup = new ConfigLoader(PluginRegistry.builtIn(), env, null).load(ConfigLoader.DEFAULT_CONFIG);
     SplittableRandom rnd = new SplittableRandom(42);
     long now = System.nanoTime();
@@ -107,12 +107,12 @@ public class SchedulingBenchmark {
     for (EndpointState s : states) {
       candidates.add(new Candidate(s));
     }
-    for (PrepareDataPlugin p : setup.prepareData()) {
+    for (PrepareDataPlugin p : setup.lifecycle().prepareData()) {
       p.prepareRequestData(request, candidates);
     }
     try {
       SchedulingResult result = setup.scheduler().schedule(request, candidates);
-      for (PreRequestPlugin p : setup.preRequest()) {
+      for (PreRequestPlugin p : setup.lifecycle().preRequest()) {
         p.preRequest(request, result);
       }
       return result;

@@ -1,9 +1,7 @@
 package dev.modelplane.router.config;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
+import dev.modelplane.router.plugin.PluginEnvironment;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.PrefixCacheScorer;
 import dev.modelplane.router.scheduling.SchedulerProfile;
@@ -12,6 +10,9 @@ import dev.modelplane.router.scheduling.plugins.MaxScorePicker;
 import dev.modelplane.router.scheduling.plugins.SingleProfileHandler;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ConfigLoaderTest {
   private final ConfigLoader loader = new ConfigLoader(PluginRegistry.builtIn(), PluginEnvironment.direct(), null);
@@ -26,7 +27,7 @@ class ConfigLoaderTest {
     assertThat(((MaxScorePicker) profile.picker()).maxNumOfEndpoints()).isEqualTo(1);
     assertThat(setup.scheduler().profileHandler()).isInstanceOf(SingleProfileHandler.class);
     assertThat(setup.prefixProducer()).isNotNull();
-    assertThat(setup.prepareData()).contains(setup.prefixProducer());
+    assertThat(setup.lifecycle().prepareData()).contains(setup.prefixProducer());
     assertThat(setup.saturationDetector().type()).isEqualTo("utilization-detector");
     assertThat(setup.flowControl()).isNull();
   }

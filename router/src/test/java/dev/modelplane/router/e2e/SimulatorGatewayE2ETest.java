@@ -1,14 +1,11 @@
 package dev.modelplane.router.e2e;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelplane.router.Router;
 import dev.modelplane.router.RouterOptions;
-import dev.modelplane.router.metrics.MetricsScraper;
-import dev.modelplane.router.proxy.GatewayOptions;
+import dev.modelplane.router.datalayer.MetricsScraper;
+import dev.modelplane.router.gateway.GatewayOptions;
 import dev.modelplane.simulator.Simulator;
 import dev.modelplane.simulator.SimulatorConfig;
 import java.io.BufferedReader;
@@ -34,6 +31,9 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * End to end on loopback: real simulators (the vLLM-compatible model servers of the simulator module, each with

@@ -1,12 +1,10 @@
 package dev.modelplane.router.extproc;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.modelplane.router.config.ConfigLoader;
-import dev.modelplane.router.config.PluginEnvironment;
 import dev.modelplane.router.config.PluginRegistry;
 import dev.modelplane.router.config.SchedulingSetup;
 import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.plugin.PluginEnvironment;
 import dev.modelplane.router.pool.Endpoint;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolKey;
@@ -17,9 +15,9 @@ import io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.StreamedBodyResponse;
 import io.grpc.ManagedChannel;
+import io.grpc.Server;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
-import io.grpc.Server;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -31,6 +29,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Envoy's ext_proc message sequence against the picker, checked message by message against the protocol. */
 class ExtProcServerTest {
@@ -49,7 +49,7 @@ class ExtProcServerTest {
     pool.setEndpoints(List.of(Endpoint.ofStatic("10.0.0.1", 8000), Endpoint.ofStatic("10.0.0.2", 8000)));
     SchedulingSetup setup = new ConfigLoader(PluginRegistry.builtIn(), PluginEnvironment.direct(), null)
         .load(ConfigLoader.DEFAULT_CONFIG);
-    RouterMetrics metrics = new RouterMetrics(pools, System::nanoTime, 2_000_000_000L, () -> 0);
+    RouterMetrics metrics = new RouterMetrics(pools, System::nanoTime, 2_000_000_000L);
     RequestDirector director = new RequestDirector(setup, metrics, System::nanoTime, flow);
     String name = InProcessServerBuilder.generateName();
     server = InProcessServerBuilder.forName(name).directExecutor()

@@ -1,18 +1,18 @@
 package dev.modelplane.router.flowcontrol;
 
-import static dev.modelplane.router.TestEndpoints.completion;
-import static dev.modelplane.router.TestEndpoints.state;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
-import dev.modelplane.router.metrics.MetricsSnapshot;
 import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+
+import static dev.modelplane.router.TestEndpoints.completion;
+import static dev.modelplane.router.TestEndpoints.state;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class UtilizationDetectorTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000L);

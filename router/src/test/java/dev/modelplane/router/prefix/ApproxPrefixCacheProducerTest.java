@@ -1,10 +1,7 @@
 package dev.modelplane.router.prefix;
 
-import static dev.modelplane.router.TestEndpoints.completion;
-import static dev.modelplane.router.TestEndpoints.state;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import dev.modelplane.router.plugin.PluginObserver;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.ProfileRunResult;
@@ -14,10 +11,19 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+import static dev.modelplane.router.TestEndpoints.completion;
+import static dev.modelplane.router.TestEndpoints.state;
+import static org.assertj.core.api.Assertions.assertThat;
+
 class ApproxPrefixCacheProducerTest {
   private final List<long[]> observed = new ArrayList<>();
   private final ApproxPrefixCacheProducer producer = new ApproxPrefixCacheProducer("p", PrefixCacheConfig.DEFAULT,
-      new PrefixIndex(100), Runnable::run, (m, t) -> observed.add(new long[] {m, t}));
+      new PrefixIndex(100), Runnable::run, new PluginObserver() {
+        @Override
+        public void prefixMatched(long matchedBytes, long totalBytes) {
+          observed.add(new long[] {matchedBytes, totalBytes});
+        }
+      });
 
   private List<Candidate> candidates(MetricsSnapshot a, MetricsSnapshot b) {
     return List.of(new Candidate(state("a", a)), new Candidate(state("b", b)));

@@ -1,19 +1,20 @@
 package dev.modelplane.router.scheduling;
 
-import static dev.modelplane.router.TestEndpoints.state;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.router.config.ConfigLoader;
-import dev.modelplane.router.config.PluginEnvironment;
 import dev.modelplane.router.config.PluginRegistry;
 import dev.modelplane.router.config.SchedulingSetup;
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import dev.modelplane.router.plugin.PluginEnvironment;
+import dev.modelplane.router.plugin.PluginObserver;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+
+import static dev.modelplane.router.TestEndpoints.state;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The P/D setup of llm-d's sample config: decode and prefill profiles, prefix-based decider with N = 16. */
 class DisaggTest {
@@ -56,7 +57,12 @@ class DisaggTest {
   private final List<String> decisions = new ArrayList<>();
   private final SchedulingSetup setup = new ConfigLoader(PluginRegistry.builtIn(),
       new PluginEnvironment(System::nanoTime, java.util.concurrent.ThreadLocalRandom::current, Runnable::run,
-          (a, b) -> { }, (model, decision) -> decisions.add(decision)), null).load(CONFIG);
+          new PluginObserver() {
+            @Override
+            public void disaggDecision(String targetModel, String decision) {
+              decisions.add(decision);
+            }
+          }), null).load(CONFIG);
 
   private final List<Candidate> pool = List.of(
       new Candidate(state("decode-0", MetricsSnapshot.of(0, 0, 0), Map.of("llm-d.ai/role", "decode"))),
@@ -71,9 +77,9 @@ class DisaggTest {
   private SchedulingResult run(InferenceRequest request) throws SchedulingException {
     List<Candidate> candidates = new ArrayList<>();
     pool.forEach(c -> candidates.add(new Candidate(c.state())));
-    setup.prepareData().forEach(p -> p.prepareRequestData(request, candidates));
+    setup.lifecycle().prepareData().forEach(p -> p.prepareRequestData(request, candidates));
     SchedulingResult result = setup.scheduler().schedule(request, candidates);
-    setup.preRequest().forEach(p -> p.preRequest(request, result));
+    setup.lifecycle().preRequest().forEach(p -> p.preRequest(request, result));
     return result;
   }
 

@@ -1,11 +1,6 @@
 package dev.modelplane.router.scheduling;
 
-import static dev.modelplane.router.TestEndpoints.completion;
-import static dev.modelplane.router.TestEndpoints.state;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.scheduling.plugins.KvCacheUtilizationScorer;
 import dev.modelplane.router.scheduling.plugins.LabelFilter;
 import dev.modelplane.router.scheduling.plugins.MaxScorePicker;
@@ -15,6 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+
+import static dev.modelplane.router.TestEndpoints.completion;
+import static dev.modelplane.router.TestEndpoints.state;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SchedulerTest {
   private static final MaxScorePicker PICKER = new MaxScorePicker("max", 1, () -> new SplittableRandom(1));

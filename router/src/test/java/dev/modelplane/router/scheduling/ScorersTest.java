@@ -1,13 +1,7 @@
 package dev.modelplane.router.scheduling;
 
-import static dev.modelplane.router.TestEndpoints.candidates;
-import static dev.modelplane.router.TestEndpoints.completion;
-import static dev.modelplane.router.TestEndpoints.state;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
 import dev.modelplane.router.TestEndpoints;
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.prefix.PrefixCacheScorer;
 import dev.modelplane.router.scheduling.plugins.KvCacheUtilizationScorer;
 import dev.modelplane.router.scheduling.plugins.LoraAffinityScorer;
@@ -15,6 +9,12 @@ import dev.modelplane.router.scheduling.plugins.QueueScorer;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+
+import static dev.modelplane.router.TestEndpoints.candidates;
+import static dev.modelplane.router.TestEndpoints.completion;
+import static dev.modelplane.router.TestEndpoints.state;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class ScorersTest {
   private static double[] score(Scorer scorer, InferenceRequest request, List<Candidate> candidates) {

@@ -1,5 +1,9 @@
 package dev.modelplane.router.scheduling.plugins;
 
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.Plugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.InferenceRequest;
@@ -26,6 +30,48 @@ public final class DisaggProfileHandler extends NamedPlugin implements ProfileHa
   public static final String PD_TYPE = "pd-profile-handler";
   public static final String PREFILL_HEADER = "x-prefiller-host-port";
   public static final String ENCODER_HEADER = "x-encoder-hosts-ports";
+
+  /** Factory for {@code disagg-profile-handler}. */
+  public static DisaggProfileHandler create(String name, PluginParameters parameters, PluginHandle handle) {
+    return create(TYPE, name, parameters, handle);
+  }
+
+  /** Factory for the deprecated {@code pd-profile-handler}, whose decider defaults to the prefix-based one. */
+  public static DisaggProfileHandler createPd(String name, PluginParameters parameters, PluginHandle handle) {
+    return create(PD_TYPE, name, parameters, handle);
+  }
+
+  /**
+   * Reads {@code profiles.{decode,prefill,encode}} and {@code deciders.{prefill,encode}}, falling back to the flat
+   * parameters of {@code pd-profile-handler} and early {@code disagg-profile-handler} versions.
+   */
+  private static DisaggProfileHandler create(String type, String name, PluginParameters p, PluginHandle handle) {
+    PluginParameters profiles = p.object("profiles");
+    PluginParameters deciders = p.object("deciders");
+    String decode = profiles.text("decode", p.text("decodeProfile", "decode"));
+    String prefill = profiles.text("prefill", p.text("prefillProfile", "prefill"));
+    String encode = profiles.text("encode", p.text("encodeProfile", "encode"));
+    String legacyDecider = p.text("prefillDeciderPluginName", p.text("deciderPluginName",
+        type.equals(PD_TYPE) ? PrefixBasedPdDecider.TYPE : ""));
+    String prefillDecider = deciders.text("prefill", legacyDecider);
+    String encodeDecider = deciders.text("encode", p.text("encodeDeciderPluginName", ""));
+    return new DisaggProfileHandler(type, name, decode, prefill, encode, decider(handle, prefillDecider, "prefill"),
+        decider(handle, encodeDecider, "encode"), handle.environment().observer()::disaggDecision);
+  }
+
+  private static PdDecider decider(PluginHandle handle, String name, String stage) {
+    if (name.isEmpty()) {
+      return null;
+    }
+    Plugin plugin = handle.plugin(name);
+    if (plugin == null) {
+      throw new IllegalArgumentException("deciders." + stage + " plugin not found: " + name);
+    }
+    if (!(plugin instanceof PdDecider decider)) {
+      throw new IllegalArgumentException("plugin " + name + " does not implement a " + stage + " decider");
+    }
+    return decider;
+  }
 
   private final String decodeProfile;
   private final String prefillProfile;

@@ -1,5 +1,8 @@
 package dev.modelplane.router.scheduling.plugins;
 
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.Filter;
@@ -19,6 +22,36 @@ public final class LabelFilter extends NamedPlugin implements Filter {
   public static final String ENCODE_TYPE = "encode-filter";
   /** llm-d's pod role label. */
   public static final String ROLE_LABEL = "llm-d.ai/role";
+
+  /** Factory for {@code by-label}: {@code label}, {@code validValues}, {@code allowsNoLabel}. */
+  public static LabelFilter byLabel(String name, PluginParameters parameters, PluginHandle handle) {
+    String label = parameters.text("label", "");
+    boolean allowsNoLabel = parameters.boolValue("allowsNoLabel", false);
+    Set<String> values = new java.util.HashSet<>(parameters.textList("validValues"));
+    if (label.isEmpty()) {
+      throw new IllegalArgumentException("invalid configuration for 'by-label' filter: 'label' must be specified");
+    }
+    if (values.isEmpty() && !allowsNoLabel) {
+      throw new IllegalArgumentException("invalid configuration for 'by-label' filter: either 'validValues' must be "
+          + "non-empty or 'allowsNoLabel' must be true");
+    }
+    return new LabelFilter(BY_LABEL_TYPE, name, label, allowsNoLabel, values);
+  }
+
+  /** Factory for {@code decode-filter}. */
+  public static LabelFilter createDecode(String name, PluginParameters parameters, PluginHandle handle) {
+    return decode(name);
+  }
+
+  /** Factory for {@code prefill-filter}. */
+  public static LabelFilter createPrefill(String name, PluginParameters parameters, PluginHandle handle) {
+    return prefill(name);
+  }
+
+  /** Factory for {@code encode-filter}. */
+  public static LabelFilter createEncode(String name, PluginParameters parameters, PluginHandle handle) {
+    return encode(name);
+  }
 
   private final String label;
   private final boolean allowsNoLabel;

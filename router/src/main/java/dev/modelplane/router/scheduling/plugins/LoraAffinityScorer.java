@@ -1,6 +1,9 @@
 package dev.modelplane.router.scheduling.plugins;
 
-import dev.modelplane.router.metrics.MetricsSnapshot;
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.InferenceRequest;
@@ -14,6 +17,11 @@ import java.util.List;
  */
 public final class LoraAffinityScorer extends NamedPlugin implements Scorer {
   public static final String TYPE = "lora-affinity-scorer";
+
+  /** Factory (no parameters). */
+  public static LoraAffinityScorer create(String name, PluginParameters parameters, PluginHandle handle) {
+    return new LoraAffinityScorer(name);
+  }
 
   public LoraAffinityScorer(String name) {
     super(TYPE, name);

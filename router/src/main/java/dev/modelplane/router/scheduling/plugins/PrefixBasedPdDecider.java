@@ -1,5 +1,8 @@
 package dev.modelplane.router.scheduling.plugins;
 
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.LlmRequestBody;
@@ -12,6 +15,11 @@ import dev.modelplane.router.scheduling.PrefixMatch;
  */
 public final class PrefixBasedPdDecider extends NamedPlugin implements PdDecider {
   public static final String TYPE = "prefix-based-pd-decider";
+
+  /** Factory; parameter {@code nonCachedTokens} (default 0). */
+  public static PrefixBasedPdDecider create(String name, PluginParameters parameters, PluginHandle handle) {
+    return new PrefixBasedPdDecider(name, parameters.intValue("nonCachedTokens", 0));
+  }
   static final int AVERAGE_CHARACTERS_PER_TOKEN = 4;
 
   private final int nonCachedTokens;

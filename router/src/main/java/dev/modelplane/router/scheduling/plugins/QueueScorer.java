@@ -1,5 +1,8 @@
 package dev.modelplane.router.scheduling.plugins;
 
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.InferenceRequest;
@@ -15,6 +18,16 @@ import java.util.function.ToIntFunction;
 public final class QueueScorer extends NamedPlugin implements Scorer {
   public static final String TYPE = "queue-scorer";
   public static final String RUNNING_REQUESTS_TYPE = "running-requests-size-scorer";
+
+  /** Factory for {@code queue-scorer} (no parameters). */
+  public static QueueScorer create(String name, PluginParameters parameters, PluginHandle handle) {
+    return waiting(name);
+  }
+
+  /** Factory for {@code running-requests-size-scorer} (no parameters). */
+  public static QueueScorer createRunning(String name, PluginParameters parameters, PluginHandle handle) {
+    return running(name);
+  }
 
   private final ToIntFunction<Candidate> load;
 

@@ -1,5 +1,8 @@
 package dev.modelplane.router.scheduling.plugins;
 
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.Picker;
@@ -14,6 +17,11 @@ import java.util.random.RandomGenerator;
 /** {@code random-picker}: uniformly random, ignoring scores; keeps {@code maxNumOfEndpoints} (default 1). */
 public final class RandomPicker extends NamedPlugin implements Picker {
   public static final String TYPE = "random-picker";
+
+  /** Factory; parameter {@code maxNumOfEndpoints} (default 1). */
+  public static RandomPicker create(String name, PluginParameters parameters, PluginHandle handle) {
+    return new RandomPicker(name, parameters.intValue("maxNumOfEndpoints", 1), handle.environment().random());
+  }
 
   private final int maxNumOfEndpoints;
   private final Supplier<RandomGenerator> random;

@@ -1,5 +1,8 @@
 package dev.modelplane.router.scheduling.plugins;
 
+import dev.modelplane.router.plugin.NamedPlugin;
+import dev.modelplane.router.plugin.PluginHandle;
+import dev.modelplane.router.plugin.PluginParameters;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.ProfileHandler;
@@ -12,6 +15,11 @@ import java.util.Map;
 /** {@code single-profile-handler}: runs the one profile once; it is primary. */
 public final class SingleProfileHandler extends NamedPlugin implements ProfileHandler {
   public static final String TYPE = "single-profile-handler";
+
+  /** Factory (no parameters). */
+  public static SingleProfileHandler create(String name, PluginParameters parameters, PluginHandle handle) {
+    return new SingleProfileHandler(name);
+  }
 
   public SingleProfileHandler(String name) {
     super(TYPE, name);

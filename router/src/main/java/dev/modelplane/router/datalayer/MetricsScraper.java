@@ -1,0 +1,126 @@
+package dev.modelplane.router.datalayer;
+
+
+import dev.modelplane.router.Log;
+import dev.modelplane.router.pool.EndpointListener;
+import dev.modelplane.router.pool.EndpointPool;
+import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.MetricsSnapshot;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Scrapes every endpoint's {@code /metrics} page on a fixed cadence (GIE's {@code --refresh-metrics-interval}, 50 ms by
+ * default) and swaps in a new immutable snapshot. The next scrape of an endpoint is scheduled when the previous one
+ * ends, so a slow server is never scraped twice at once. A failed scrape leaves the old snapshot to age into
+ * staleness; the request path never waits on a scrape.
+ */
+public final class MetricsScraper implements EndpointListener, AutoCloseable {
+  /**
+   * Where and how often to scrape.
+   *
+   * @param interval time between the end of one scrape and the start of the next
+   * @param timeout per-scrape timeout
+   * @param path metrics path, {@code /metrics}
+   * @param portOverride scrape this port instead of the endpoint's (GIE's deprecated model-server-metrics-port), 0 off
+   */
+  public record Settings(Duration interval, Duration timeout, String path, int portOverride) {
+    public static final Settings DEFAULT = new Settings(Duration.ofMillis(50), Duration.ofSeconds(1), "/metrics", 0);
+  }
+
+  private final Vertx vertx;
+  private final HttpClient client;
+  private final MetricsExtractor extractor;
+  private final Settings settings;
+  private final LongSupplier nanoClock;
+  private final Consumer<EndpointPool> onUpdate;
+  private final Map<EndpointState, Boolean> active = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  public MetricsScraper(Vertx vertx, MetricsExtractor extractor, Settings settings, LongSupplier nanoClock,
+      Consumer<EndpointPool> onUpdate) {
+    this.vertx = vertx;
+    this.extractor = extractor;
+    this.settings = settings;
+    this.nanoClock = nanoClock;
+    this.onUpdate = onUpdate == null ? p -> { } : onUpdate;
+    this.client = vertx.createHttpClient(new HttpClientOptions()
+        .setKeepAlive(true)
+        .setConnectTimeout((int) Math.max(100, settings.timeout().toMillis()))
+        .setIdleTimeout(30), new PoolOptions().setHttp1MaxSize(2));
+  }
+
+  @Override
+  public void added(EndpointPool pool, EndpointState endpoint) {
+    if (closed) {
+      return;
+    }
+    active.put(endpoint, Boolean.TRUE);
+    vertx.runOnContext(v -> scrape(pool, endpoint));
+  }
+
+  @Override
+  public void removed(EndpointPool pool, EndpointState endpoint) {
+    active.remove(endpoint);
+  }
+
+  /** Endpoints currently scraped. */
+  public int activeCount() {
+    return active.size();
+  }
+
+  private void scrape(EndpointPool pool, EndpointState endpoint) {
+    if (closed || !active.containsKey(endpoint)) {
+      return;
+    }
+    int port = settings.portOverride() > 0 ? settings.portOverride() : endpoint.endpoint().port();
+    RequestOptions options = new RequestOptions()
+        .setMethod(HttpMethod.GET)
+        .setHost(endpoint.endpoint().address())
+        .setPort(port)
+        .setURI(settings.path())
+        .setTimeout(settings.timeout().toMillis());
+    EngineMapping mapping = extractor.mappingFor(endpoint.endpoint().labels());
+    client.request(options)
+        .compose(req -> req.send())
+        .compose(resp -> {
+          if (resp.statusCode() != 200) {
+            return resp.body().transform(ar -> io.vertx.core.Future.failedFuture("status " + resp.statusCode()));
+          }
+          return resp.body();
+        })
+        .onComplete(ar -> {
+          if (ar.succeeded()) {
+            MetricsSnapshot previous = endpoint.metrics();
+            MetricsSnapshot next = extractor.extract(ar.result().toString(StandardCharsets.UTF_8), mapping, previous,
+                nanoClock.getAsLong());
+            if (next != previous) {
+              endpoint.updateMetrics(next);
+              onUpdate.accept(pool);
+            }
+          } else {
+            Log.debug("metrics scrape failed", "endpoint", endpoint, "error", ar.cause().getMessage());
+          }
+          if (!closed && active.containsKey(endpoint)) {
+            vertx.setTimer(Math.max(1, settings.interval().toMillis()), t -> scrape(pool, endpoint));
+          }
+        });
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    active.clear();
+    client.close();
+  }
+}

@@ -1,0 +1,48 @@
+package dev.modelplane.router.gateway;
+
+import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.pool.EndpointPool;
+import dev.modelplane.router.pool.PoolRegistry;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+
+/** The gateway's own endpoints beside the proxied API: {@code GET /health} (pools and endpoint counts), {@code GET /metrics}. */
+final class AdminEndpoints {
+  private final PoolRegistry pools;
+  private final RouterMetrics metrics;
+
+  AdminEndpoints(PoolRegistry pools, RouterMetrics metrics) {
+    this.pools = pools;
+    this.metrics = metrics;
+  }
+
+  /** Answers the request when it is for one of these endpoints; {@code false} otherwise. */
+  boolean handle(HttpServerRequest req) {
+    if (req.method() != HttpMethod.GET) {
+      return false;
+    }
+    switch (req.path()) {
+      case "/health" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(health());
+      case "/metrics" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
+          .end(metrics.scrape());
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private String health() {
+    StringBuilder sb = new StringBuilder("{\"status\":\"ok\",\"pools\":[");
+    boolean first = true;
+    for (EndpointPool p : pools.pools()) {
+      if (!first) {
+        sb.append(',');
+      }
+      first = false;
+      sb.append("{\"name\":\"").append(p.key()).append("\",\"endpoints\":").append(p.endpoints().size()).append('}');
+    }
+    return sb.append("]}").toString();
+  }
+}

@@ -1,0 +1,132 @@
+package dev.modelplane.router.gateway;
+
+
+import dev.modelplane.router.Log;
+import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.request.RequestDirector;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.PoolOptions;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * The standalone OpenAI-compatible gateway: one HTTP server and one upstream client per event loop, so a request's
+ * downstream and upstream connections live on the same thread.
+ */
+public final class GatewayServer {
+  private final Vertx vertx;
+  private final GatewayOptions options;
+  private final RequestDirector director;
+  private final PoolRegistry pools;
+  private final RouterMetrics metrics;
+  private final AccessLog accessLog;
+  private final LongSupplier nanoClock;
+  private final AtomicInteger boundPort = new AtomicInteger();
+  private final java.util.List<String> deploymentIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  public GatewayServer(Vertx vertx, GatewayOptions options, RequestDirector director, PoolRegistry pools,
+      RouterMetrics metrics, AccessLog accessLog, LongSupplier nanoClock) {
+    this.vertx = vertx;
+    this.options = options;
+    this.director = director;
+    this.pools = pools;
+    this.metrics = metrics;
+    this.accessLog = accessLog;
+    this.nanoClock = nanoClock;
+  }
+
+  /** Starts listening; completes with the bound port. */
+  public Future<Integer> start() {
+    int instances = Math.max(1, options.eventLoops());
+    GatewayOptions opts = options;
+    if (options.port() == 0 && instances > 1) {
+      // Vert.x shares a listening socket between instances keyed by the configured port, so port 0 would give each
+      // instance its own random port: choose one free port first.
+      try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+          java.net.InetAddress.getByName(options.host()))) {
+        opts = options.withPort(probe.getLocalPort());
+      } catch (java.io.IOException e) {
+        return Future.failedFuture(e);
+      }
+    }
+    return deploy(opts, instances).map(id -> boundPort.get());
+  }
+
+  private Future<String> deploy(GatewayOptions opts, int instances) {
+    if (instances <= 0) {
+      return Future.succeededFuture("");
+    }
+    return vertx.deployVerticle(() -> new GatewayVerticle(opts), new DeploymentOptions().setInstances(instances))
+        .onSuccess(id -> {
+          deploymentIds.add(id);
+          Log.info("gateway listening", "host", opts.host(), "port", boundPort.get(), "event_loops", instances);
+        });
+  }
+
+  public int port() {
+    return boundPort.get();
+  }
+
+  private final class GatewayVerticle extends VerticleBase {
+    private final GatewayOptions opts;
+    private HttpServer server;
+    private HttpClient client;
+
+    GatewayVerticle(GatewayOptions opts) {
+      this.opts = opts;
+    }
+
+    @Override
+    public Future<?> start() {
+      client = vertx.createHttpClient(new HttpClientOptions()
+          .setConnectTimeout((int) opts.connectTimeout().toMillis())
+          .setKeepAlive(true)
+          .setKeepAliveTimeout(60)
+          .setTcpNoDelay(true)
+          .setDecompressionSupported(false), new PoolOptions().setHttp1MaxSize(opts.maxConnectionsPerEndpoint()));
+      server = vertx.createHttpServer(new HttpServerOptions()
+          .setHost(opts.host())
+          .setPort(opts.port())
+          .setTcpNoDelay(true)
+          .setCompressionSupported(false)
+          // HTTP/1.1 only: OpenAI clients speak it, and an h2c upgrade of a request with a body is a corner case
+          // no inference client relies on.
+          .setHttp2ClearTextEnabled(false)
+          .setMaxInitialLineLength(16 * 1024)
+          .setMaxHeaderSize(64 * 1024));
+      AdminEndpoints admin = new AdminEndpoints(pools, metrics);
+      server.requestHandler(req -> {
+        if (!admin.handle(req)) {
+          new ProxyExchange(req, client, opts, director, pools, metrics, accessLog, nanoClock).run();
+        }
+      });
+      Promise<Void> started = Promise.promise();
+      server.listen().onSuccess(s -> {
+        int previous = boundPort.compareAndExchange(0, s.actualPort());
+        if (previous != 0 && previous != s.actualPort()) {
+          Log.warn("gateway instances bound different ports", "first", previous, "this", s.actualPort());
+        }
+        started.complete();
+      }).onFailure(started::fail);
+      return started.future();
+    }
+
+    @Override
+    public Future<?> stop() {
+      return server.close().eventually(() -> client.close());
+    }
+  }
+
+  public Future<Void> stop() {
+    return Future.all(deploymentIds.stream().map(vertx::undeploy).toList()).mapEmpty();
+  }
+}

@@ -1,0 +1,68 @@
+package dev.modelplane.router.request;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.router.scheduling.LlmRequestBody;
+import java.util.UUID;
+
+/**
+ * What the director reads from a request before admitting it: the body, the model names (after the
+ * {@code x-gateway-model-name-rewrite} header), the objective's priority, the fairness id and the request id.
+ *
+ * @param body the parsed body; {@code null} when it was not parsed (an external picker reads it instead)
+ * @param incomingModel the model the client asked for ("" when unknown)
+ * @param targetModel the model sent to the model server
+ * @param priority the InferenceObjective's priority (0 without one)
+ * @param fairnessId the flow the request is queued under
+ * @param requestId {@code x-request-id}, generated when the client sent none
+ * @param forwardBody the body to forward (re-serialised when the model was rewritten)
+ * @param rewritten whether {@code forwardBody} differs from the received body
+ */
+record ParsedRequest(LlmRequestBody body, String incomingModel, String targetModel, int priority,
+    String fairnessId, String requestId, byte[] forwardBody, boolean rewritten) {
+
+  /** Parses the body; a malformed one is a {@link RouterException} (400). */
+  static ParsedRequest read(RequestInput input) {
+    LlmRequestBody body = OpenAiRequestParser.parse(input.path(), input.body());
+    String incoming = OpenAiRequestParser.model(body);
+    String rewrite = input.headers().get(RequestDirector.MODEL_REWRITE);
+    String target = rewrite == null || rewrite.isEmpty() ? incoming : rewrite;
+    byte[] forward = input.body();
+    boolean rewritten = false;
+    if (!target.equals(incoming)) {
+      ((ObjectNode) body.json()).put("model", target);
+      forward = OpenAiRequestParser.serialize(body.json());
+      rewritten = true;
+    }
+    return new ParsedRequest(body, incoming, target, input.pool().priorityOf(input.headers().get(RequestDirector.OBJECTIVE)),
+        fairnessId(input), requestId(input), forward, rewritten);
+  }
+
+  /**
+   * Reads what it can without rejecting anything: for an external picker, which answers malformed requests itself.
+   * The model names (for metrics) are empty when the body cannot be read.
+   */
+  static ParsedRequest readLeniently(RequestInput input) {
+    String model = "";
+    LlmRequestBody body = null;
+    try {
+      body = OpenAiRequestParser.parse(input.path(), input.body());
+      model = OpenAiRequestParser.model(body);
+    } catch (RouterException e) {
+      // the picker decides what to answer
+    }
+    String rewrite = input.headers().get(RequestDirector.MODEL_REWRITE);
+    String target = rewrite == null || rewrite.isEmpty() ? model : rewrite;
+    return new ParsedRequest(body, model, target, input.pool().priorityOf(input.headers().get(RequestDirector.OBJECTIVE)),
+        fairnessId(input), requestId(input), input.body(), false);
+  }
+
+  private static String fairnessId(RequestInput input) {
+    String fairness = input.headers().get(RequestDirector.FAIRNESS_ID);
+    return fairness == null || fairness.isEmpty() ? RequestDirector.DEFAULT_FAIRNESS_ID : fairness;
+  }
+
+  private static String requestId(RequestInput input) {
+    String requestId = input.headers().get(RequestDirector.REQUEST_ID);
+    return requestId == null || requestId.isEmpty() ? UUID.randomUUID().toString() : requestId;
+  }
+}

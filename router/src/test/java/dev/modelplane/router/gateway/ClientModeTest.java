@@ -1,0 +1,132 @@
+package dev.modelplane.router.gateway;
+
+import dev.modelplane.router.gateway.GatewayOptions;
+
+import dev.modelplane.router.Router;
+import dev.modelplane.router.RouterOptions;
+import dev.modelplane.router.datalayer.MetricsScraper;
+import dev.modelplane.router.testing.FakeModelServer;
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.vertx.core.Vertx;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The gateway delegating to an external EPP over ext_proc (here: another router process's ext_proc server). */
+class ClientModeTest {
+  private final Vertx upstreams = Vertx.vertx();
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private FakeModelServer a;
+  private FakeModelServer b;
+  private Router epp;
+
+  @BeforeEach
+  void start() throws Exception {
+    a = new FakeModelServer(upstreams, "a").start();
+    b = new FakeModelServer(upstreams, "b").start();
+    closeables.add(a);
+    closeables.add(b);
+    epp = new Router(new RouterOptions("127.0.0.1", null, 0, 0, -1, endpoints(), List.of(), null, null,
+        MetricsScraper.Settings.DEFAULT, Duration.ofSeconds(2), null, false, false)).start();
+    closeables.add(epp);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (int i = closeables.size() - 1; i >= 0; i--) {
+      closeables.get(i).close();
+    }
+    upstreams.close().toCompletionStage().toCompletableFuture().get();
+  }
+
+  private String endpoints() {
+    return a.hostPort() + "," + b.hostPort();
+  }
+
+  private Router gateway(String eppAddress, boolean failOpen) throws Exception {
+    GatewayOptions gw = GatewayOptions.defaults().withPort(0).withEventLoops(1).withAccessLog(false);
+    Router r = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints(), List.of(), null, null,
+        MetricsScraper.Settings.DEFAULT, Duration.ofSeconds(2), eppAddress, failOpen, false)).start();
+    closeables.add(r);
+    return r;
+  }
+
+  private HttpResponse<String> post(Router r, String body) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + r.gatewayPort() + "/v1/completions"))
+        .timeout(Duration.ofSeconds(20)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static int deadPort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  void delegatesPickingToTheExternalEpp() throws Exception {
+    Router gw = gateway("127.0.0.1:" + epp.extProcPort(), false);
+    for (int i = 0; i < 4; i++) {
+      HttpResponse<String> r = post(gw, "{\"model\":\"m\",\"prompt\":\"hello " + i + "\"}");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("x-gateway-destination-endpoint-served").orElseThrow())
+          .isIn(a.hostPort(), b.hostPort());
+    }
+    assertThat(a.requests() + b.requests()).isEqualTo(4);
+    assertThat(epp.metrics().scrape()).contains("inference_objective_request_total{model_name=\"m\"");
+  }
+
+  @Test
+  void eppErrorsReachTheClient() throws Exception {
+    Router gw = gateway("127.0.0.1:" + epp.extProcPort(), false);
+    HttpResponse<String> r = post(gw, "{\"prompt\":\"no model\"}");
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("model not found in request body");
+  }
+
+  @Test
+  void failCloseAnswers503WhenTheEppIsDown() throws Exception {
+    Router gw = gateway("127.0.0.1:" + deadPort(), false);
+    HttpResponse<String> r = post(gw, "{\"model\":\"m\",\"prompt\":\"x\"}");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).contains("endpoint picker unavailable");
+    assertThat(a.requests() + b.requests()).isZero();
+  }
+
+  @Test
+  void failOpenPicksAnEndpointItself() throws Exception {
+    Router gw = gateway("127.0.0.1:" + deadPort(), true);
+    HttpResponse<String> r = post(gw, "{\"model\":\"m\",\"prompt\":\"x\"}");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(a.requests() + b.requests()).isEqualTo(1);
+  }
+
+  @Test
+  void grpcHealthReportsLivenessReadinessAndExtProc() throws Exception {
+    ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", epp.grpcHealthPort()).usePlaintext().build();
+    try {
+      HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(ch);
+      for (String service : List.of("liveness", "readiness", "envoy.service.ext_proc.v3.ExternalProcessor")) {
+        assertThat(health.check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus())
+            .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+      }
+    } finally {
+      ch.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,317 @@
+package dev.modelplane.router.gateway;
+
+import dev.modelplane.router.gateway.GatewayOptions;
+
+import dev.modelplane.router.Router;
+import dev.modelplane.router.RouterOptions;
+import dev.modelplane.router.datalayer.MetricsScraper;
+import dev.modelplane.router.pool.EndpointPool;
+import dev.modelplane.router.pool.PoolKey;
+import dev.modelplane.router.testing.FakeModelServer;
+import io.vertx.core.Vertx;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class GatewayTest {
+  private final Vertx upstreams = Vertx.vertx();
+  private final List<FakeModelServer> servers = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private Router router;
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (router != null) {
+      router.close();
+    }
+    for (FakeModelServer s : servers) {
+      s.close();
+    }
+    upstreams.close().toCompletionStage().toCompletableFuture().get();
+  }
+
+  private FakeModelServer server(String name) throws Exception {
+    FakeModelServer s = new FakeModelServer(upstreams, name).start();
+    servers.add(s);
+    return s;
+  }
+
+  private Router router(String endpoints, String config, long maxBody) throws Exception {
+    GatewayOptions gw = GatewayOptions.defaults().withPort(0).withEventLoops(1).withMaxBodyBytes(maxBody)
+        .withAccessLog(false);
+    router = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints, List.of(), null, config,
+        MetricsScraper.Settings.DEFAULT, Duration.ofSeconds(2), null, false, false)).start();
+    return router;
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + router.gatewayPort() + path);
+  }
+
+  private HttpResponse<String> post(String path, String body, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20))
+        .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String chat(String content, boolean stream) {
+    return "{\"model\":\"m\",\"stream\":" + stream + ",\"messages\":[{\"role\":\"user\",\"content\":\""
+        + content + "\"}]}";
+  }
+
+  @Test
+  void forwardsAndReportsTheServedEndpoint() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), null, 1 << 20);
+    HttpResponse<String> r = post("/v1/chat/completions", chat("hi", false), "x-request-id", "req-42");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).contains("hello from a");
+    assertThat(r.headers().firstValue("x-gateway-destination-endpoint-served")).contains(a.hostPort());
+    assertThat(a.headers().get(0).get("x-request-id")).isEqualTo("req-42");
+    assertThat(a.bodies().get(0).getString("model")).isEqualTo("m");
+  }
+
+  @Test
+  void streamsServerSentEventsWithoutBuffering() throws Exception {
+    FakeModelServer a = server("a").stream(3, 0);
+    CompletableFuture<Void> release = a.holdAfterFirstChunk();
+    router(a.hostPort(), null, 1 << 20);
+    HttpRequest req = HttpRequest.newBuilder(uri("/v1/chat/completions")).timeout(Duration.ofSeconds(20))
+        .POST(HttpRequest.BodyPublishers.ofString(chat("hi", true))).build();
+    HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(v -> assertThat(v).contains("event-stream"));
+    BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8));
+    // The upstream holds the rest of the stream until we have seen the first event: only an unbuffered proxy passes.
+    String first = reader.readLine();
+    assertThat(first).startsWith("data: ").contains("tok0");
+    release.complete(null);
+    List<String> rest = new ArrayList<>();
+    for (String line; (line = reader.readLine()) != null; ) {
+      if (!line.isEmpty()) {
+        rest.add(line);
+      }
+    }
+    assertThat(rest).hasSize(3).last().isEqualTo("data: [DONE]");
+  }
+
+  @Test
+  void malformedJsonGetsAnOpenAiStyle400() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), null, 1 << 20);
+    HttpResponse<String> r = post("/v1/chat/completions", "{\"model\": \"m\", \"messages\": [");
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("\"error\"").contains("\"type\":\"invalid_request_error\"")
+        .contains("error unmarshaling request body");
+    HttpResponse<String> noModel = post("/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+    assertThat(noModel.statusCode()).isEqualTo(400);
+    assertThat(noModel.body()).contains("model not found in request body");
+    assertThat(a.requests()).isZero();
+  }
+
+  @Test
+  void oversizedBodyGets413() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), null, 1024);
+    HttpResponse<String> r = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"" + "x".repeat(5000) + "\"}");
+    assertThat(r.statusCode()).isEqualTo(413);
+    assertThat(r.body()).contains("exceeds the limit of 1024 bytes");
+    assertThat(a.requests()).isZero();
+  }
+
+  @Test
+  void emptyPoolGets503() throws Exception {
+    router("", null, 1 << 20);
+    router.pools().getOrCreate(PoolKey.STATIC);
+    HttpResponse<String> r = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"hello\"}");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).contains("failed to find endpoint candidates");
+  }
+
+  @Test
+  void retriesAnotherEndpointWhenConnectingFails() throws Exception {
+    FakeModelServer live = server("live");
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    router("127.0.0.1:" + deadPort + "," + live.hostPort(), null, 1 << 20);
+    for (int i = 0; i < 8; i++) {
+      HttpResponse<String> r = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"hello " + i + "\"}");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("x-gateway-destination-endpoint-served")).contains(live.hostPort());
+    }
+    assertThat(live.requests()).isEqualTo(8);
+  }
+
+  @Test
+  void retriesAnotherEndpointWhenTheUpstreamDiesAfterItsHeadBeforeAnyBody() throws Exception {
+    FakeModelServer dying = server("dying").dieAfterHead();
+    FakeModelServer live = server("live");
+    router(dying.hostPort() + "," + live.hostPort(), null, 1 << 20);
+    for (int i = 0; i < 8; i++) {
+      HttpResponse<String> r = post("/v1/chat/completions", chat("question " + i, true));
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("x-gateway-destination-endpoint-served")).contains(live.hostPort());
+      assertThat(r.body()).contains("tok0 ").endsWith("data: [DONE]\n\n");
+    }
+    assertThat(dying.requests()).as("requests that reached the dying server first").isPositive();
+    assertThat(live.requests()).isEqualTo(8);
+  }
+
+  @Test
+  void clientDisconnectCancelsTheUpstream() throws Exception {
+    FakeModelServer a = server("a").stream(1000, 20);
+    router(a.hostPort(), null, 1 << 20);
+    HttpRequest req = HttpRequest.newBuilder(uri("/v1/chat/completions")).timeout(Duration.ofSeconds(20))
+        .POST(HttpRequest.BodyPublishers.ofString(chat("long", true))).build();
+    HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+    BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8));
+    assertThat(reader.readLine()).startsWith("data: ");
+    r.body().close();
+    await().atMost(Duration.ofSeconds(10)).until(() -> a.cancelled() == 1);
+    assertThat(a.completed()).isZero();
+  }
+
+  @Test
+  void sheddableRequestsGet429WhenSaturated() throws Exception {
+    FakeModelServer a = server("a").metrics(50, 0.1);
+    router(a.hostPort(), null, 1 << 20);
+    EndpointPool pool = router.pools().get(PoolKey.STATIC);
+    pool.putObjective("batch", -1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
+    HttpResponse<String> shed = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"x\"}",
+        "x-gateway-inference-objective", "batch");
+    assertThat(shed.statusCode()).isEqualTo(429);
+    assertThat(shed.body()).contains("sheddable request dropped");
+    HttpResponse<String> normal = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"x\"}");
+    assertThat(normal.statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void sharedPrefixesStickAndDifferentPrefixesSpread() throws Exception {
+    FakeModelServer a = server("a");
+    FakeModelServer b = server("b");
+    FakeModelServer c = server("c");
+    router(a.hostPort() + "," + b.hostPort() + "," + c.hostPort(), null, 1 << 20);
+    String system = "You are a meticulous assistant. ".repeat(40);
+    Set<String> sameServed = new HashSet<>();
+    for (int i = 0; i < 10; i++) {
+      HttpResponse<String> r = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"" + system + " question " + i
+          + "\"}");
+      sameServed.add(r.headers().firstValue("x-gateway-destination-endpoint-served").orElseThrow());
+    }
+    assertThat(sameServed).hasSize(1);
+    Set<String> spread = new HashSet<>();
+    for (int i = 0; i < 30; i++) {
+      String unique = ("topic " + i + " ").repeat(30);
+      HttpResponse<String> r = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"" + unique + "\"}");
+      spread.add(r.headers().firstValue("x-gateway-destination-endpoint-served").orElseThrow());
+    }
+    assertThat(spread).hasSize(3);
+  }
+
+  @Test
+  void healthMetricsAndModels() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), null, 1 << 20);
+    post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"x\"}");
+    HttpResponse<String> health = http.send(HttpRequest.newBuilder(uri("/health")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(health.statusCode()).isEqualTo(200);
+    assertThat(health.body()).contains("\"endpoints\":1");
+    HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(uri("/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.body()).contains("inference_objective_request_total{model_name=\"m\",target_model_name=\"m\","
+        + "priority=\"0\"} 1").contains("inference_extension_scheduler_e2e_duration_seconds_count 1")
+        .contains("modelplane_gateway_requests_total{code=\"200\"")
+        .contains("inference_objective_running_requests{model_name=\"m\"} 0");
+    HttpResponse<String> models = http.send(HttpRequest.newBuilder(uri("/v1/models")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(models.statusCode()).isEqualTo(200);
+    assertThat(models.body()).contains("\"id\":\"m\"");
+  }
+
+  @Test
+  void modelRewriteHeaderChangesTheForwardedModel() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), null, 1 << 20);
+    HttpResponse<String> r = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"x\"}",
+        "x-gateway-model-name-rewrite", "m-lora");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(a.bodies().get(0).getString("model")).isEqualTo("m-lora");
+  }
+
+  private static final String FLOW_CONTROL = """
+      featureGates: [flowControl]
+      plugins:
+      - type: queue-scorer
+      flowControl:
+        maxRequests: 1
+        defaultRequestTTL: 2s
+      """;
+
+  @Test
+  void flowControlQueuesWhileSaturatedThenTtlGives503AndCapacityGives429() throws Exception {
+    FakeModelServer a = server("a").metrics(50, 0.1);
+    router(a.hostPort(), FLOW_CONTROL, 1 << 20);
+    EndpointPool pool = router.pools().get(PoolKey.STATIC);
+    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
+    CompletableFuture<HttpResponse<String>> queued = CompletableFuture.supplyAsync(() -> {
+      try {
+        return post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"first\"}");
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape()
+        .contains("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",priority=\"0\""));
+    HttpResponse<String> overCapacity = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"second\"}");
+    assertThat(overCapacity.statusCode()).isEqualTo(429);
+    HttpResponse<String> expired = queued.get(20, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(expired.statusCode()).isEqualTo(503);
+    assertThat(expired.body()).contains("timed out in queue");
+    assertThat(a.requests()).isZero();
+  }
+
+  @Test
+  void flowControlReleasesQueuedRequestsOnceTheServerHasRoom() throws Exception {
+    FakeModelServer a = server("a").metrics(50, 0.1);
+    router(a.hostPort(), FLOW_CONTROL.replace("2s", "30s"), 1 << 20);
+    EndpointPool pool = router.pools().get(PoolKey.STATIC);
+    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
+    CompletableFuture<HttpResponse<String>> queued = CompletableFuture.supplyAsync(() -> {
+      try {
+        return post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"waits\"}");
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape()
+        .contains("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",priority=\"0\""));
+    assertThat(queued).isNotDone();
+    a.metrics(0, 0.1);
+    assertThat(queued.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    assertThat(a.requests()).isEqualTo(1);
+  }
+}
