@@ -42,9 +42,6 @@ import java.util.function.LongSupplier;
  */
 final class ProxyExchange {
   static final String SERVED_HEADER = "x-gateway-destination-endpoint-served";
-  private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
-      "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length",
-      "proxy-connection", PoolRegistry.POOL_HEADER);
 
   private final HttpServerRequest req;
   private final HttpServerResponse resp;
@@ -58,9 +55,7 @@ final class ProxyExchange {
   private final Context context;
   private final long startNanos;
 
-  private Buffer body = Buffer.buffer();
-  private long received;
-  private boolean tooLarge;
+  private final BoundedBody body;
   private boolean clientGone;
   private boolean done;
   private RequestDirector.PendingRoute pending;
@@ -83,6 +78,7 @@ final class ProxyExchange {
     this.resp = req.response();
     this.client = client;
     this.options = options;
+    this.body = new BoundedBody(options.maxBodyBytes());
     this.director = director;
     this.pools = pools;
     this.metrics = metrics;
@@ -110,63 +106,39 @@ final class ProxyExchange {
       fail(new RouterException(ErrorCode.NOT_FOUND, "unsupported route " + req.method() + " " + path));
       return;
     }
-    String declared = req.getHeader(HttpHeaders.CONTENT_LENGTH);
-    if (declared != null) {
-      try {
-        if (Long.parseLong(declared.trim()) > hardLimit()) {
-          resp.putHeader(HttpHeaders.CONNECTION, "close");
-          fail(tooLargeError());
-          return;
-        }
-      } catch (NumberFormatException e) {
-        fail(new RouterException(ErrorCode.BAD_REQUEST, "invalid Content-Length"));
-        return;
+    try {
+      body.checkDeclared(req.getHeader(HttpHeaders.CONTENT_LENGTH));
+    } catch (RouterException e) {
+      if (e.code() == ErrorCode.PAYLOAD_TOO_LARGE) {
+        resp.putHeader(HttpHeaders.CONNECTION, "close");
       }
+      fail(e);
+      return;
     }
     req.handler(this::onChunk);
     req.exceptionHandler(t -> onClientGone());
     req.endHandler(v -> onBody());
   }
 
-  /** Above this we stop reading and close instead of draining the rest. */
-  private long hardLimit() {
-    return Math.max(options.maxBodyBytes() * 4, options.maxBodyBytes() + 64L * 1024 * 1024);
-  }
-
-  private RouterException tooLargeError() {
-    return new RouterException(ErrorCode.PAYLOAD_TOO_LARGE,
-        "request body exceeds the limit of " + options.maxBodyBytes() + " bytes");
-  }
-
   private void onChunk(Buffer chunk) {
-    received += chunk.length();
-    if (tooLarge) {
-      if (received > hardLimit() && !done) {
-        resp.putHeader(HttpHeaders.CONNECTION, "close");
-        fail(tooLargeError());
-      }
-      return;
+    if (body.append(chunk) == BoundedBody.State.OVER_HARD_LIMIT && !done) {
+      resp.putHeader(HttpHeaders.CONNECTION, "close");
+      fail(body.tooLarge());
     }
-    if (received > options.maxBodyBytes()) {
-      tooLarge = true;
-      body = null; // drain the rest so the client can read the 413
-      return;
-    }
-    body.appendBuffer(chunk);
   }
 
   private void onBody() {
     if (done) {
       return;
     }
-    if (tooLarge) {
-      fail(tooLargeError());
+    if (body.overLimit()) {
+      fail(body.tooLarge());
       return;
     }
     Map<String, String> headers = new HashMap<>();
     req.headers().forEach(e -> headers.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + "," + b));
     headers.put(":path", req.uri());
-    pending = director.route(new RequestInput(pool, req.path(), headers, body.getBytes(), null, startNanos));
+    pending = director.route(new RequestInput(pool, req.path(), headers, body.bytes(), null, startNanos));
     pending.decision().whenComplete((d, err) -> onContext(() -> {
       if (err != null) {
         fail(unwrap(err));
@@ -185,16 +157,7 @@ final class ProxyExchange {
     Destination target = decision.destination();
     current = target;
     attempts++;
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
-    req.headers().forEach(e -> {
-      String name = e.getKey().toLowerCase(Locale.ROOT);
-      if (!HOP_BY_HOP.contains(name) && !decision.request().removedHeaders().contains(name)
-          && !decision.request().setHeaders().containsKey(name)) {
-        headers.add(e.getKey(), e.getValue());
-      }
-    });
-    decision.request().setHeaders().forEach(headers::set);
-    headers.set(RequestDirector.REQUEST_ID, decision.request().requestId());
+    MultiMap headers = ForwardedHeaders.upstreamRequest(req.headers(), decision);
     RequestOptions ro = new RequestOptions()
         .setMethod(req.method())
         .setHost(target.host())
@@ -304,12 +267,7 @@ final class ProxyExchange {
     metrics.gatewayTtfb.observe(ttfbNanos / 1e9);
     resp.setStatusCode(ur.statusCode());
     resp.setStatusMessage(ur.statusMessage());
-    ur.headers().forEach(e -> {
-      String name = e.getKey().toLowerCase(Locale.ROOT);
-      if (!HOP_BY_HOP.contains(name)) {
-        resp.headers().add(e.getKey(), e.getValue());
-      }
-    });
+    ForwardedHeaders.copyResponse(ur.headers(), resp.headers());
     upstreamStatus = ur.statusCode();
     director.responseReceived(decision, upstreamStatus, target);
     resp.putHeader(SERVED_HEADER, target.hostPort());
@@ -407,7 +365,7 @@ final class ProxyExchange {
     metrics.gatewayDuration.observe(duration / 1e9, String.valueOf(status));
     if (accessLog != null) {
       accessLog.log(new AccessLog.Entry(Instant.now(), req.method().name(), req.path(), status, duration / 1000,
-          ttfbNanos < 0 ? -1 : ttfbNanos / 1000, received, responseBytes,
+          ttfbNanos < 0 ? -1 : ttfbNanos / 1000, body.received(), responseBytes,
           current == null ? null : current.hostPort(), decision == null ? null : model,
           decision == null ? null : decision.request().targetModel(),
           decision == null ? req.getHeader(RequestDirector.REQUEST_ID) : decision.request().requestId(), attempts,

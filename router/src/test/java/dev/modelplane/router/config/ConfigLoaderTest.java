@@ -151,4 +151,18 @@ class ConfigLoaderTest {
                   {type: approx-prefix-cache-producer, parameters: {autoTune: false, blockSizeTokens: 0}}]
         """)).hasMessageContaining("BlockSizeTokens must be > 0");
   }
+
+  @Test
+  void aParameterOfTheWrongTypeNamesThePluginAndTheField() {
+    assertThatThrownBy(() -> loader.load("plugins: [{type: max-score-picker, parameters: {maxNumOfEndpoints: many}}]"))
+        .hasMessage("plugin 'max-score-picker' (max-score-picker): parameter 'maxNumOfEndpoints' must be an integer, "
+            + "got \"many\"");
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{name: d, type: utilization-detector, parameters: {metricsStalenessThreshold: soon}}]
+        """)).hasMessageStartingWith("plugin 'd' (utilization-detector): parameter 'metricsStalenessThreshold': ")
+        .hasMessageContaining("soon");
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{type: by-label, parameters: {label: role, validValues: decode}}]
+        """)).hasMessageContaining("parameter 'validValues' must be a list");
+  }
 }

@@ -89,6 +89,11 @@ class ClientModeTest {
     }
     assertThat(a.requests() + b.requests()).isEqualTo(4);
     assertThat(epp.metrics().scrape()).contains("inference_objective_request_total{model_name=\"m\"");
+    // The gateway's own director records the same request metrics as in-process picking does.
+    String own = gw.metrics().scrape();
+    assertThat(own).containsPattern(
+        "inference_objective_request_total\\{model_name=\"m\",target_model_name=\"m\"[^}]*} 4");
+    assertThat(own).containsPattern("inference_objective_running_requests\\{model_name=\"m\"} 0");
   }
 
   @Test

@@ -1,0 +1,42 @@
+package dev.modelplane.router.gateway;
+
+import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.request.RoutingDecision;
+import io.vertx.core.MultiMap;
+import java.util.Locale;
+import java.util.Set;
+
+/** Which headers cross the gateway: hop-by-hop headers never do; the routing decision's changes are applied. */
+final class ForwardedHeaders {
+  private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
+      "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length",
+      "proxy-connection", PoolRegistry.POOL_HEADER);
+
+  private ForwardedHeaders() {
+  }
+
+  /** The upstream request's headers: the client's, minus hop-by-hop and removed ones, plus the decision's. */
+  static MultiMap upstreamRequest(MultiMap client, RoutingDecision decision) {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+    client.forEach(e -> {
+      String name = e.getKey().toLowerCase(Locale.ROOT);
+      if (!HOP_BY_HOP.contains(name) && !decision.request().removedHeaders().contains(name)
+          && !decision.request().setHeaders().containsKey(name)) {
+        headers.add(e.getKey(), e.getValue());
+      }
+    });
+    decision.request().setHeaders().forEach(headers::set);
+    headers.set(RequestDirector.REQUEST_ID, decision.request().requestId());
+    return headers;
+  }
+
+  /** Copies the upstream response's end-to-end headers to the client response. */
+  static void copyResponse(MultiMap upstream, MultiMap client) {
+    upstream.forEach(e -> {
+      if (!HOP_BY_HOP.contains(e.getKey().toLowerCase(Locale.ROOT))) {
+        client.add(e.getKey(), e.getValue());
+      }
+    });
+  }
+}
