@@ -4,6 +4,8 @@
 # loopback; the gateway runs as its own `modelplane router` process. Results go to stdout as Markdown tables
 # (docs/benchmarks.md keeps a copy). BENCH_NGINX=none skips the nginx rows; BENCH_NGINX=/path picks a binary
 # (default: hack/bench/nginx.sh, which unpacks Debian's nginx package into the cache once).
+# BENCH_BASELINE=<git revision> also builds that revision (once, cached) and measures it in the same run: its JMH
+# decisions before ours, its gateway as extra rows — ratios side by side with the previous version.
 #   hack/bench-router.sh [jmh|gateway|all] [gateway-seconds] [concurrency list]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +21,28 @@ trap 'rm -f "$cp_file"' EXIT
 "$root/hack/mvn" -q -pl router -am test-compile dependency:build-classpath -Dmdep.outputFile="$cp_file" \
   -Dmdep.includeScope=test >&2
 cp="$root/router/target/test-classes:$root/router/target/classes:$(cat "$cp_file")"
+baseline_cp=""
+if [ -n "${BENCH_BASELINE:-}" ]; then
+  sha="$(git -C "$root" rev-parse --verify "${BENCH_BASELINE}^{commit}")"
+  base="${XDG_CACHE_HOME:-$HOME/.cache}/modelplane/bench-baseline/$sha"
+  if [ ! -f "$base/.built" ]; then
+    echo "building baseline $sha into $base" >&2
+    rm -rf "$base" && mkdir -p "$base"
+    git -C "$root" archive "$sha" | tar -x -C "$base"
+    "$base/hack/mvn" -q -f "$base/pom.xml" -pl cli -am package -DskipTests >&2
+    "$base/hack/mvn" -q -f "$base/pom.xml" -pl router -am test-compile dependency:build-classpath \
+      -Dmdep.outputFile="$base/router-test-classpath" -Dmdep.includeScope=test >&2
+    touch "$base/.built"
+  fi
+  baseline_cp="$base/router/target/test-classes:$base/router/target/classes:$(cat "$base/router-test-classpath")"
+  export BENCH_BASELINE_JAR="$base/cli/target/modelplane.jar"
+fi
 if [ "$what" = jmh ] || [ "$what" = all ]; then
+  if [ -n "$baseline_cp" ]; then
+    echo "## previous version ($BENCH_BASELINE)"
+    "$java" -cp "$baseline_cp" org.openjdk.jmh.Main SchedulingBenchmark -rf text -rff /dev/null
+    echo "## this version"
+  fi
   "$java" -cp "$cp" org.openjdk.jmh.Main SchedulingBenchmark -rf text -rff /dev/null
 fi
 if [ "$what" = gateway ] || [ "$what" = all ]; then

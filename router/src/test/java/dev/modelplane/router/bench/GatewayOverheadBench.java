@@ -31,6 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * (unbuffered, keep-alive upstream connections, the same number of worker threads as the gateway's event loops).
  * Reports streams/s, time to first event and stream duration percentiles, CPU per stream, and the ratios.
  *
+ * With {@code BENCH_BASELINE_JAR} naming another build's {@code modelplane.jar}, that version's gateway is measured
+ * in the same run too (rows "gateway (previous version)").
+ *
  * <p>Usage: {@code GatewayOverheadBench <modelplane.jar> <java> [seconds] [concurrency,…]}; see hack/bench-router.sh.
  */
 public final class GatewayOverheadBench {
@@ -105,6 +108,20 @@ public final class GatewayOverheadBench {
     throw new IllegalStateException("nginx did not start on port " + port);
   }
 
+  /** Starts {@code modelplane router} from {@code jar} as its own process, in front of {@code upstream}. */
+  private static Process startRouter(String java, Path jar, String upstream, int port) throws java.io.IOException {
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx1g"));
+    String extra = System.getenv("BENCH_ROUTER_JVM_OPTS"); // e.g. a JFR recording while profiling
+    if (extra != null && !extra.isBlank()) {
+      command.addAll(List.of(extra.trim().split("\\s+")));
+    }
+    command.addAll(List.of("-jar", jar.toString(), "router", "--endpoints", upstream, "--port",
+        String.valueOf(port), "--grpc-port", "-1", "--grpc-health-port", "-1", "--metrics-port", "-1",
+        "--no-access-log", "--event-loops", "2"));
+    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+  }
+
   public static void main(String[] args) throws Exception {
     Path jar = Path.of(args[0]);
     String java = args[1];
@@ -118,16 +135,14 @@ public final class GatewayOverheadBench {
     int gatewayPort = freePort();
     String nginxBinary = System.getenv("BENCH_NGINX");
     Process nginx = null;
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx1g"));
-    String extra = System.getenv("BENCH_ROUTER_JVM_OPTS"); // e.g. a JFR recording while profiling
-    if (extra != null && !extra.isBlank()) {
-      command.addAll(List.of(extra.trim().split("\\s+")));
+    Process router = startRouter(java, jar, upstream.hostPort(), gatewayPort);
+    String baselineJar = System.getenv("BENCH_BASELINE_JAR");
+    int baselinePort = -1;
+    Process baseline = null;
+    if (baselineJar != null && !baselineJar.isBlank()) {
+      baselinePort = freePort();
+      baseline = startRouter(java, Path.of(baselineJar), upstream.hostPort(), baselinePort);
     }
-    command.addAll(List.of("-jar", jar.toString(), "router", "--endpoints", upstream.hostPort(), "--port",
-        String.valueOf(gatewayPort), "--grpc-port", "-1", "--grpc-health-port", "-1", "--metrics-port", "-1",
-        "--no-access-log", "--event-loops", "2"));
-    Process router = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     try {
       int nginxPort = -1;
       if (nginxBinary != null && !nginxBinary.isBlank()) {
@@ -135,6 +150,9 @@ public final class GatewayOverheadBench {
         nginx = startNginx(nginxBinary, nginxPort, upstream.port(), 2);
       }
       waitForHealth(gatewayPort);
+      if (baseline != null) {
+        waitForHealth(baselinePort);
+      }
       List<Result> results = new ArrayList<>();
       for (int c : levels) {
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
@@ -143,6 +161,10 @@ public final class GatewayOverheadBench {
         results.add(run(vertx, client, upstream.port(), c, seconds, "direct", router));
         run(vertx, client, gatewayPort, c, 2, "warmup", router);
         results.add(run(vertx, client, gatewayPort, c, seconds, "gateway", router));
+        if (baseline != null) {
+          run(vertx, client, baselinePort, c, 2, "warmup", baseline);
+          results.add(run(vertx, client, baselinePort, c, seconds, "gateway (previous version)", baseline));
+        }
         if (nginx != null) {
           run(vertx, client, nginxPort, c, 2, "warmup", nginx);
           results.add(run(vertx, client, nginxPort, c, seconds, "nginx", nginx));
@@ -156,6 +178,10 @@ public final class GatewayOverheadBench {
         if (!nginx.waitFor(10, TimeUnit.SECONDS)) {
           nginx.destroyForcibly();
         }
+      }
+      if (baseline != null) {
+        baseline.destroy();
+        baseline.waitFor(10, TimeUnit.SECONDS);
       }
       router.destroy();
       if (!router.waitFor(10, TimeUnit.SECONDS)) {
