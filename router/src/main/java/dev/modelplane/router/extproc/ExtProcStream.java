@@ -59,7 +59,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private List<String> subsetHint;
   private boolean fullDuplex = true;
   private boolean trailersPending;
-  private RequestDirector.PendingRoute pending;
+  private RequestDirector.PendingDecision pending;
   private RoutingDecision decision;
   private int responseStatus;
   private long responseBytes;

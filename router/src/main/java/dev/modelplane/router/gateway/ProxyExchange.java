@@ -58,7 +58,7 @@ final class ProxyExchange {
   private final BoundedBody body;
   private boolean clientGone;
   private boolean done;
-  private RequestDirector.PendingRoute pending;
+  private RequestDirector.PendingDecision pending;
   private RoutingDecision decision;
   private Destination current;
   private HttpClientRequest upstream;

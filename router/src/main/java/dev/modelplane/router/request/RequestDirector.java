@@ -49,7 +49,7 @@ public final class RequestDirector implements AutoCloseable {
   private final boolean failOpen;
 
   /** A route being decided; {@link #cancel()} withdraws it (the client went away while it was queued). */
-  public record PendingRoute(CompletableFuture<RoutingDecision> decision, Runnable canceller) {
+  public record PendingDecision(CompletableFuture<RoutingDecision> decision, Runnable canceller) {
     public void cancel() {
       canceller.run();
     }
@@ -80,7 +80,7 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   /** Decides where a request goes. Errors complete the future with a {@link RouterException}. */
-  public PendingRoute route(RequestInput input) {
+  public PendingDecision route(RequestInput input) {
     if (externalPicker != null) {
       return routeExternally(input);
     }
@@ -91,7 +91,7 @@ public final class RequestDirector implements AutoCloseable {
       candidates = locator.locate(input, Set.of());
     } catch (RouterException e) {
       recordError(null, null, e);
-      return new PendingRoute(CompletableFuture.failedFuture(e), () -> { });
+      return new PendingDecision(CompletableFuture.failedFuture(e), () -> { });
     }
     Admission.Ticket ticket = admission.admit(input.pool(), candidates, parsed);
     CompletableFuture<RoutingDecision> decision = ticket.admitted().handle((ok, err) -> {
@@ -105,7 +105,7 @@ public final class RequestDirector implements AutoCloseable {
         throw e;
       }
     });
-    return new PendingRoute(decision, ticket.cancel());
+    return new PendingDecision(decision, ticket.cancel());
   }
 
   /**
@@ -200,7 +200,7 @@ public final class RequestDirector implements AutoCloseable {
     admission.capacityChanged(pool, true);
   }
 
-  private PendingRoute routeExternally(RequestInput input) {
+  private PendingDecision routeExternally(RequestInput input) {
     ParsedRequest parsed = ParsedRequest.readLeniently(input);
     InferenceRequest request = inferenceRequest(input, parsed);
     ExternalPicker.Exchange exchange = externalPicker.pick(input, parsed.requestId());
@@ -232,7 +232,7 @@ public final class RequestDirector implements AutoCloseable {
       recordPicked(parsed);
       return new RoutingDecision(input, request, null, List.of(any), 0, input.body(), false, null);
     });
-    return new PendingRoute(decision, exchange::close);
+    return new PendingDecision(decision, exchange::close);
   }
 
   private static InferenceRequest inferenceRequest(RequestInput input, ParsedRequest parsed) {
