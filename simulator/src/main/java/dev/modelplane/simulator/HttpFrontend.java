@@ -91,7 +91,7 @@ final class HttpFrontend {
       }
       case "/metrics" -> {
         rank.engine.refreshGauges();
-        resp.putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(rank.metrics.registry.scrape());
+        resp.putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(rank.metrics.scrape());
       }
       case "/v1/models" -> onlyWhenReady(req, HttpMethod.GET,
           () -> resp.putHeader("content-type", JSON_TYPE).end(rank.modelsJson()));

@@ -173,9 +173,12 @@ class SimulatorHttpTest {
         "vllm:prompt_tokens_total", "vllm:generation_tokens_total")) {
       assertThat(m).contains(name + "{model_name=\"test-model\"}");
     }
-    assertThat(m).contains("vllm:cache_config_info{block_size=\"16\",num_gpu_blocks=\"1024\"");
+    // Labels come sorted by name (the Prometheus client's order; label order carries no meaning).
+    assertThat(SimClient.sample(m, "vllm:cache_config_info", "{block_size=\"16\",cache_dtype=\"auto\","))
+        .isEqualTo(1);
+    assertThat(SimClient.sample(m, "vllm:cache_config_info", "num_gpu_blocks=\"1024\"}")).isEqualTo(1);
     assertThat(m).contains("vllm:lora_requests_info{max_lora=\"1\",running_lora_adapters=\"\"");
-    assertThat(m).contains("vllm:request_success_total{model_name=\"test-model\",finished_reason=\"length\"}");
+    assertThat(m).contains("vllm:request_success_total{finished_reason=\"length\",model_name=\"test-model\"}");
     assertThat(m).contains("vllm:time_to_first_token_seconds_bucket{model_name=\"test-model\",le=\"+Inf\"}");
     assertThat(SimClient.sample(m, "vllm:generation_tokens_total")).isGreaterThanOrEqualTo(2);
   }

@@ -9,115 +9,134 @@ import dev.modelplane.router.pool.EndpointState;
 import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.scheduling.SchedulerObserver;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The router's own metrics: GIE's {@code inference_objective_*}, {@code inference_pool_*} and
- * {@code inference_extension_*} names, plus {@code modelplane_gateway_*} for the standalone gateway.
+ * {@code inference_extension_*} names, plus {@code modelplane_gateway_*} for the standalone gateway. Held by the
+ * Prometheus Java client (thread-safe; a histogram's scrape is one consistent snapshot); gauges derived from pools and
+ * flow controllers are computed per scrape, so concurrent scrapes never see each other's half-built sets.
  */
 public final class RouterMetrics implements SchedulerObserver, PluginObserver {
+  /** Latency buckets in seconds, as GIE's scheduler histograms use. */
+  static final double[] LATENCY_SECONDS = {0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1,
+      0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300};
+  static final double[] BYTES = {64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216};
+  static final double[] RATIO = {0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+
+  /** Text format 0.0.4 without {@code _created} series: what Prometheus and this router's scraper read. */
+  private static final PrometheusTextFormatWriter TEXT = PrometheusTextFormatWriter.create();
+
   private final PrometheusRegistry registry = new PrometheusRegistry();
+
   private record PluginAt(String extensionPoint, Plugin plugin) {
   }
 
-  private final Map<PluginAt, PrometheusRegistry.Histogram.Child> pluginChildren = new ConcurrentHashMap<>();
+  private final Map<PluginAt, DistributionDataPoint> pluginChildren = new ConcurrentHashMap<>();
   private final Map<String, FlowController> flowControllers = new ConcurrentHashMap<>();
 
-  public final PrometheusRegistry.Counter requestTotal = registry.counter("inference_objective_request_total",
+  public final CounterFamily requestTotal = counter("inference_objective_request_total",
       "Counter of inference objective requests broken out for each model and target model.",
       "model_name", "target_model_name", "priority");
-  public final PrometheusRegistry.Counter requestErrorTotal = registry.counter(
-      "inference_objective_request_error_total",
+  public final CounterFamily requestErrorTotal = counter("inference_objective_request_error_total",
       "Counter of inference objective requests errors broken out for each model and target model.",
       "model_name", "target_model_name", "error_code");
-  public final PrometheusRegistry.Histogram requestDuration = registry.histogram(
-      "inference_objective_request_duration_seconds", "Inference objective response latency distribution in seconds.",
-      PrometheusRegistry.LATENCY_SECONDS, "model_name", "target_model_name");
-  public final PrometheusRegistry.Histogram requestSizes = registry.histogram("inference_objective_request_sizes",
-      "Inference objective requests size distribution in bytes.", PrometheusRegistry.BYTES, "model_name",
+  public final HistogramFamily requestDuration = histogram("inference_objective_request_duration_seconds",
+      "Inference objective response latency distribution in seconds.", LATENCY_SECONDS, "model_name",
       "target_model_name");
-  public final PrometheusRegistry.Histogram responseSizes = registry.histogram("inference_objective_response_sizes",
-      "Inference objective responses size distribution in bytes.", PrometheusRegistry.BYTES, "model_name",
-      "target_model_name");
-  public final PrometheusRegistry.Gauge runningRequests = registry.gauge("inference_objective_running_requests",
+  public final HistogramFamily requestSizes = histogram("inference_objective_request_sizes",
+      "Inference objective requests size distribution in bytes.", BYTES, "model_name", "target_model_name");
+  public final HistogramFamily responseSizes = histogram("inference_objective_response_sizes",
+      "Inference objective responses size distribution in bytes.", BYTES, "model_name", "target_model_name");
+  public final GaugeFamily runningRequests = gauge("inference_objective_running_requests",
       "Inference objective number of running requests in each model.", "model_name");
-  private final PrometheusRegistry.Histogram schedulerE2e = registry.histogram(
-      "inference_extension_scheduler_e2e_duration_seconds", "Scheduling cycle end-to-end latency in seconds.",
-      PrometheusRegistry.LATENCY_SECONDS);
-  public final PrometheusRegistry.Counter schedulerAttempts = registry.counter(
-      "inference_extension_scheduler_attempts_total", "Number of scheduling attempts by outcome and endpoint.",
-      "status", "target_model_name", "pod_name", "namespace", "port");
-  private final PrometheusRegistry.Histogram pluginDuration = registry.histogram(
-      "inference_extension_plugin_duration_seconds", "Plugin processing latency in seconds.",
-      PrometheusRegistry.LATENCY_SECONDS, "extension_point", "plugin_type", "plugin_name");
-  public final PrometheusRegistry.Counter pluginDecisions = registry.counter("modelplane_router_plugin_decisions_total",
+  private final HistogramFamily schedulerE2e = histogram("inference_extension_scheduler_e2e_duration_seconds",
+      "Scheduling cycle end-to-end latency in seconds.", LATENCY_SECONDS);
+  public final CounterFamily schedulerAttempts = counter("inference_extension_scheduler_attempts_total",
+      "Number of scheduling attempts by outcome and endpoint.", "status", "target_model_name", "pod_name",
+      "namespace", "port");
+  private final HistogramFamily pluginDuration = histogram("inference_extension_plugin_duration_seconds",
+      "Plugin processing latency in seconds.", LATENCY_SECONDS, "extension_point", "plugin_type", "plugin_name");
+  public final CounterFamily pluginDecisions = counter("modelplane_router_plugin_decisions_total",
       "Decisions made by scheduling plugins: candidates a filter removed, endpoints a picker chose, P/D decisions.",
       "extension_point", "plugin_type", "plugin_name", "decision");
-  private final PrometheusRegistry.Histogram prefixHitRatio = registry.histogram(
-      "inference_extension_prefix_indexer_hit_ratio", "Ratio of prefix length matched to total prefix length.",
-      PrometheusRegistry.RATIO);
-  private final PrometheusRegistry.Histogram prefixHitBytes = registry.histogram(
-      "inference_extension_prefix_indexer_hit_bytes", "Length of the prefix match in bytes.", PrometheusRegistry.BYTES);
-  public final PrometheusRegistry.Counter disaggDecisions = registry.counter(
-      "modelplane_router_disagg_decisions_total", "Disaggregation decisions of the P/D profile handler.",
-      "model_name", "decision_type");
-  public final PrometheusRegistry.Histogram flowQueueDuration = registry.histogram(
+  private final HistogramFamily prefixHitRatio = histogram("inference_extension_prefix_indexer_hit_ratio",
+      "Ratio of prefix length matched to total prefix length.", RATIO);
+  private final HistogramFamily prefixHitBytes = histogram("inference_extension_prefix_indexer_hit_bytes",
+      "Length of the prefix match in bytes.", BYTES);
+  public final CounterFamily disaggDecisions = counter("modelplane_router_disagg_decisions_total",
+      "Disaggregation decisions of the P/D profile handler.", "model_name", "decision_type");
+  public final HistogramFamily flowQueueDuration = histogram(
       "inference_extension_flow_control_request_queue_duration_seconds",
-      "Time requests spent in flow control, by outcome.", PrometheusRegistry.LATENCY_SECONDS,
+      "Time requests spent in flow control, by outcome.", LATENCY_SECONDS,
       "fairness_id", "priority", "outcome", "inference_pool", "model_name", "target_model_name");
-  public final PrometheusRegistry.Gauge poolSaturation = registry.gauge(
-      "inference_extension_flow_control_pool_saturation", "Saturation of the pool seen by flow control.",
-      "inference_pool");
+  public final GaugeFamily poolSaturation = gauge("inference_extension_flow_control_pool_saturation",
+      "Saturation of the pool seen by flow control.", "inference_pool");
 
   // Gateway
-  public final PrometheusRegistry.Counter gatewayRequests = registry.counter("modelplane_gateway_requests_total",
+  public final CounterFamily gatewayRequests = counter("modelplane_gateway_requests_total",
       "Requests the gateway answered, by status code.", "code", "model_name");
-  public final PrometheusRegistry.Histogram gatewayDuration = registry.histogram(
-      "modelplane_gateway_request_duration_seconds", "Gateway request duration, from first byte in to last byte out.",
-      PrometheusRegistry.LATENCY_SECONDS, "code");
-  public final PrometheusRegistry.Histogram gatewayTtfb = registry.histogram(
-      "modelplane_gateway_time_to_first_byte_seconds", "Time from request start to the first response byte.",
-      PrometheusRegistry.LATENCY_SECONDS);
-  public final PrometheusRegistry.Counter gatewayRetries = registry.counter("modelplane_gateway_upstream_retries_total",
+  public final HistogramFamily gatewayDuration = histogram("modelplane_gateway_request_duration_seconds",
+      "Gateway request duration, from first byte in to last byte out.", LATENCY_SECONDS, "code");
+  public final HistogramFamily gatewayTtfb = histogram("modelplane_gateway_time_to_first_byte_seconds",
+      "Time from request start to the first response byte.", LATENCY_SECONDS);
+  public final CounterFamily gatewayRetries = counter("modelplane_gateway_upstream_retries_total",
       "Requests retried on another endpoint after a failure before the first byte.", "reason");
-  public final PrometheusRegistry.Gauge gatewayActive = registry.gauge("modelplane_gateway_active_requests",
+  public final GaugeFamily gatewayActive = gauge("modelplane_gateway_active_requests",
       "Requests in progress in the gateway.");
-  public final PrometheusRegistry.Counter extProcStreams = registry.counter("modelplane_extproc_streams_total",
+  public final CounterFamily extProcStreams = counter("modelplane_extproc_streams_total",
       "ext_proc streams handled, by outcome.", "outcome");
 
   private volatile LongSupplier prefixIndexSize = () -> 0;
 
   public RouterMetrics(PoolRegistry pools, LongSupplier nanoClock, long stalenessNanos) {
-    registry.gauge("inference_pool_average_kv_cache_utilization",
+    gaugeAtScrape("inference_pool_average_kv_cache_utilization",
         "The average kv cache utilization for an inference server pool.",
-        g -> pools.pools().forEach(p -> g.set(average(p, m -> m.kvCacheUsage(), nanoClock, stalenessNanos),
-            p.key().name())), "name");
-    registry.gauge("inference_pool_average_queue_size",
+        out -> pools.pools().forEach(p -> out.set(average(p, MetricsSnapshot::kvCacheUsage, nanoClock,
+            stalenessNanos), p.key().name())), "name");
+    gaugeAtScrape("inference_pool_average_queue_size",
         "The average number of requests pending in the model server queue.",
-        g -> pools.pools().forEach(p -> g.set(average(p, m -> m.waitingQueueSize(), nanoClock, stalenessNanos),
-            p.key().name())), "name");
-    registry.gauge("inference_pool_average_running_requests",
+        out -> pools.pools().forEach(p -> out.set(average(p, MetricsSnapshot::waitingQueueSize, nanoClock,
+            stalenessNanos), p.key().name())), "name");
+    gaugeAtScrape("inference_pool_average_running_requests",
         "The average number of requests running in the model servers.",
-        g -> pools.pools().forEach(p -> g.set(average(p, m -> m.runningRequests(), nanoClock, stalenessNanos),
-            p.key().name())), "name");
-    registry.gauge("inference_pool_ready_pods", "The number of ready pods in the inference server pool.",
-        g -> pools.pools().forEach(p -> g.set(p.endpoints().size(), p.key().name())), "name");
-    registry.gauge("inference_extension_prefix_indexer_size", "Size of the prefix indexer.",
-        g -> g.set(prefixIndexSize.getAsLong()));
-    registry.gauge("inference_extension_flow_control_queue_size", "Requests queued in flow control.",
-        g -> flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> flows.forEach(
-            (fairness, sizes) -> g.set(sizes[0], fairness, String.valueOf(prio), pool)))),
-        "fairness_id", "priority", "inference_pool");
-    registry.gauge("inference_extension_flow_control_queue_bytes", "Bytes queued in flow control.",
-        g -> flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> flows.forEach(
-            (fairness, sizes) -> g.set(sizes[1], fairness, String.valueOf(prio), pool)))),
-        "fairness_id", "priority", "inference_pool");
+        out -> pools.pools().forEach(p -> out.set(average(p, MetricsSnapshot::runningRequests, nanoClock,
+            stalenessNanos), p.key().name())), "name");
+    gaugeAtScrape("inference_pool_ready_pods", "The number of ready pods in the inference server pool.",
+        out -> pools.pools().forEach(p -> out.set(p.endpoints().size(), p.key().name())), "name");
+    gaugeAtScrape("inference_extension_prefix_indexer_size", "Size of the prefix indexer.",
+        out -> out.set(prefixIndexSize.getAsLong()));
+    gaugeAtScrape("inference_extension_flow_control_queue_size", "Requests queued in flow control.",
+        out -> flowQueues(out, 0), "fairness_id", "priority", "inference_pool");
+    gaugeAtScrape("inference_extension_flow_control_queue_bytes", "Bytes queued in flow control.",
+        out -> flowQueues(out, 1), "fairness_id", "priority", "inference_pool");
   }
 
-  private static double average(EndpointPool pool, java.util.function.ToDoubleFunction<MetricsSnapshot> f,
-      LongSupplier nanoClock, long stalenessNanos) {
+  private void flowQueues(ScrapedValues out, int column) {
+    flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> flows.forEach(
+        (fairness, sizes) -> out.set(sizes[column], fairness, String.valueOf(prio), pool))));
+  }
+
+  private static double average(EndpointPool pool, ToDoubleFunction<MetricsSnapshot> f, LongSupplier nanoClock,
+      long stalenessNanos) {
     long now = nanoClock.getAsLong();
     double sum = 0;
     int n = 0;
@@ -135,8 +154,15 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
     return registry;
   }
 
+  /** The text exposition (format 0.0.4) of every metric, from one snapshot per metric. */
   public String scrape() {
-    return registry.scrape();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+    try {
+      TEXT.write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
+    }
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   /** Registers a pool's flow controller for the queue gauges. */
@@ -194,6 +220,79 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
     if (totalBytes > 0) {
       prefixHitRatio.observe((double) matchedBytes / totalBytes);
       prefixHitBytes.observe(matchedBytes);
+    }
+  }
+
+  private CounterFamily counter(String name, String help, String... labels) {
+    // The client strips "_total" from the name and writes it back on the samples: the exposed name is unchanged.
+    return new CounterFamily(Counter.builder().name(name).help(help).labelNames(labels).withoutExemplars()
+        .register(registry));
+  }
+
+  private GaugeFamily gauge(String name, String help, String... labels) {
+    return new GaugeFamily(Gauge.builder().name(name).help(help).labelNames(labels).withoutExemplars()
+        .register(registry));
+  }
+
+  private HistogramFamily histogram(String name, String help, double[] bounds, String... labels) {
+    return new HistogramFamily(Histogram.builder().name(name).help(help).labelNames(labels).classicOnly()
+        .classicUpperBounds(bounds).withoutExemplars().register(registry));
+  }
+
+  /** Receives one scrape's values of a gauge computed at scrape time. */
+  @FunctionalInterface
+  private interface ScrapedValues {
+    void set(double value, String... labelValues);
+  }
+
+  /**
+   * A gauge whose series {@code fill} computes at each scrape into a list private to that scrape. A label set given
+   * twice keeps the last value (two pools of one name in different namespaces share GIE's {@code name} label).
+   */
+  private void gaugeAtScrape(String name, String help, Consumer<ScrapedValues> fill, String... labels) {
+    GaugeWithCallback.builder().name(name).help(help).labelNames(labels).callback(callback -> {
+      Map<List<String>, Double> values = new LinkedHashMap<>();
+      fill.accept((value, labelValues) -> values.put(Arrays.asList(labelValues), value));
+      values.forEach((labelValues, value) -> callback.call(value, labelValues.toArray(String[]::new)));
+    }).register(registry);
+  }
+
+  /** A counter addressed by its label values in each call. */
+  public record CounterFamily(Counter metric) {
+    public void inc(String... labelValues) {
+      metric.labelValues(labelValues).inc();
+    }
+
+    /** Adds {@code amount} (not negative). */
+    public void add(double amount, String... labelValues) {
+      metric.labelValues(labelValues).inc(amount);
+    }
+  }
+
+  /** A gauge addressed by its label values in each call; {@code set} and {@code add} are atomic. */
+  public record GaugeFamily(Gauge metric) {
+    public void set(double value, String... labelValues) {
+      metric.labelValues(labelValues).set(value);
+    }
+
+    public void add(double delta, String... labelValues) {
+      metric.labelValues(labelValues).inc(delta);
+    }
+
+    /** The current value (a series read before its first update is created at 0). */
+    public double get(String... labelValues) {
+      return metric.labelValues(labelValues).get();
+    }
+  }
+
+  /** A histogram addressed by its label values in each call, or through a {@link #child} kept by the caller. */
+  public record HistogramFamily(Histogram metric) {
+    public DistributionDataPoint child(String... labelValues) {
+      return metric.labelValues(labelValues);
+    }
+
+    public void observe(double value, String... labelValues) {
+      metric.labelValues(labelValues).observe(value);
     }
   }
 }

@@ -242,10 +242,10 @@ class GatewayTest {
     assertThat(health.body()).contains("\"endpoints\":1");
     HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(uri("/metrics")).build(),
         HttpResponse.BodyHandlers.ofString());
-    assertThat(metrics.body()).contains("inference_objective_request_total{model_name=\"m\",target_model_name=\"m\","
-        + "priority=\"0\"} 1").contains("inference_extension_scheduler_e2e_duration_seconds_count 1")
+    assertThat(metrics.body()).contains("inference_objective_request_total{model_name=\"m\",priority=\"0\","
+        + "target_model_name=\"m\"} 1.0").contains("inference_extension_scheduler_e2e_duration_seconds_count 1")
         .contains("modelplane_gateway_requests_total{code=\"200\"")
-        .contains("inference_objective_running_requests{model_name=\"m\"} 0");
+        .contains("inference_objective_running_requests{model_name=\"m\"} 0.0");
     HttpResponse<String> models = http.send(HttpRequest.newBuilder(uri("/v1/models")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(models.statusCode()).isEqualTo(200);
@@ -284,8 +284,9 @@ class GatewayTest {
         throw new RuntimeException(e);
       }
     });
-    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape()
-        .contains("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",priority=\"0\""));
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape().lines()
+        .anyMatch(l -> l.startsWith("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",")
+            && l.contains(",priority=\"0\"}")));
     HttpResponse<String> overCapacity = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"second\"}");
     assertThat(overCapacity.statusCode()).isEqualTo(429);
     HttpResponse<String> expired = queued.get(20, java.util.concurrent.TimeUnit.SECONDS);
@@ -307,8 +308,9 @@ class GatewayTest {
         throw new RuntimeException(e);
       }
     });
-    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape()
-        .contains("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",priority=\"0\""));
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape().lines()
+        .anyMatch(l -> l.startsWith("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",")
+            && l.contains(",priority=\"0\"}")));
     assertThat(queued).isNotDone();
     a.metrics(0, 0.1);
     assertThat(queued.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
