@@ -235,9 +235,7 @@ final class Engine implements Runnable {
       if (!s.everAdmitted) {
         s.everAdmitted = true;
         s.admitNanos = now;
-        metrics.prefixQueries.inc(target, metrics.model);
-        metrics.prefixHits.inc(s.cachedTokens, metrics.model);
-        metrics.queueTime.observe(seconds(now - s.arrivalNanos), metrics.model);
+        metrics.firstAdmitted(target, s.cachedTokens, seconds(now - s.arrivalNanos));
       }
       long swap = 0;
       if (s.adapter != null) {
@@ -258,7 +256,7 @@ final class Engine implements Runnable {
     prefillTokensInFlight -= s.budgetHeld;
     s.budgetHeld = 0;
     s.computed = s.target;
-    commitFullBlocks(s, s.computed);
+    kv.commitFullBlocks(s, s.computed);
     emit(s, s.prefillEnd);
     if (!s.done) {
       decoding.add(s);
@@ -275,7 +273,7 @@ final class Engine implements Runnable {
       while (s.blockCount < needBlocks) {
         int id = kv.grow();
         if (id >= 0) {
-          appendBlock(s, id);
+          s.appendBlock(id);
           continue;
         }
         Sequence victim = running.get(running.size() - 1);
@@ -314,7 +312,7 @@ final class Engine implements Runnable {
       if (s.done || !s.decodingNow) {
         continue;
       }
-      commitFullBlocks(s, s.promptLen + s.generated);
+      kv.commitFullBlocks(s, s.promptLen + s.generated);
       emit(s, end);
     }
     decoding.removeIf(s -> s.done);
@@ -345,29 +343,17 @@ final class Engine implements Runnable {
     }
   }
 
-  private void appendBlock(Sequence s, int id) {
-    if (s.blockCount == s.blockTable.length) {
-      s.blockTable = java.util.Arrays.copyOf(s.blockTable, Math.max(4, s.blockCount * 2));
-    }
-    s.blockTable[s.blockCount++] = id;
-  }
-
   private void emit(Sequence s, long scheduled) {
     long actual = clock.now();
     long now = Math.max(scheduled, actual);
     metrics.engineLag.observe(seconds(Math.max(0, actual - scheduled)), metrics.model);
     int index = s.generated++;
     s.decodingNow = true;
-    String m = metrics.model;
-    metrics.generationTokens.inc(1, m);
     if (s.firstTokenNanos < 0) {
       s.firstTokenNanos = now;
-      metrics.ttft.observe(seconds(now - s.arrivalNanos), m);
-      metrics.promptTokens.inc(s.promptLen, m);
+      metrics.firstToken(seconds(now - s.arrivalNanos), s.promptLen);
     } else {
-      double itl = seconds(now - s.lastTokenNanos);
-      metrics.itl.observe(itl, m);
-      metrics.tpot.observe(itl, m);
+      metrics.nextToken(seconds(now - s.lastTokenNanos));
     }
     s.lastTokenNanos = now;
     s.listener.onToken(s, index);
@@ -380,38 +366,8 @@ final class Engine implements Runnable {
 
   private void finish(Sequence s, String reason, long now) {
     s.done = true;
-    String m = metrics.model;
-    metrics.success.inc(1, m, reason);
-    if (!"abort".equals(reason)) {
-      metrics.e2e.observe(seconds(now - s.arrivalNanos), m);
-      metrics.inferenceTime.observe(seconds(now - s.admitNanos), m);
-      metrics.prefillTime.observe(seconds(s.firstTokenNanos - s.admitNanos), m);
-      metrics.decodeTime.observe(seconds(now - s.firstTokenNanos), m);
-      if (s.generated > 1) {
-        metrics.requestTpot.observe(seconds(now - s.firstTokenNanos) / (s.generated - 1), m);
-      }
-      metrics.requestPromptTokens.observe(s.promptLen, m);
-      metrics.requestGenerationTokens.observe(s.generated, m);
-      metrics.requestMaxTokens.observe(s.maxTokensParam, m);
-    }
+    metrics.finished(s, reason, now);
     s.listener.onFinish(s, reason);
-  }
-
-  /** Registers the hashes of blocks that became full, so later prompts can reuse them. */
-  private void commitFullBlocks(Sequence s, int kvTokens) {
-    int full = Math.min(kvTokens / kv.blockSize(), s.blockCount);
-    while (s.committedBlocks < full) {
-      int b = s.committedBlocks;
-      if (b >= s.blockHashes.length) {
-        s.blockHashes = java.util.Arrays.copyOf(s.blockHashes, s.blockHashes.length * 2);
-      }
-      if (s.blockHashes[b] == 0) {
-        long parent = b == 0 ? 0 : s.blockHashes[b - 1];
-        s.blockHashes[b] = kv.blockHash(parent, s.tokens, b * kv.blockSize(), s.adapter);
-      }
-      kv.commit(s.blockTable[b], s.blockHashes[b]);
-      s.committedBlocks++;
-    }
   }
 
   // ---- gauges -----------------------------------------------------------------------------------------

@@ -151,6 +151,45 @@ final class EngineMetrics {
   }
 
   /** The text exposition (format 0.0.4) of every metric, from one snapshot per metric. */
+  /** A sequence was admitted for the first time: prefix-cache query and hits, time spent queued. */
+  void firstAdmitted(int queriedTokens, int cachedTokens, double queuedSeconds) {
+    prefixQueries.inc(queriedTokens, model);
+    prefixHits.inc(cachedTokens, model);
+    queueTime.observe(queuedSeconds, model);
+  }
+
+  /** A sequence's first token: time to first token, and its prompt counted as processed. */
+  void firstToken(double ttftSeconds, int promptLen) {
+    generationTokens.inc(1, model);
+    ttft.observe(ttftSeconds, model);
+    promptTokens.inc(promptLen, model);
+  }
+
+  /** A later token, {@code itlSeconds} after the previous one. */
+  void nextToken(double itlSeconds) {
+    generationTokens.inc(1, model);
+    itl.observe(itlSeconds, model);
+    tpot.observe(itlSeconds, model);
+  }
+
+  /** A sequence ended with {@code reason}; aborted ones count only as a finished request. */
+  void finished(Sequence s, String reason, long nowNanos) {
+    success.inc(1, model, reason);
+    if ("abort".equals(reason)) {
+      return;
+    }
+    e2e.observe(Engine.seconds(nowNanos - s.arrivalNanos), model);
+    inferenceTime.observe(Engine.seconds(nowNanos - s.admitNanos), model);
+    prefillTime.observe(Engine.seconds(s.firstTokenNanos - s.admitNanos), model);
+    decodeTime.observe(Engine.seconds(nowNanos - s.firstTokenNanos), model);
+    if (s.generated > 1) {
+      requestTpot.observe(Engine.seconds(nowNanos - s.firstTokenNanos) / (s.generated - 1), model);
+    }
+    requestPromptTokens.observe(s.promptLen, model);
+    requestGenerationTokens.observe(s.generated, model);
+    requestMaxTokens.observe(s.maxTokensParam, model);
+  }
+
   String scrape() {
     ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
     try {

@@ -189,4 +189,21 @@ final class KvCache {
     }
     return h;
   }
+
+  /** Registers the hashes of a sequence's blocks that became full, so later prompts can reuse them. */
+  void commitFullBlocks(Sequence s, int kvTokens) {
+    int full = Math.min(kvTokens / blockSize(), s.blockCount);
+    while (s.committedBlocks < full) {
+      int b = s.committedBlocks;
+      if (b >= s.blockHashes.length) {
+        s.blockHashes = java.util.Arrays.copyOf(s.blockHashes, s.blockHashes.length * 2);
+      }
+      if (s.blockHashes[b] == 0) {
+        long parent = b == 0 ? 0 : s.blockHashes[b - 1];
+        s.blockHashes[b] = blockHash(parent, s.tokens, b * blockSize(), s.adapter);
+      }
+      commit(s.blockTable[b], s.blockHashes[b]);
+      s.committedBlocks++;
+    }
+  }
 }

@@ -69,4 +69,12 @@ final class Sequence {
   boolean prefilling() {
     return computed < target;
   }
+
+  /** Appends a KV block to the block table, growing it as needed. */
+  void appendBlock(int id) {
+    if (blockCount == blockTable.length) {
+      blockTable = java.util.Arrays.copyOf(blockTable, Math.max(4, blockCount * 2));
+    }
+    blockTable[blockCount++] = id;
+  }
 }

@@ -25,6 +25,7 @@ class EngineMetricsConcurrencyTest {
   @Test
   void scrapesStayConsistentWhileTheEngineWrites() throws Exception {
     EngineMetrics metrics = new EngineMetrics("m", 16, 1024, 2048, true);
+    metrics.loraInfo.replace(0, "1", "", ""); // as the engine publishes at construction, before any scrape
     AtomicBoolean stop = new AtomicBoolean();
     ExecutorService threads = Executors.newFixedThreadPool(4);
     List<Future<?>> all = new ArrayList<>();
