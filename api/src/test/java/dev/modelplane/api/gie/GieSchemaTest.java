@@ -23,6 +23,22 @@ class GieSchemaTest {
   }
 
   @Test
+  void inferencePoolPrinterColumns() {
+    JsonNode columns = Crds.crd(InferencePool.class).path("spec").path("versions").get(0)
+        .path("additionalPrinterColumns");
+    assertThat(columns.findValuesAsText("name"))
+        .containsExactly("Endpoint Picker", "Target Ports", "Selector", "Failure Mode", "Age");
+    assertThat(columns.findValuesAsText("jsonPath")).containsExactly(".spec.endpointPickerRef.name",
+        ".spec.targetPorts", ".spec.selector.matchLabels", ".spec.endpointPickerRef.failureMode",
+        ".metadata.creationTimestamp");
+    // The selector and failure mode only with -o wide (priority 1); the others always (0, or absent).
+    List<Integer> priorities = new ArrayList<>();
+    columns.forEach(c -> priorities.add(c.path("priority").asInt(0)));
+    assertThat(priorities).containsExactly(0, 0, 1, 1, 0);
+    assertThat(columns.get(4).path("type").asText()).isEqualTo("date");
+  }
+
+  @Test
   void targetPortsAreOneToEightUniquePortNumbers() {
     JsonNode ports = at(InferencePool.class, "spec.targetPorts");
     assertThat(ports.path("minItems").asInt()).isEqualTo(1);

@@ -43,8 +43,8 @@ class LlmkubeSchemaTest {
     assertThat(spec.path("scope").asText()).isEqualTo("Namespaced");
     assertThat(spec.path("names").path("plural").asText()).isEqualTo("inferenceservices");
     assertThat(spec.path("names").path("singular").asText()).isEqualTo("inferenceservice");
-    // isvc as upstream; lisvc because OME's InferenceService also claims isvc.
-    assertThat(texts(spec.path("names").path("shortNames"))).containsExactly("isvc", "lisvc");
+    // Not upstream's isvc, which OME's InferenceService keeps: a short name shared by two kinds is ambiguous.
+    assertThat(texts(spec.path("names").path("shortNames"))).containsExactly("lisvc");
     assertThat(texts(spec.path("names").path("categories"))).containsExactly("modelplane");
     JsonNode version = spec.path("versions").get(0);
     assertThat(version.path("name").asText()).isEqualTo("v1alpha1");

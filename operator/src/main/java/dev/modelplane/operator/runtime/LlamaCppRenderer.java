@@ -34,7 +34,7 @@ import java.util.List;
  * <p>A typed flag is left out when {@code extraArgs} names it (any spelling); repeatable flags
  * ({@code --override-tensor}, {@code --override-kv}) are always kept.
  */
-public final class LlamaCppRenderer implements RuntimeRenderer {
+public final class LlamaCppRenderer implements LlamaServerRenderer {
   public static final LlamaCppRenderer INSTANCE = new LlamaCppRenderer();
 
   /** CPU build of llama-server. */
@@ -50,8 +50,6 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
 
   static final Flag MODEL = new Flag("--model", "-m");
   static final Flag HF_REPO = new Flag("--hf-repo", "-hf", "-hfr");
-  static final Flag PORT = new Flag("--port");
-  static final Flag HOST = new Flag("--host");
   static final Flag GPU_LAYERS = new Flag("--n-gpu-layers", "-ngl", "--gpu-layers");
   static final Flag SPLIT_MODE = new Flag("--split-mode", "-sm");
   static final Flag TENSOR_SPLIT = new Flag("--tensor-split", "-ts");
@@ -75,7 +73,6 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
   static final Flag RERANKING = new Flag("--reranking", "--rerank");
   static final Flag POOLING = new Flag("--pooling");
   static final Flag CACHE_RAM = new Flag("--cache-ram", "-cram");
-  static final Flag METRICS = new Flag("--metrics");
   static final Flag SPEC_TYPE = new Flag("--spec-type");
   static final Flag MODEL_DRAFT = new Flag("-md", "--model-draft");
   static final Flag SPEC_N_MAX = new Flag("--spec-draft-n-max");
@@ -90,23 +87,8 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
   }
 
   @Override
-  public String containerName() {
-    return "llama-server";
-  }
-
-  @Override
-  public int defaultPort() {
-    return 8080;
-  }
-
-  @Override
   public boolean usesModelInit() {
     return true;
-  }
-
-  @Override
-  public String defaultHpaMetric() {
-    return "llamacpp:requests_processing";
   }
 
   @Override
@@ -124,11 +106,6 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
   }
 
   @Override
-  public int listenPort(RuntimeInput in) {
-    return RuntimeRenderer.listenPortFrom(in, PORT, defaultPort());
-  }
-
-  @Override
   public List<String> args(RuntimeInput in) {
     LlamaCppOptions spec = in.spec().llamaCpp();
     ArgList args = new ArgList(in.extraArgs());
@@ -137,8 +114,7 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
     } else {
       args.option(MODEL, in.model().modelPath());
     }
-    args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
-    args.option(HOST, in.bindAddress());
+    addListenAddress(args, in);
     gpuArgs(in.gpu(), args);
     if (spec.contextSize() != null) {
       args.option(CTX_SIZE, spec.contextSize().toString());
@@ -204,11 +180,6 @@ public final class LlamaCppRenderer implements RuntimeRenderer {
     args.extraArgs();
     args.toggle(METRICS);
     return args.build();
-  }
-
-  @Override
-  public Probes probes(int port) {
-    return Probes.http("/health", port);
   }
 
   /**

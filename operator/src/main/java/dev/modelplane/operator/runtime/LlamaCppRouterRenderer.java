@@ -8,7 +8,7 @@ import java.util.List;
  * mounts with {@code extraVolumes}. Argv: {@code --models-dir /models --port <p> --host <bindAddress|::> --metrics},
  * then {@code extraArgs}. No GPU flags, no model staging.
  */
-public final class LlamaCppRouterRenderer implements RuntimeRenderer {
+public final class LlamaCppRouterRenderer implements LlamaServerRenderer {
   public static final LlamaCppRouterRenderer INSTANCE = new LlamaCppRouterRenderer();
   static final Flag MODELS_DIR = new Flag("--models-dir");
 
@@ -21,23 +21,8 @@ public final class LlamaCppRouterRenderer implements RuntimeRenderer {
   }
 
   @Override
-  public String containerName() {
-    return "llama-server";
-  }
-
-  @Override
-  public int defaultPort() {
-    return 8080;
-  }
-
-  @Override
   public boolean usesModelInit() {
     return false;
-  }
-
-  @Override
-  public String defaultHpaMetric() {
-    return "llamacpp:requests_processing";
   }
 
   @Override
@@ -46,23 +31,8 @@ public final class LlamaCppRouterRenderer implements RuntimeRenderer {
   }
 
   @Override
-  public int listenPort(RuntimeInput in) {
-    return RuntimeRenderer.listenPortFrom(in, LlamaCppRenderer.PORT, defaultPort());
-  }
-
-  @Override
   public List<String> args(RuntimeInput in) {
-    return new ArgList(in.extraArgs())
-        .option(MODELS_DIR, "/models")
-        .option(LlamaCppRenderer.PORT, Integer.toString(in.configuredPort(defaultPort())))
-        .option(LlamaCppRenderer.HOST, in.bindAddress())
-        .toggle(LlamaCppRenderer.METRICS)
-        .extraArgs()
-        .build();
-  }
-
-  @Override
-  public Probes probes(int port) {
-    return Probes.http("/health", port);
+    ArgList args = new ArgList(in.extraArgs()).option(MODELS_DIR, "/models");
+    return addListenAddress(args, in).toggle(METRICS).extraArgs().build();
   }
 }

@@ -11,7 +11,7 @@ import java.util.List;
  * --ssl /app/ssl [--quantize-4bit] [--cpu-offload]}; {@code extraArgs} are ignored, as upstream. Unlike upstream the
  * host and port are passed explicitly, so that a {@code containerPort} override is really what the server binds.
  */
-public final class PersonaPlexRenderer implements RuntimeRenderer {
+public final class PersonaPlexRenderer implements UserImageRenderer {
   public static final PersonaPlexRenderer INSTANCE = new PersonaPlexRenderer();
 
   private PersonaPlexRenderer() {
@@ -30,21 +30,6 @@ public final class PersonaPlexRenderer implements RuntimeRenderer {
   @Override
   public int defaultPort() {
     return 8998;
-  }
-
-  @Override
-  public boolean usesModelInit() {
-    return false;
-  }
-
-  @Override
-  public String defaultHpaMetric() {
-    return null;
-  }
-
-  @Override
-  public String image(RuntimeInput in) {
-    return RuntimeRenderer.pickImage(in, null);
   }
 
   @Override
@@ -70,18 +55,10 @@ public final class PersonaPlexRenderer implements RuntimeRenderer {
 
   @Override
   public List<EnvVar> runtimeEnv(RuntimeInput in) {
-    List<EnvVar> env = new ArrayList<>();
     PersonaPlexConfig config = in.spec().personaPlex();
-    if (config != null && config.hfTokenSecretRef() != null) {
-      env.add(new EnvVarBuilder().withName("HF_TOKEN").withNewValueFrom()
-          .withSecretKeyRef(config.hfTokenSecretRef()).endValueFrom().build());
-    }
+    List<EnvVar> env = new ArrayList<>(
+        RuntimeRenderer.secretEnv("HF_TOKEN", config == null ? null : config.hfTokenSecretRef()));
     env.add(new EnvVarBuilder().withName("NO_TORCH_COMPILE").withValue("1").build());
     return env;
-  }
-
-  @Override
-  public Probes probes(int port) {
-    return Probes.tcp(port);
   }
 }

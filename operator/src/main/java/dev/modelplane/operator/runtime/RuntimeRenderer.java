@@ -4,6 +4,8 @@ import dev.modelplane.api.llmkube.v1alpha1.InferenceRuntime;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,8 +15,7 @@ import java.util.List;
  * volumes and security settings around it.
  */
 public sealed interface RuntimeRenderer
-    permits LlamaCppRenderer, LlamaCppRouterRenderer, VllmRenderer, TgiRenderer, SglangRenderer, PersonaPlexRenderer,
-    GenericRenderer {
+    permits LlamaServerRenderer, VllmRenderer, TgiRenderer, SglangRenderer, UserImageRenderer {
 
   /** The renderer of a runtime ({@code llamacpp} when unset). */
   static RuntimeRenderer of(InferenceRuntime runtime) {
@@ -114,6 +115,14 @@ public sealed interface RuntimeRenderer
       return in.imageOverride();
     }
     return fallback;
+  }
+
+  /** An environment variable read from a Secret's key; none when {@code ref} is null (nothing to read). */
+  static List<EnvVar> secretEnv(String name, SecretKeySelector ref) {
+    if (ref == null) {
+      return List.of();
+    }
+    return List.of(new EnvVarBuilder().withName(name).withNewValueFrom().withSecretKeyRef(ref).endValueFrom().build());
   }
 
   /**

@@ -6,11 +6,8 @@ import dev.modelplane.api.llmkube.v1alpha1.SglangKvCacheDtype;
 import dev.modelplane.api.llmkube.v1alpha1.SglangLoraAdapter;
 import dev.modelplane.api.llmkube.v1alpha1.SglangSpeculativeConfig;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.modelsource.ModelLayout;
-import dev.modelplane.operator.modelsource.ModelSource;
 import dev.modelplane.operator.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -121,15 +118,7 @@ public final class SglangRenderer implements RuntimeRenderer {
   @Override
   public List<String> args(RuntimeInput in) {
     ArgList args = new ArgList(in.extraArgs());
-    ModelLayout model = in.model();
-    if (model.staging() == ModelLayout.Staging.RUNTIME && model.source() instanceof ModelSource.HuggingFace hf) {
-      args.option(MODEL_PATH, hf.repo());
-      if (hf.revision() != null) {
-        args.option(REVISION, hf.revision());
-      }
-    } else {
-      args.option(MODEL_PATH, model.modelPath());
-    }
+    ModelArgument.of(in.model()).addOption(args, MODEL_PATH, REVISION);
     args.option(HOST, in.bindAddress());
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
     args.toggle(METRICS);
@@ -236,11 +225,7 @@ public final class SglangRenderer implements RuntimeRenderer {
   @Override
   public List<EnvVar> runtimeEnv(RuntimeInput in) {
     SglangConfig c = in.spec().sglang();
-    if (c == null || c.hfTokenSecretRef() == null) {
-      return List.of();
-    }
-    return List.of(new EnvVarBuilder().withName("HF_TOKEN").withNewValueFrom()
-        .withSecretKeyRef(c.hfTokenSecretRef()).endValueFrom().build());
+    return RuntimeRenderer.secretEnv("HF_TOKEN", c == null ? null : c.hfTokenSecretRef());
   }
 
   @Override

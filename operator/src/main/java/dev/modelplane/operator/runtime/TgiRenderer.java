@@ -2,11 +2,8 @@ package dev.modelplane.operator.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.TgiConfig;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.modelsource.ModelLayout;
-import dev.modelplane.operator.modelsource.ModelSource;
 import dev.modelplane.operator.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import java.util.List;
 
 /**
@@ -69,15 +66,7 @@ public final class TgiRenderer implements RuntimeRenderer {
   @Override
   public List<String> args(RuntimeInput in) {
     ArgList args = new ArgList(in.extraArgs());
-    ModelLayout model = in.model();
-    if (model.staging() == ModelLayout.Staging.RUNTIME && model.source() instanceof ModelSource.HuggingFace hf) {
-      args.option(MODEL_ID, hf.repo());
-      if (hf.revision() != null) {
-        args.option(REVISION, hf.revision());
-      }
-    } else {
-      args.option(MODEL_ID, model.modelPath());
-    }
+    ModelArgument.of(in.model()).addOption(args, MODEL_ID, REVISION);
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
     args.option(HOSTNAME, in.bindAddress());
     TgiConfig config = in.spec().tgi();
@@ -105,11 +94,7 @@ public final class TgiRenderer implements RuntimeRenderer {
   @Override
   public List<EnvVar> runtimeEnv(RuntimeInput in) {
     TgiConfig config = in.spec().tgi();
-    if (config == null || config.hfTokenSecretRef() == null) {
-      return List.of();
-    }
-    return List.of(new EnvVarBuilder().withName("HUGGING_FACE_HUB_TOKEN").withNewValueFrom()
-        .withSecretKeyRef(config.hfTokenSecretRef()).endValueFrom().build());
+    return RuntimeRenderer.secretEnv("HUGGING_FACE_HUB_TOKEN", config == null ? null : config.hfTokenSecretRef());
   }
 
   @Override

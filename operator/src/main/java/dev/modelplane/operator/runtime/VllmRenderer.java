@@ -4,11 +4,8 @@ import dev.modelplane.api.llmkube.v1alpha1.VllmConfig;
 import dev.modelplane.api.llmkube.v1alpha1.VllmKvCacheDtype;
 import dev.modelplane.api.llmkube.v1alpha1.VllmSpeculativeConfig;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.modelsource.ModelLayout;
-import dev.modelplane.operator.modelsource.ModelSource;
 import dev.modelplane.operator.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import java.util.List;
 
 /**
@@ -103,15 +100,7 @@ public final class VllmRenderer implements RuntimeRenderer {
   public List<String> args(RuntimeInput in) {
     ServerSpec spec = in.spec();
     ArgList args = new ArgList(in.extraArgs());
-    ModelLayout model = in.model();
-    if (model.staging() == ModelLayout.Staging.RUNTIME && model.source() instanceof ModelSource.HuggingFace hf) {
-      args.always(hf.repo());
-      if (hf.revision() != null) {
-        args.option(REVISION, hf.revision());
-      }
-    } else {
-      args.always(model.modelPath());
-    }
+    ModelArgument.of(in.model()).addPositional(args, REVISION);
     args.option(PORT, Integer.toString(in.configuredPort(defaultPort())));
     args.option(HOST, in.bindAddress());
     args.option(SERVED_NAME, in.modelRef());
@@ -191,11 +180,7 @@ public final class VllmRenderer implements RuntimeRenderer {
   @Override
   public List<EnvVar> runtimeEnv(RuntimeInput in) {
     VllmConfig config = in.spec().vllm();
-    if (config == null || config.hfTokenSecretRef() == null) {
-      return List.of();
-    }
-    return List.of(new EnvVarBuilder().withName("HF_TOKEN").withNewValueFrom()
-        .withSecretKeyRef(config.hfTokenSecretRef()).endValueFrom().build());
+    return RuntimeRenderer.secretEnv("HF_TOKEN", config == null ? null : config.hfTokenSecretRef());
   }
 
   @Override

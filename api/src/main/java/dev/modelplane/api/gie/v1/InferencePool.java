@@ -1,5 +1,6 @@
 package dev.modelplane.api.gie.v1;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -23,6 +24,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Singular("inferencepool")
 @ShortNames("infpool")
 @Categories("modelplane")
+// Upstream has no columns. The apiserver prints only the first match of a [*] path, so Target Ports is the list.
+@AdditionalPrinterColumn(name = "Endpoint Picker", jsonPath = ".spec.endpointPickerRef.name",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Target Ports", jsonPath = ".spec.targetPorts",
+    type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Selector", jsonPath = ".spec.selector.matchLabels",
+    type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Failure Mode", jsonPath = ".spec.endpointPickerRef.failureMode",
+    type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
+    type = AdditionalPrinterColumn.Type.DATE)
 // Groups under k8s.io are protected: the apiserver accepts their CRDs only with a link to the approved API review.
 @Annotations("api-approved.kubernetes.io=https://github.com/kubernetes-sigs/gateway-api-inference-extension/pull/1173")
 public class InferencePool extends CustomResource<InferencePoolSpec, InferencePoolStatus> implements Namespaced {

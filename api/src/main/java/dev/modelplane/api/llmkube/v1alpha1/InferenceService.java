@@ -24,7 +24,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Kind("InferenceService")
 @Plural("inferenceservices")
 @Singular("inferenceservice")
-@ShortNames({"isvc", "lisvc"})
+// Not upstream's "isvc": OME's InferenceService keeps that one, and kubectl cannot resolve a shared short name.
+@ShortNames("lisvc")
 @Categories("modelplane")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Model", jsonPath = ".spec.modelRef", type = AdditionalPrinterColumn.Type.STRING)
