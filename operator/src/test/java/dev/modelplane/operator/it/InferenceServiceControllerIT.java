@@ -232,7 +232,9 @@ class InferenceServiceControllerIT {
       assertThat(condition(isvc, "Available").getReason()).isEqualTo("Suspended");
       assertThat(isvc.getStatus().phase()).isEqualTo(InferenceServicePhase.SUSPENDED);
       assertThat(isvc.getStatus().desiredReplicas()).isZero();
-      assertThat(client.apps().deployments().withName("chat").get().getSpec().getReplicas()).isZero();
+      Deployment deployment = client.apps().deployments().withName("chat").get();
+      assertThat(deployment).as("deployment").isNotNull(); // status can say Suspended before the Deployment exists
+      assertThat(deployment.getSpec().getReplicas()).isZero();
     });
     assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("chat").get()).isNull();
     client.resources(InferenceService.class).withName("chat").edit(i -> {
@@ -240,7 +242,9 @@ class InferenceServiceControllerIT {
       return isvc("chat", "modelRef: llama\nreplicas: 2\nsuspend: false\nautoscaling: {maxReplicas: 3}");
     });
     await().atMost(TIMEOUT).untilAsserted(() -> {
-      assertThat(client.apps().deployments().withName("chat").get().getSpec().getReplicas()).isEqualTo(2);
+      Deployment deployment = client.apps().deployments().withName("chat").get();
+      assertThat(deployment).as("deployment").isNotNull();
+      assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
       assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("chat").get()).isNotNull();
       assertThat(get(client, "chat").getStatus().phase()).isNotEqualTo(InferenceServicePhase.SUSPENDED);
     });
