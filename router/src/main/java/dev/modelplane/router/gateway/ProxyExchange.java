@@ -90,6 +90,7 @@ final class ProxyExchange {
 
   void run() {
     String path = req.path();
+    metrics.gatewayActive.add(1);
     resp.closeHandler(v -> onClientGone());
     resp.exceptionHandler(t -> onClientGone());
     pool = pools.resolve(req.getHeader(PoolRegistry.POOL_HEADER));
@@ -332,6 +333,8 @@ final class ProxyExchange {
       upstream.reset();
       closeAttempt(false);
       finish(499, "client disconnected");
+    } else if (pending == null) {
+      finish(499, "client disconnected"); // left while its body was still being read
     }
   }
 
@@ -355,6 +358,7 @@ final class ProxyExchange {
       return;
     }
     done = true;
+    metrics.gatewayActive.add(-1);
     long now = nanoClock.getAsLong();
     long duration = now - startNanos;
     if (decision != null) {

@@ -186,12 +186,18 @@ class SimulatorGatewayE2ETest {
       return done >= 15 && metric(victim, "vllm:num_requests_running") > 0;
     });
     double inFlight = metric(victim, "vllm:num_requests_running") + metric(victim, "vllm:num_requests_waiting");
+    double completedBeforeKill = 0;
+    for (Simulator s : sims) {
+      completedBeforeKill += metric(s, "vllm:request_success_total");
+    }
     victim.close();
+    // The client submits requests in index order, 12 at a time: any index past this one was sent after the kill.
+    int sentAfterKill = (int) completedBeforeKill + 12 + 2;
     List<String> lines = output.get(3, TimeUnit.MINUTES);
     assertThat(lines).as(String.join("\n", lines)).contains("DONE");
     int ok = 0;
     int failed = 0;
-    Map<String, Integer> servedAfterFailure = new HashMap<>();
+    Map<String, Integer> servedAfterKill = new HashMap<>();
     for (String line : lines) {
       if (!line.startsWith("{")) {
         continue;
@@ -206,8 +212,8 @@ class SimulatorGatewayE2ETest {
         assertThat(r.get("served").asText()).as("only streams on the killed simulator may fail: %s", line)
             .isEqualTo(victimAddress);
       }
-      if (failed > 0 && r.get("ok").asBoolean()) {
-        servedAfterFailure.merge(r.get("served").asText(), 1, Integer::sum);
+      if (r.get("i").asInt() > sentAfterKill && r.get("ok").asBoolean()) {
+        servedAfterKill.merge(r.get("served").asText(), 1, Integer::sum);
       }
     }
     System.out.printf("kill test: ok=%d failed(after streaming began)=%d in flight on the killed simulator=%.0f%n",
@@ -217,9 +223,10 @@ class SimulatorGatewayE2ETest {
     // victim's own in-flight count, read just before the kill, is not a bound: the router may hand it one more
     // request between that read and the kill.)
     assertThat(failed).isLessThanOrEqualTo(12);
-    assertThat(inFlight).as("the kill caught streams in flight").isPositive();
-    assertThat(servedAfterFailure).as("requests completed after the first failure").isNotEmpty()
-        .doesNotContainKey(victimAddress);
+    // Whether a stream is cut depends on where the victim's requests were (one still in prefill is retried
+    // elsewhere, costing nothing), so zero failures is a valid outcome; requests sent later never go to the victim.
+    assertThat(inFlight).as("the kill caught requests in flight").isPositive();
+    assertThat(servedAfterKill).as("requests sent after the kill").isNotEmpty().doesNotContainKey(victimAddress);
   }
 
   @Test

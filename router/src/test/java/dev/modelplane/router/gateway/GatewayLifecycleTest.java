@@ -44,17 +44,40 @@ class GatewayLifecycleTest {
     vertx.close().toCompletionStage().toCompletableFuture().get();
   }
 
-  @Test
-  void requestAndResponsePluginsRunOnceEachInOrder() throws Exception {
+  private RecordingPlugin plugin;
+  private RouterMetrics metrics;
+
+  private void start() throws Exception {
     server = new FakeModelServer(vertx, "a").start();
     pools.getOrCreate(PoolKey.STATIC).setEndpoints(List.of(Endpoint.ofStatic("127.0.0.1", server.port())));
     SchedulingSetup setup = RecordingPlugin.load();
-    RecordingPlugin plugin = (RecordingPlugin) setup.plugins().get(RecordingPlugin.TYPE);
-    RouterMetrics metrics = new RouterMetrics(pools, System::nanoTime, 2_000_000_000L);
+    plugin = (RecordingPlugin) setup.plugins().get(RecordingPlugin.TYPE);
+    metrics = new RouterMetrics(pools, System::nanoTime, 2_000_000_000L);
     RequestDirector director = new RequestDirector(setup, metrics, System::nanoTime, flow);
     gateway = new GatewayServer(vertx, GatewayOptions.defaults().withPort(0).withEventLoops(1).withAccessLog(false),
         director, pools, metrics, null, System::nanoTime);
     gateway.start().toCompletionStage().toCompletableFuture().get();
+  }
+
+  @Test
+  void aClientLeavingWhileItsBodyIsReadEndsTheExchange() throws Exception {
+    start();
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port())) {
+      socket.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n"
+          + "{\"model\":").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      await().atMost(Duration.ofSeconds(5)).until(() -> metrics.scrape()
+          .contains("modelplane_gateway_active_requests 1.0"));
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> metrics.scrape()
+        .contains("modelplane_gateway_requests_total{code=\"499\",model_name=\"\"} 1.0"));
+    assertThat(metrics.scrape()).contains("modelplane_gateway_active_requests 0.0");
+    assertThat(plugin.events()).isEmpty();
+  }
+
+  @Test
+  void requestAndResponsePluginsRunOnceEachInOrder() throws Exception {
+    start();
 
     HttpResponse<String> r = http.send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + gateway.port() + "/v1/completions"))
@@ -70,5 +93,6 @@ class GatewayLifecycleTest {
     assertThat(plugin.outcome().completed()).isTrue();
     assertThat(plugin.outcome().responseBytes()).isEqualTo(r.body().length());
     assertThat(metrics.scrape()).containsPattern("inference_objective_running_requests\\{model_name=\"m\"} 0");
+    assertThat(metrics.scrape()).contains("modelplane_gateway_active_requests 0.0");
   }
 }
