@@ -341,7 +341,7 @@ public final class ConfigLoader {
       }
     }
     return new FlowControlConfig(Quantities.quantity(fc.maxBytes()), Quantities.quantity(fc.maxRequests()),
-        Quantities.duration(fc.defaultRequestTTL()), defaultBand, bands);
+        Quantities.duration(fc.defaultRequestTTL(), "flowControl.defaultRequestTTL"), defaultBand, bands);
   }
 
   private static FlowControlConfig.BandConfig band(EndpointPickerConfig.PriorityBand b) {

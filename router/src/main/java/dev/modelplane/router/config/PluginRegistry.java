@@ -171,7 +171,8 @@ public final class PluginRegistry {
     UtilizationDetector.Config config = new UtilizationDetector.Config(
         intParam(p, "queueDepthThreshold", d.queueDepthThreshold()),
         doubleParam(p, "kvCacheUtilThreshold", d.kvCacheUtilThreshold()),
-        staleness == null ? d.metricsStalenessThreshold() : Quantities.duration(staleness),
+        staleness == null ? d.metricsStalenessThreshold()
+            : Quantities.duration(staleness, "plugin '" + name + "' metricsStalenessThreshold"),
         doubleParam(p, "headroom", d.headroom()));
     return new UtilizationDetector(name, config, h.environment().nanoClock());
   }

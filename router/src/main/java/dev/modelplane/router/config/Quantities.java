@@ -1,15 +1,18 @@
 package dev.modelplane.router.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.common.text.GoDuration;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses Kubernetes resource quantities ({@code 1Gi}, {@code 500M}, {@code 100}) and Go durations ({@code 1m30s}). */
+/**
+ * Parses Kubernetes resource quantities ({@code 1Gi}, {@code 500M}, {@code 100}) and reads the config's Go durations
+ * ({@code 1m30s}) with {@link GoDuration}.
+ */
 public final class Quantities {
   private static final Pattern QUANTITY = Pattern.compile("^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$");
-  private static final Pattern DURATION_PART = Pattern.compile("([0-9]*\\.?[0-9]+)(ns|us|µs|ms|s|m|h)");
 
   private Quantities() {
   }
@@ -56,33 +59,20 @@ public final class Quantities {
     return value.multiply(factor).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
   }
 
-  /** A Go duration string ({@code 300ms}, {@code 1m30s}, {@code 0}); null or blank is zero. */
-  public static Duration duration(String s) {
-    if (s == null || s.isBlank() || s.trim().equals("0")) {
+  /** A Go duration of the config field {@code field}; null or blank is zero; negative durations are refused. */
+  public static Duration duration(String s, String field) {
+    if (s == null || s.isBlank()) {
       return Duration.ZERO;
     }
-    String text = s.trim();
-    Matcher m = DURATION_PART.matcher(text);
-    int pos = 0;
-    double nanos = 0;
-    while (m.find()) {
-      if (m.start() != pos) {
-        throw new IllegalArgumentException("invalid duration: " + s);
-      }
-      double v = Double.parseDouble(m.group(1));
-      nanos += v * switch (m.group(2)) {
-        case "ns" -> 1;
-        case "us", "µs" -> 1e3;
-        case "ms" -> 1e6;
-        case "s" -> 1e9;
-        case "m" -> 60e9;
-        default -> 3600e9;
-      };
-      pos = m.end();
+    Duration d;
+    try {
+      d = GoDuration.parse(s);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(field + ": " + e.getMessage(), e);
     }
-    if (pos != text.length() || pos == 0) {
-      throw new IllegalArgumentException("invalid duration: " + s);
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(field + ": duration \"" + s + "\" must not be negative");
     }
-    return Duration.ofNanos(Math.round(nanos));
+    return d;
   }
 }
