@@ -2,18 +2,15 @@ package dev.modelplane.router.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.common.text.GoDuration;
-import java.math.BigDecimal;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.RoundingMode;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Parses Kubernetes resource quantities ({@code 1Gi}, {@code 500M}, {@code 100}) and reads the config's Go durations
- * ({@code 1m30s}) with {@link GoDuration}.
+ * Reads the config's Kubernetes resource quantities ({@code 1Gi}, {@code 500M}, {@code 100}) with fabric8's
+ * {@link Quantity}, and its Go durations ({@code 1m30s}) with {@link GoDuration}.
  */
 public final class Quantities {
-  private static final Pattern QUANTITY = Pattern.compile("^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$");
-
   private Quantities() {
   }
 
@@ -28,35 +25,21 @@ public final class Quantities {
     return quantity(node.asText());
   }
 
+  /** A quantity as a whole number (rounded up like {@code Quantity.Value()}); 0 for null or blank. */
   public static long quantity(String s) {
     if (s == null || s.isBlank()) {
       return 0;
     }
-    Matcher m = QUANTITY.matcher(s.trim());
-    if (!m.matches()) {
-      throw new IllegalArgumentException("invalid quantity: " + s);
+    try {
+      Quantity q = Quantity.parse(s.strip());
+      if (q.getAmount().chars().noneMatch(Character::isDigit)) {
+        throw new IllegalArgumentException("no number");
+      }
+      return q.getNumericalAmount().setScale(0, RoundingMode.CEILING).longValueExact();
+    } catch (RuntimeException e) { // fabric8 throws NumberFormatException, IllegalArgumentException, ArithmeticException
+      throw new IllegalArgumentException("invalid quantity \"" + s + "\": use a Kubernetes quantity such as 512, "
+          + "32Mi, 1Gi or 500M" + (e instanceof ArithmeticException ? " (this one is out of range)" : ""));
     }
-    BigDecimal value = new BigDecimal(m.group(1));
-    String suffix = m.group(2) == null ? "" : m.group(2);
-    BigDecimal factor = switch (suffix) {
-      case "Ki" -> BigDecimal.valueOf(1L << 10);
-      case "Mi" -> BigDecimal.valueOf(1L << 20);
-      case "Gi" -> BigDecimal.valueOf(1L << 30);
-      case "Ti" -> BigDecimal.valueOf(1L << 40);
-      case "Pi" -> BigDecimal.valueOf(1L << 50);
-      case "Ei" -> BigDecimal.valueOf(1L << 60);
-      case "n" -> new BigDecimal("1e-9");
-      case "u" -> new BigDecimal("1e-6");
-      case "m" -> new BigDecimal("1e-3");
-      case "k" -> BigDecimal.valueOf(1_000L);
-      case "M" -> BigDecimal.valueOf(1_000_000L);
-      case "G" -> BigDecimal.valueOf(1_000_000_000L);
-      case "T" -> BigDecimal.valueOf(1_000_000_000_000L);
-      case "P" -> BigDecimal.valueOf(1_000_000_000_000_000L);
-      case "E" -> new BigDecimal("1e18");
-      default -> BigDecimal.ONE;
-    };
-    return value.multiply(factor).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
   }
 
   /** A Go duration of the config field {@code field}; null or blank is zero; negative durations are refused. */
