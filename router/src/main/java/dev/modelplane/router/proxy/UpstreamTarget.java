@@ -1,5 +1,6 @@
 package dev.modelplane.router.proxy;
 
+import dev.modelplane.common.net.HostPort;
 import dev.modelplane.router.pool.EndpointState;
 
 /**
@@ -16,19 +17,11 @@ public record UpstreamTarget(String host, int port, EndpointState state) {
 
   /** Parses {@code host:port} / {@code [v6]:port}. */
   public static UpstreamTarget parse(String hostPort, EndpointState state) {
-    String s = hostPort.trim();
-    int colon = s.lastIndexOf(':');
-    if (colon <= 0) {
-      throw new IllegalArgumentException("not host:port: " + hostPort);
-    }
-    String host = s.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    return new UpstreamTarget(host, Integer.parseInt(s.substring(colon + 1)), state);
+    HostPort address = HostPort.parse(hostPort);
+    return new UpstreamTarget(address.host(), address.port(), state);
   }
 
   public String hostPort() {
-    return host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+    return HostPort.join(host, port);
   }
 }

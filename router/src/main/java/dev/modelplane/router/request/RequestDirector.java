@@ -1,6 +1,7 @@
 package dev.modelplane.router.request;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.net.HostPort;
 import dev.modelplane.router.Log;
 import dev.modelplane.router.config.SchedulingSetup;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
@@ -240,13 +241,16 @@ public final class RequestDirector {
       if (s.isEmpty()) {
         continue;
       }
-      int colon = s.lastIndexOf(':');
-      boolean hasPort = colon > 0 && (s.indexOf(':') == colon || s.startsWith("[")) && colon < s.length() - 1
-          && s.substring(colon + 1).chars().allMatch(Character::isDigit);
-      if (hasPort) {
-        exact.add(s);
+      HostPort address;
+      try {
+        address = HostPort.parse(s, 0); // port 0: any port of that address
+      } catch (IllegalArgumentException e) {
+        continue; // names no endpoint
+      }
+      if (address.port() == 0) {
+        hosts.add(address.host());
       } else {
-        hosts.add(s.startsWith("[") && s.endsWith("]") ? s.substring(1, s.length() - 1) : s);
+        exact.add(address.toString());
       }
     }
     List<EndpointState> out = new ArrayList<>();
