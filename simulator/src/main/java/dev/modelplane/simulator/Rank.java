@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.request.RequestIds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -100,11 +100,9 @@ final class Rank {
   }
 
   String newId(String prefix) {
-    long v;
     synchronized (random) {
-      v = random.nextLong();
+      return RequestIds.prefixed(prefix, random);
     }
-    return prefix + HexFormat.of().toHexDigits(v);
   }
 
   long created() {

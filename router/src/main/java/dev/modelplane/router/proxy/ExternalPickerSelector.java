@@ -3,6 +3,7 @@ package dev.modelplane.router.proxy;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
+import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.Log;
 import dev.modelplane.router.extproc.EppProtocol;
 import dev.modelplane.router.pool.EndpointPool;
@@ -32,7 +33,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -111,7 +111,7 @@ public final class ExternalPickerSelector implements UpstreamSelector {
       this.headers = headers;
       this.body = body;
       String id = headers.get("x-request-id");
-      this.requestId = id == null || id.isEmpty() ? UUID.randomUUID().toString() : id;
+      this.requestId = RequestIds.orNew(id);
     }
 
     void start(String path) {

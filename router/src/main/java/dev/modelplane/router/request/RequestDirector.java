@@ -2,6 +2,7 @@ package dev.modelplane.router.request;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.common.net.HostPort;
+import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.Log;
 import dev.modelplane.router.config.SchedulingSetup;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
@@ -26,7 +27,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,7 +39,7 @@ import java.util.function.LongSupplier;
  * endpoints, narrowed by a subset hint), run PrepareData plugins, schedule, run PreRequest plugins.
  */
 public final class RequestDirector {
-  public static final String REQUEST_ID = "x-request-id";
+  public static final String REQUEST_ID = RequestIds.HEADER;
   public static final String FAIRNESS_ID = "x-gateway-inference-fairness-id";
   public static final String OBJECTIVE = "x-gateway-inference-objective";
   public static final String MODEL_REWRITE = "x-gateway-model-name-rewrite";
@@ -194,7 +194,7 @@ public final class RequestDirector {
     }
     String requestId = input.headers().get(REQUEST_ID);
     if (requestId == null || requestId.isEmpty()) {
-      requestId = UUID.randomUUID().toString();
+      requestId = RequestIds.newId();
     }
     return new Parsed(body, incoming, target, priority, fairness, requestId, forward, rewritten);
   }
