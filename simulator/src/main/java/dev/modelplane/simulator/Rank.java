@@ -72,8 +72,8 @@ final class Rank {
     String adapter = null;
     if (!servedNames.contains(model)) {
       if (!adapters.contains(model)) {
-        throw new CompletionRequest.RequestException(new ApiError(404,
-            "The model `" + model + "` does not exist.", "model"));
+        throw new CompletionRequest.RequestException(ApiError.modelNotFound(
+            "The model `" + model + "` does not exist."));
       }
       adapter = model;
     }
@@ -81,10 +81,11 @@ final class Rank {
     int maxLen = config.maxModelLen();
     if (ids.length >= maxLen || r.maxTokens() != null && ids.length + r.maxTokens() > maxLen) {
       String what = r.chat() ? "messages" : "prompt";
-      throw new CompletionRequest.RequestException(ApiError.badRequest("This model's maximum context length is "
+      throw new CompletionRequest.RequestException(new ApiError(400, "This model's maximum context length is "
           + maxLen + " tokens. However, you requested " + (ids.length + (r.maxTokens() == null ? 0 : r.maxTokens()))
           + " tokens (" + ids.length + " in the " + what + ", " + (r.maxTokens() == null ? 0 : r.maxTokens())
-          + " in the completion). Please reduce the length of the " + what + " or completion.", what));
+          + " in the completion). Please reduce the length of the " + what + " or completion.", what,
+          "context_length_exceeded"));
     }
     int maxTokens = r.maxTokens() != null ? r.maxTokens() : maxLen - ids.length;
     TextGenerator.Output out;
@@ -139,8 +140,8 @@ final class Rank {
     }
     String model = body.path("model").asText(servedNames.get(0));
     if (!servedNames.contains(model) && !adapters.contains(model)) {
-      throw new CompletionRequest.RequestException(new ApiError(404, "The model `" + model + "` does not exist.",
-          "model"));
+      throw new CompletionRequest.RequestException(ApiError.modelNotFound("The model `" + model
+          + "` does not exist."));
     }
     Tokenizer.Tokens t = Tokenizer.tokenize(text);
     ObjectNode root = JSON.createObjectNode().put("count", t.size()).put("max_model_len", config.maxModelLen());
@@ -160,8 +161,8 @@ final class Rank {
   String embeddingsJson(JsonNode body) throws CompletionRequest.RequestException {
     String model = body.path("model").asText(servedNames.get(0));
     if (!servedNames.contains(model) && !adapters.contains(model)) {
-      throw new CompletionRequest.RequestException(new ApiError(404, "The model `" + model + "` does not exist.",
-          "model"));
+      throw new CompletionRequest.RequestException(ApiError.modelNotFound("The model `" + model
+          + "` does not exist."));
     }
     JsonNode input = body.get("input");
     List<int[]> inputs = new java.util.ArrayList<>();
