@@ -1,12 +1,12 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.app.HealthServer;
 import dev.modelplane.operator.app.KeyValueLogs;
 import dev.modelplane.operator.modelsource.fetch.DownloadOptions;
 import dev.modelplane.operator.ome.modelagent.ModelAgent;
 import dev.modelplane.operator.ome.modelagent.ModelAgentSettings;
 import dev.modelplane.operator.ome.modelagent.ModelRoots;
-import dev.modelplane.simulator.Durations;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -66,7 +66,7 @@ final class ModelAgentCommand implements Callable<Integer> {
       description = "Models worked on at once (default: 2).")
   int maxConcurrentDownloads;
 
-  @Option(names = "--progress-interval", defaultValue = "10s", converter = Durations.Converter.class,
+  @Option(names = "--progress-interval", defaultValue = "10s", converter = GoDuration.NonNegativeConverter.class,
       description = "Shortest time between two progress updates of a download in the ConfigMap (default: 10s).")
   Duration progressInterval;
 
@@ -75,7 +75,7 @@ final class ModelAgentCommand implements Callable<Integer> {
           + "model is reported Failed (default: 3).")
   int maxRetries;
 
-  @Option(names = "--retry-backoff", defaultValue = "10s", converter = Durations.Converter.class,
+  @Option(names = "--retry-backoff", defaultValue = "10s", converter = GoDuration.NonNegativeConverter.class,
       description = "Wait before the first retry; doubles each time, at most 5m (default: 10s).")
   Duration retryBackoff;
 

@@ -1,5 +1,6 @@
 package dev.modelplane.router;
 
+import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.datalayer.MetricsScraper;
 import dev.modelplane.router.plugin.Quantities;
@@ -65,12 +66,14 @@ public final class RouterCommand implements Callable<Integer> {
   Path config;
 
   @Option(names = "--refresh-metrics-interval", defaultValue = "50ms",
+      converter = GoDuration.NonNegativeConverter.class,
       description = "How often each endpoint's /metrics is scraped. Default: ${DEFAULT-VALUE}.")
-  String refreshMetricsInterval;
+  Duration refreshMetricsInterval;
 
   @Option(names = "--metrics-staleness-threshold", defaultValue = "2s",
+      converter = GoDuration.NonNegativeConverter.class,
       description = "Metrics older than this are left out of the pool gauges. Default: ${DEFAULT-VALUE}.")
-  String metricsStaleness;
+  Duration metricsStaleness;
 
   @Option(names = "--model-server-metrics-port", defaultValue = "0",
       description = "Scrape this port instead of each endpoint's port (deprecated in GIE).")
@@ -130,7 +133,7 @@ public final class RouterCommand implements Callable<Integer> {
     GatewayOptions gateway = port < 0 ? null : new GatewayOptions(host, port, Quantities.quantity(maxBody),
         maxAttempts, defaults.connectTimeout(), defaults.unreachableCooldown(), defaults.maxConnectionsPerEndpoint(),
         eventLoops > 0 ? eventLoops : defaults.eventLoops(), !noAccessLog);
-    MetricsScraper.Settings scrape = new MetricsScraper.Settings(Quantities.duration(refreshMetricsInterval),
+    MetricsScraper.Settings scrape = new MetricsScraper.Settings(refreshMetricsInterval,
         Duration.ofSeconds(1), modelServerMetricsPath, modelServerMetricsPort);
     KubernetesClient client = null;
     List<PoolKey> poolKeys = new ArrayList<>();
@@ -145,7 +148,7 @@ public final class RouterCommand implements Callable<Integer> {
       }
     }
     RouterOptions options = new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, endpoints,
-        poolKeys, allPools ? namespace : null, yaml, scrape, Quantities.duration(metricsStaleness), epp,
+        poolKeys, allPools ? namespace : null, yaml, scrape, metricsStaleness, epp,
         failureMode.equals("FailOpen"), disableSubsetFilter);
     CountDownLatch stopped = new CountDownLatch(1);
     Router router = new Router(options);

@@ -1,11 +1,22 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.openai.OpenAiError;
+
 /**
- * An OpenAI-style error: {@code {"error":{"message","type","param","code"}}}, with vLLM's type names.
+ * An error answer: an HTTP status and an OpenAI-shaped body ({@link OpenAiError}) with vLLM's type names.
  *
- * @param status the HTTP status, also sent as {@code code}
+ * @param status the HTTP status
+ * @param message what went wrong
+ * @param param the request field at fault, or null
+ * @param code OpenAI's code where OpenAI has one for the same error ({@code model_not_found},
+ *     {@code context_length_exceeded}, {@code rate_limit_exceeded}, {@code invalid_api_key}), else null
  */
-public record ApiError(int status, String message, String param) {
+public record ApiError(int status, String message, String param, String code) {
+
+  /** An error without an OpenAI code. */
+  public ApiError(int status, String message, String param) {
+    this(status, message, param, null);
+  }
 
   public static ApiError badRequest(String message) {
     return new ApiError(400, message, null);
@@ -17,6 +28,11 @@ public record ApiError(int status, String message, String param) {
 
   public static ApiError notFound(String message) {
     return new ApiError(404, message, null);
+  }
+
+  /** A 404 for a model this server does not serve. */
+  public static ApiError modelNotFound(String message) {
+    return new ApiError(404, message, "model", "model_not_found");
   }
 
   /** The error type vLLM (and the OpenAI SDKs' error classes) use for {@code status}. */
@@ -37,7 +53,6 @@ public record ApiError(int status, String message, String param) {
 
   /** The JSON body. */
   public String toJson() {
-    return "{\"error\":{\"message\":" + Json.quote(message) + ",\"type\":\"" + type() + "\",\"param\":"
-        + (param == null ? "null" : Json.quote(param)) + ",\"code\":" + status + "}}";
+    return new OpenAiError(message, type(), param, code).toJson();
   }
 }

@@ -32,13 +32,14 @@ final class FailureInjector {
     ApiError error(String model) {
       return switch (this) {
         case RATE_LIMIT -> new ApiError(429, "Rate limit reached for " + model
-            + " in organization org-xxx on requests per min (RPM): Limit 3, Used 3, Requested 1.", null);
-        case INVALID_API_KEY -> new ApiError(401, "Incorrect API key provided.", null);
+            + " in organization org-xxx on requests per min (RPM): Limit 3, Used 3, Requested 1.", null,
+            "rate_limit_exceeded");
+        case INVALID_API_KEY -> new ApiError(401, "Incorrect API key provided.", null, "invalid_api_key");
         case CONTEXT_LENGTH -> new ApiError(400, "This model's maximum context length is 4096 tokens. However, "
-            + "your messages resulted in 4500 tokens.", "messages");
+            + "your messages resulted in 4500 tokens.", "messages", "context_length_exceeded");
         case SERVER_ERROR -> new ApiError(503, "The server is overloaded or not ready yet.", null);
         case INVALID_REQUEST -> new ApiError(400, "Invalid request: missing required parameter 'model'.", "model");
-        case MODEL_NOT_FOUND -> new ApiError(404, "The model '" + model + "-nonexistent' does not exist", "model");
+        case MODEL_NOT_FOUND -> ApiError.modelNotFound("The model '" + model + "-nonexistent' does not exist");
       };
     }
   }

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.request.RequestIds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -72,8 +72,8 @@ final class Rank {
     String adapter = null;
     if (!servedNames.contains(model)) {
       if (!adapters.contains(model)) {
-        throw new CompletionRequest.RequestException(new ApiError(404,
-            "The model `" + model + "` does not exist.", "model"));
+        throw new CompletionRequest.RequestException(ApiError.modelNotFound(
+            "The model `" + model + "` does not exist."));
       }
       adapter = model;
     }
@@ -81,10 +81,11 @@ final class Rank {
     int maxLen = config.maxModelLen();
     if (ids.length >= maxLen || r.maxTokens() != null && ids.length + r.maxTokens() > maxLen) {
       String what = r.chat() ? "messages" : "prompt";
-      throw new CompletionRequest.RequestException(ApiError.badRequest("This model's maximum context length is "
+      throw new CompletionRequest.RequestException(new ApiError(400, "This model's maximum context length is "
           + maxLen + " tokens. However, you requested " + (ids.length + (r.maxTokens() == null ? 0 : r.maxTokens()))
           + " tokens (" + ids.length + " in the " + what + ", " + (r.maxTokens() == null ? 0 : r.maxTokens())
-          + " in the completion). Please reduce the length of the " + what + " or completion.", what));
+          + " in the completion). Please reduce the length of the " + what + " or completion.", what,
+          "context_length_exceeded"));
     }
     int maxTokens = r.maxTokens() != null ? r.maxTokens() : maxLen - ids.length;
     TextGenerator.Output out;
@@ -100,11 +101,9 @@ final class Rank {
   }
 
   String newId(String prefix) {
-    long v;
     synchronized (random) {
-      v = random.nextLong();
+      return RequestIds.prefixed(prefix, random);
     }
-    return prefix + HexFormat.of().toHexDigits(v);
   }
 
   long created() {
@@ -141,8 +140,8 @@ final class Rank {
     }
     String model = body.path("model").asText(servedNames.get(0));
     if (!servedNames.contains(model) && !adapters.contains(model)) {
-      throw new CompletionRequest.RequestException(new ApiError(404, "The model `" + model + "` does not exist.",
-          "model"));
+      throw new CompletionRequest.RequestException(ApiError.modelNotFound("The model `" + model
+          + "` does not exist."));
     }
     Tokenizer.Tokens t = Tokenizer.tokenize(text);
     ObjectNode root = JSON.createObjectNode().put("count", t.size()).put("max_model_len", config.maxModelLen());
@@ -162,8 +161,8 @@ final class Rank {
   String embeddingsJson(JsonNode body) throws CompletionRequest.RequestException {
     String model = body.path("model").asText(servedNames.get(0));
     if (!servedNames.contains(model) && !adapters.contains(model)) {
-      throw new CompletionRequest.RequestException(new ApiError(404, "The model `" + model + "` does not exist.",
-          "model"));
+      throw new CompletionRequest.RequestException(ApiError.modelNotFound("The model `" + model
+          + "` does not exist."));
     }
     JsonNode input = body.get("input");
     List<int[]> inputs = new java.util.ArrayList<>();

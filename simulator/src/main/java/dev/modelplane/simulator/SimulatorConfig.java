@@ -34,29 +34,29 @@ public final class SimulatorConfig {
       + "--time-to-first-token is set, per-token otherwise).")
   String latencyCalculator = "";
 
-  @Option(names = "--time-to-first-token", converter = Durations.Converter.class,
+  @Option(names = "--time-to-first-token", converter = DurationFlag.class,
       description = "Prefill time of the constant calculator, e.g. 100ms.")
   Duration timeToFirstToken;
 
-  @Option(names = "--time-to-first-token-std-dev", converter = Durations.Converter.class)
+  @Option(names = "--time-to-first-token-std-dev", converter = DurationFlag.class)
   Duration timeToFirstTokenStdDev;
 
-  @Option(names = "--prefill-overhead", converter = Durations.Converter.class,
+  @Option(names = "--prefill-overhead", converter = DurationFlag.class,
       description = "Fixed cost of a prefill step (per-token calculator).")
   Duration prefillOverhead;
 
-  @Option(names = "--prefill-time-per-token", converter = Durations.Converter.class,
+  @Option(names = "--prefill-time-per-token", converter = DurationFlag.class,
       description = "Cost per uncached prompt token (per-token calculator).")
   Duration prefillTimePerToken;
 
-  @Option(names = "--prefill-time-std-dev", converter = Durations.Converter.class)
+  @Option(names = "--prefill-time-std-dev", converter = DurationFlag.class)
   Duration prefillTimeStdDev;
 
-  @Option(names = "--inter-token-latency", converter = Durations.Converter.class,
+  @Option(names = "--inter-token-latency", converter = DurationFlag.class,
       description = "Decode step time with one running sequence.")
   Duration interTokenLatency;
 
-  @Option(names = "--inter-token-latency-std-dev", converter = Durations.Converter.class)
+  @Option(names = "--inter-token-latency-std-dev", converter = DurationFlag.class)
   Duration interTokenLatencyStdDev;
 
   @Option(names = "--time-factor-under-load", description = "Step-time multiplier reached at max-num-seqs "
@@ -104,7 +104,7 @@ public final class SimulatorConfig {
   @Option(names = "--max-cpu-loras", description = "Adapters kept loaded (default: max-loras).")
   Integer maxCpuLoras;
 
-  @Option(names = "--lora-load-time", converter = Durations.Converter.class,
+  @Option(names = "--lora-load-time", converter = DurationFlag.class,
       description = "Swap cost added to a step that brings an adapter onto the GPU (default 0s). (modelplane)")
   Duration loraLoadTime = Duration.ZERO;
 
@@ -121,7 +121,7 @@ public final class SimulatorConfig {
   @Option(names = "--data-parallel-size", description = "Ranks on consecutive ports, 1-8 (default ${DEFAULT-VALUE}).")
   int dataParallelSize = 1;
 
-  @Option(names = "--startup-duration", converter = Durations.Converter.class,
+  @Option(names = "--startup-duration", converter = DurationFlag.class,
       description = "Time /health answers 503, like a model load (default 0s).")
   Duration startupDuration = Duration.ZERO;
 

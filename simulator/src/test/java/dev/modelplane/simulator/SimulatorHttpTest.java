@@ -33,7 +33,7 @@ class SimulatorHttpTest {
     assertThat(r.status()).isEqualTo(400);
     JsonNode e = r.json().get("error");
     assertThat(e.get("type").asText()).isEqualTo("BadRequestError");
-    assertThat(e.get("code").asInt()).isEqualTo(400);
+    assertThat(e.get("code").isNull()).isTrue();
     assertThat(e.get("message").asText()).contains("not valid JSON");
     assertThat(e.has("param")).isTrue();
   }
@@ -46,6 +46,8 @@ class SimulatorHttpTest {
     SimClient.Response r = client.post("/v1/completions", SimClient.completion("nope", "hi", 2, false));
     assertThat(r.status()).isEqualTo(404);
     assertThat(r.json().at("/error/type").asText()).isEqualTo("NotFoundError");
+    assertThat(r.json().at("/error/param").asText()).isEqualTo("model");
+    assertThat(r.json().at("/error/code").asText()).isEqualTo("model_not_found");
     assertThat(client.get("/v1/completions").status()).isEqualTo(405);
     assertThat(client.get("/nowhere").status()).isEqualTo(404);
   }

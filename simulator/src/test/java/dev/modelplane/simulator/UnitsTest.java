@@ -11,14 +11,20 @@ import picocli.CommandLine;
 /** Pure units: durations, tokenizer, KV cache, latency model, flags. */
 class UnitsTest {
   @Test
-  void durationsUseGoSyntax() {
-    assertThat(Durations.parse("100ms")).isEqualTo(Duration.ofMillis(100));
-    assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
-    assertThat(Durations.parse("250us")).isEqualTo(Duration.ofNanos(250_000));
-    assertThat(Durations.parse("1m30s")).isEqualTo(Duration.ofSeconds(90));
-    assertThat(Durations.parse("40")).isEqualTo(Duration.ofMillis(40));
-    assertThat(Durations.format(Duration.ofNanos(250_000))).isEqualTo("250us");
-    assertThatThrownBy(() -> Durations.parse("10 parsecs")).isInstanceOf(IllegalArgumentException.class);
+  void durationFlagsTakeGoSyntaxOrThePeersMilliseconds() {
+    DurationFlag flag = new DurationFlag();
+    assertThat(flag.convert("100ms")).isEqualTo(Duration.ofMillis(100));
+    assertThat(flag.convert("1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(flag.convert("250us")).isEqualTo(Duration.ofNanos(250_000));
+    assertThat(flag.convert("1m30s")).isEqualTo(Duration.ofSeconds(90));
+    assertThat(flag.convert("40")).isEqualTo(Duration.ofMillis(40));
+    assertThat(flag.convert("0")).isZero();
+    assertThatThrownBy(() -> flag.convert("10 parsecs")).isInstanceOf(CommandLine.TypeConversionException.class)
+        .hasMessageContaining("\"10 parsecs\"");
+    assertThatThrownBy(() -> flag.convert("-5ms")).isInstanceOf(CommandLine.TypeConversionException.class)
+        .hasMessageContaining("must not be negative");
+    assertThatThrownBy(() -> new CommandLine(new SimulatorCommand()).parseArgs("--inter-token-latency", "-1s"))
+        .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--inter-token-latency");
   }
 
   @Test

@@ -30,7 +30,7 @@ final class FlowControlSection {
       }
     }
     return new FlowControlConfig(Quantities.quantity(fc.maxBytes()), Quantities.quantity(fc.maxRequests()),
-        Quantities.duration(fc.defaultRequestTTL()), defaultBand, bands);
+        Quantities.duration(fc.defaultRequestTTL(), "flowControl.defaultRequestTTL"), defaultBand, bands);
   }
 
   private static FlowControlConfig.BandConfig band(EndpointPickerConfig.PriorityBand b) {

@@ -2,6 +2,7 @@ package dev.modelplane.router.extproc;
 
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
+import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.Log;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointPool;
@@ -30,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -110,7 +110,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     String id = headers.get(RequestDirector.REQUEST_ID);
     if (id == null || id.isEmpty()) {
-      headers.put(RequestDirector.REQUEST_ID, UUID.randomUUID().toString());
+      headers.put(RequestDirector.REQUEST_ID, RequestIds.newId());
       requestIdGenerated = true;
     }
     EndpointPool pool = pool();

@@ -115,11 +115,7 @@ public final class PluginParameters {
     if (text == null) {
       return fallback;
     }
-    try {
-      return Quantities.duration(text);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("parameter '" + field + "': " + e.getMessage());
-    }
+    return Quantities.duration(text, "parameter '" + field + "'");
   }
 
   /** A list of strings; empty when absent. */

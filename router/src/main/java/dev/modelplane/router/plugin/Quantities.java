@@ -1,16 +1,16 @@
 package dev.modelplane.router.plugin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.math.BigDecimal;
+import dev.modelplane.common.text.GoDuration;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.RoundingMode;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/** Parses Kubernetes resource quantities ({@code 1Gi}, {@code 500M}, {@code 100}) and Go durations ({@code 1m30s}). */
+/**
+ * Reads the config's Kubernetes resource quantities ({@code 1Gi}, {@code 500M}, {@code 100}) with fabric8's
+ * {@link Quantity}, and its Go durations ({@code 1m30s}) with {@link GoDuration}.
+ */
 public final class Quantities {
-  private static final Pattern QUANTITY = Pattern.compile("^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$");
-  private static final Pattern DURATION_PART = Pattern.compile("([0-9]*\\.?[0-9]+)(ns|us|µs|ms|s|m|h)");
-
   private Quantities() {
   }
 
@@ -25,64 +25,37 @@ public final class Quantities {
     return quantity(node.asText());
   }
 
+  /** A quantity as a whole number (rounded up like {@code Quantity.Value()}); 0 for null or blank. */
   public static long quantity(String s) {
     if (s == null || s.isBlank()) {
       return 0;
     }
-    Matcher m = QUANTITY.matcher(s.trim());
-    if (!m.matches()) {
-      throw new IllegalArgumentException("invalid quantity: " + s);
+    try {
+      Quantity q = Quantity.parse(s.strip());
+      if (q.getAmount().chars().noneMatch(Character::isDigit)) {
+        throw new IllegalArgumentException("no number");
+      }
+      return q.getNumericalAmount().setScale(0, RoundingMode.CEILING).longValueExact();
+    } catch (RuntimeException e) { // fabric8 throws NumberFormatException, IllegalArgumentException, ArithmeticException
+      throw new IllegalArgumentException("invalid quantity \"" + s + "\": use a Kubernetes quantity such as 512, "
+          + "32Mi, 1Gi or 500M" + (e instanceof ArithmeticException ? " (this one is out of range)" : ""));
     }
-    BigDecimal value = new BigDecimal(m.group(1));
-    String suffix = m.group(2) == null ? "" : m.group(2);
-    BigDecimal factor = switch (suffix) {
-      case "Ki" -> BigDecimal.valueOf(1L << 10);
-      case "Mi" -> BigDecimal.valueOf(1L << 20);
-      case "Gi" -> BigDecimal.valueOf(1L << 30);
-      case "Ti" -> BigDecimal.valueOf(1L << 40);
-      case "Pi" -> BigDecimal.valueOf(1L << 50);
-      case "Ei" -> BigDecimal.valueOf(1L << 60);
-      case "n" -> new BigDecimal("1e-9");
-      case "u" -> new BigDecimal("1e-6");
-      case "m" -> new BigDecimal("1e-3");
-      case "k" -> BigDecimal.valueOf(1_000L);
-      case "M" -> BigDecimal.valueOf(1_000_000L);
-      case "G" -> BigDecimal.valueOf(1_000_000_000L);
-      case "T" -> BigDecimal.valueOf(1_000_000_000_000L);
-      case "P" -> BigDecimal.valueOf(1_000_000_000_000_000L);
-      case "E" -> new BigDecimal("1e18");
-      default -> BigDecimal.ONE;
-    };
-    return value.multiply(factor).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
   }
 
-  /** A Go duration string ({@code 300ms}, {@code 1m30s}, {@code 0}); null or blank is zero. */
-  public static Duration duration(String s) {
-    if (s == null || s.isBlank() || s.trim().equals("0")) {
+  /** A Go duration of the config field {@code field}; null or blank is zero; negative durations are refused. */
+  public static Duration duration(String s, String field) {
+    if (s == null || s.isBlank()) {
       return Duration.ZERO;
     }
-    String text = s.trim();
-    Matcher m = DURATION_PART.matcher(text);
-    int pos = 0;
-    double nanos = 0;
-    while (m.find()) {
-      if (m.start() != pos) {
-        throw new IllegalArgumentException("invalid duration: " + s);
-      }
-      double v = Double.parseDouble(m.group(1));
-      nanos += v * switch (m.group(2)) {
-        case "ns" -> 1;
-        case "us", "µs" -> 1e3;
-        case "ms" -> 1e6;
-        case "s" -> 1e9;
-        case "m" -> 60e9;
-        default -> 3600e9;
-      };
-      pos = m.end();
+    Duration d;
+    try {
+      d = GoDuration.parse(s);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(field + ": " + e.getMessage(), e);
     }
-    if (pos != text.length() || pos == 0) {
-      throw new IllegalArgumentException("invalid duration: " + s);
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(field + ": duration \"" + s + "\" must not be negative");
     }
-    return Duration.ofNanos(Math.round(nanos));
+    return d;
   }
 }

@@ -1,5 +1,6 @@
 package dev.modelplane.router.pool;
 
+import dev.modelplane.common.net.HostPort;
 import java.util.Map;
 
 /**
@@ -23,7 +24,7 @@ public record Endpoint(EndpointId id, String address, int port, Map<String, Stri
 
   /** Joins like Go's {@code net.JoinHostPort}. */
   public static String joinHostPort(String host, int port) {
-    return host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+    return HostPort.join(host, port);
   }
 
   /** An endpoint of static mode, named after its address. */

@@ -1,5 +1,6 @@
 package dev.modelplane.router.request;
 
+import dev.modelplane.common.net.HostPort;
 import dev.modelplane.router.pool.EndpointId;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
@@ -70,13 +71,16 @@ final class CandidateLocator {
       if (s.isEmpty()) {
         continue;
       }
-      int colon = s.lastIndexOf(':');
-      boolean hasPort = colon > 0 && (s.indexOf(':') == colon || s.startsWith("[")) && colon < s.length() - 1
-          && s.substring(colon + 1).chars().allMatch(Character::isDigit);
-      if (hasPort) {
-        exact.add(s);
+      HostPort address;
+      try {
+        address = HostPort.parse(s, 0); // port 0: any port of that address
+      } catch (IllegalArgumentException e) {
+        continue; // names no endpoint
+      }
+      if (address.port() == 0) {
+        hosts.add(address.host());
       } else {
-        hosts.add(s.startsWith("[") && s.endsWith("]") ? s.substring(1, s.length() - 1) : s);
+        exact.add(address.toString());
       }
     }
     List<EndpointState> out = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.modelplane.router.request;
 
+import dev.modelplane.common.net.HostPort;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
 
@@ -18,19 +19,11 @@ public record Destination(String host, int port, EndpointState state) {
 
   /** Parses {@code host:port} / {@code [v6]:port}, attaching the pool's state for that address when it has one. */
   public static Destination parse(String hostPort, EndpointPool pool) {
-    String s = hostPort.trim();
-    int colon = s.lastIndexOf(':');
-    if (colon <= 0) {
-      throw new IllegalArgumentException("not host:port: " + hostPort);
-    }
-    String host = s.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    return new Destination(host, Integer.parseInt(s.substring(colon + 1)), pool == null ? null : pool.byHostPort(s));
+    HostPort address = HostPort.parse(hostPort);
+    return new Destination(address.host(), address.port(), pool == null ? null : pool.byHostPort(address.toString()));
   }
 
   public String hostPort() {
-    return host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+    return HostPort.join(host, port);
   }
 }

@@ -1,22 +1,13 @@
 package dev.modelplane.router.request;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.openai.OpenAiError;
 
-/** OpenAI-style error bodies: {@code {"error":{"message":…,"type":…,"param":null,"code":…}}}. */
+/** The router's error bodies: OpenAI's shape ({@link OpenAiError}) with the type of the {@link ErrorCode}. */
 public final class OpenAiErrors {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private OpenAiErrors() {
   }
 
   public static String body(ErrorCode code, String message) {
-    ObjectNode root = JSON.createObjectNode();
-    ObjectNode error = root.putObject("error");
-    error.put("message", message);
-    error.put("type", code.openAiType());
-    error.putNull("param");
-    error.put("code", code.httpStatus());
-    return root.toString();
+    return new OpenAiError(message, code.openAiType(), null, null).toJson();
   }
 }

@@ -1,8 +1,8 @@
 package dev.modelplane.router.request;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.scheduling.LlmRequestBody;
-import java.util.UUID;
 
 /**
  * What the director reads from a request before admitting it: the body, the model names (after the
@@ -62,7 +62,6 @@ record ParsedRequest(LlmRequestBody body, String incomingModel, String targetMod
   }
 
   private static String requestId(RequestInput input) {
-    String requestId = input.headers().get(RequestDirector.REQUEST_ID);
-    return requestId == null || requestId.isEmpty() ? UUID.randomUUID().toString() : requestId;
+    return RequestIds.orNew(input.headers().get(RequestDirector.REQUEST_ID));
   }
 }

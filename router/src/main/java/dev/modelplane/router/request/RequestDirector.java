@@ -1,5 +1,6 @@
 package dev.modelplane.router.request;
 
+import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.Log;
 import dev.modelplane.router.config.SchedulingSetup;
 import dev.modelplane.router.metrics.RouterMetrics;
@@ -35,7 +36,7 @@ import java.util.function.LongSupplier;
  * (ResponseComplete plugins, metrics).
  */
 public final class RequestDirector implements AutoCloseable {
-  public static final String REQUEST_ID = "x-request-id";
+  public static final String REQUEST_ID = RequestIds.HEADER;
   public static final String FAIRNESS_ID = "x-gateway-inference-fairness-id";
   public static final String OBJECTIVE = "x-gateway-inference-objective";
   public static final String MODEL_REWRITE = "x-gateway-model-name-rewrite";

@@ -270,6 +270,8 @@ class SimulatorGatewayE2ETest {
     assertThat(r.statusCode()).isEqualTo(503);
     JsonNode error = JSON.readTree(r.body()).get("error");
     assertThat(error.get("message").asText()).contains("127.0.0.1:" + dead);
-    assertThat(error.get("code").asInt()).isEqualTo(503);
+    assertThat(error.get("type").asText()).isEqualTo("service_unavailable");
+    assertThat(error.get("param").isNull()).isTrue();
+    assertThat(error.get("code").isNull()).isTrue();
   }
 }

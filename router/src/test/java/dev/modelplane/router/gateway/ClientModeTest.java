@@ -92,7 +92,7 @@ class ClientModeTest {
     // The gateway's own director records the same request metrics as in-process picking does.
     String own = gw.metrics().scrape();
     assertThat(own).containsPattern(
-        "inference_objective_request_total\\{model_name=\"m\",target_model_name=\"m\"[^}]*} 4");
+        "inference_objective_request_total\\{model_name=\"m\",priority=\"0\",target_model_name=\"m\"} 4");
     assertThat(own).containsPattern("inference_objective_running_requests\\{model_name=\"m\"} 0");
   }
 
