@@ -1,5 +1,6 @@
 package dev.modelplane.router;
 
+import dev.modelplane.common.metrics.MetricsRegistry;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.config.PluginRegistry;
 import dev.modelplane.router.config.SchedulingSetup;
@@ -144,7 +145,7 @@ public final class Router implements AutoCloseable {
     }
     if (options.metricsPort() >= 0) {
       metricsServer = vertx.createHttpServer().requestHandler(r -> r.response()
-          .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape()));
+          .putHeader("content-type", MetricsRegistry.CONTENT_TYPE).end(metrics.scrape()));
       metricsServer.listen(options.metricsPort(), options.host())
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       Log.info("metrics listening", "port", metricsServer.actualPort());

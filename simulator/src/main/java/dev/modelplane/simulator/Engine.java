@@ -332,7 +332,7 @@ final class Engine implements Runnable {
     s.computed = 0;
     waiting.addFirst(s);
     waitingCount.incrementAndGet();
-    metrics.preemptions.inc(1, metrics.model);
+    metrics.preemptions.add(1, metrics.model);
   }
 
   private void release(Sequence s) {

@@ -1,6 +1,7 @@
 package dev.modelplane.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.common.metrics.MetricsRegistry;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -91,7 +92,7 @@ final class HttpFrontend {
       }
       case "/metrics" -> {
         rank.engine.refreshGauges();
-        resp.putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(rank.metrics.scrape());
+        resp.putHeader("content-type", MetricsRegistry.CONTENT_TYPE).end(rank.metrics.scrape());
       }
       case "/v1/models" -> onlyWhenReady(req, HttpMethod.GET,
           () -> resp.putHeader("content-type", JSON_TYPE).end(rank.modelsJson()));

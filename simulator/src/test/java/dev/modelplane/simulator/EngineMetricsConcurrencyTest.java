@@ -33,7 +33,7 @@ class EngineMetricsConcurrencyTest {
       double[] values = {0.002, 0.07, 3, 5000};
       for (long i = 0; !stop.get() && i < 50_000_000L; i++) {
         metrics.ttft.observe(values[(int) (i % values.length)], "m");
-        metrics.generationTokens.inc(1, "m");
+        metrics.generationTokens.add(1, "m");
         if (i % 64 == 0) {
           metrics.loraInfo.replace(i, "1", "a" + (i % 3), i % 2 == 0 ? "" : "b");
         }

@@ -1,5 +1,6 @@
 package dev.modelplane.router.gateway;
 
+import dev.modelplane.common.metrics.MetricsRegistry;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolRegistry;
@@ -7,7 +8,10 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 
-/** The gateway's own endpoints beside the proxied API: {@code GET /health} (pools and endpoint counts), {@code GET /metrics}. */
+/**
+ * The gateway's own endpoints beside the proxied API: {@code GET /health} (pools and endpoint counts) and
+ * {@code GET /metrics}.
+ */
 final class AdminEndpoints {
   private final PoolRegistry pools;
   private final RouterMetrics metrics;
@@ -24,7 +28,7 @@ final class AdminEndpoints {
     }
     switch (req.path()) {
       case "/health" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(health());
-      case "/metrics" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
+      case "/metrics" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, MetricsRegistry.CONTENT_TYPE)
           .end(metrics.scrape());
       default -> {
         return false;

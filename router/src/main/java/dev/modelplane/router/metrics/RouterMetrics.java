@@ -1,5 +1,9 @@
 package dev.modelplane.router.metrics;
 
+import dev.modelplane.common.metrics.MetricsRegistry.CounterFamily;
+import dev.modelplane.common.metrics.MetricsRegistry.GaugeFamily;
+import dev.modelplane.common.metrics.MetricsRegistry.HistogramFamily;
+import dev.modelplane.common.metrics.MetricsRegistry;
 import dev.modelplane.router.flowcontrol.FlowController;
 import dev.modelplane.router.flowcontrol.FlowOutcome;
 import dev.modelplane.router.plugin.Plugin;
@@ -10,22 +14,9 @@ import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.scheduling.SchedulerObserver;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
-import io.prometheus.metrics.core.metrics.Counter;
-import io.prometheus.metrics.core.metrics.Gauge;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.core.metrics.Histogram;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 
@@ -42,10 +33,7 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
   static final double[] BYTES = {64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216};
   static final double[] RATIO = {0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
 
-  /** Text format 0.0.4 without {@code _created} series: what Prometheus and this router's scraper read. */
-  private static final PrometheusTextFormatWriter TEXT = PrometheusTextFormatWriter.create();
-
-  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final MetricsRegistry registry = new MetricsRegistry();
 
   private record PluginAt(String extensionPoint, Plugin plugin) {
   }
@@ -53,84 +41,84 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
   private final Map<PluginAt, DistributionDataPoint> pluginChildren = new ConcurrentHashMap<>();
   private final Map<String, FlowController> flowControllers = new ConcurrentHashMap<>();
 
-  public final CounterFamily requestTotal = counter("inference_objective_request_total",
+  public final CounterFamily requestTotal = registry.counter("inference_objective_request_total",
       "Counter of inference objective requests broken out for each model and target model.",
       "model_name", "target_model_name", "priority");
-  public final CounterFamily requestErrorTotal = counter("inference_objective_request_error_total",
+  public final CounterFamily requestErrorTotal = registry.counter("inference_objective_request_error_total",
       "Counter of inference objective requests errors broken out for each model and target model.",
       "model_name", "target_model_name", "error_code");
-  public final HistogramFamily requestDuration = histogram("inference_objective_request_duration_seconds",
+  public final HistogramFamily requestDuration = registry.histogram("inference_objective_request_duration_seconds",
       "Inference objective response latency distribution in seconds.", LATENCY_SECONDS, "model_name",
       "target_model_name");
-  public final HistogramFamily requestSizes = histogram("inference_objective_request_sizes",
+  public final HistogramFamily requestSizes = registry.histogram("inference_objective_request_sizes",
       "Inference objective requests size distribution in bytes.", BYTES, "model_name", "target_model_name");
-  public final HistogramFamily responseSizes = histogram("inference_objective_response_sizes",
+  public final HistogramFamily responseSizes = registry.histogram("inference_objective_response_sizes",
       "Inference objective responses size distribution in bytes.", BYTES, "model_name", "target_model_name");
-  public final GaugeFamily runningRequests = gauge("inference_objective_running_requests",
+  public final GaugeFamily runningRequests = registry.gauge("inference_objective_running_requests",
       "Inference objective number of running requests in each model.", "model_name");
-  private final HistogramFamily schedulerE2e = histogram("inference_extension_scheduler_e2e_duration_seconds",
+  private final HistogramFamily schedulerE2e = registry.histogram("inference_extension_scheduler_e2e_duration_seconds",
       "Scheduling cycle end-to-end latency in seconds.", LATENCY_SECONDS);
-  public final CounterFamily schedulerAttempts = counter("inference_extension_scheduler_attempts_total",
+  public final CounterFamily schedulerAttempts = registry.counter("inference_extension_scheduler_attempts_total",
       "Number of scheduling attempts by outcome and endpoint.", "status", "target_model_name", "pod_name",
       "namespace", "port");
-  private final HistogramFamily pluginDuration = histogram("inference_extension_plugin_duration_seconds",
+  private final HistogramFamily pluginDuration = registry.histogram("inference_extension_plugin_duration_seconds",
       "Plugin processing latency in seconds.", LATENCY_SECONDS, "extension_point", "plugin_type", "plugin_name");
-  public final CounterFamily pluginDecisions = counter("modelplane_router_plugin_decisions_total",
+  public final CounterFamily pluginDecisions = registry.counter("modelplane_router_plugin_decisions_total",
       "Decisions made by scheduling plugins: candidates a filter removed, endpoints a picker chose, P/D decisions.",
       "extension_point", "plugin_type", "plugin_name", "decision");
-  private final HistogramFamily prefixHitRatio = histogram("inference_extension_prefix_indexer_hit_ratio",
+  private final HistogramFamily prefixHitRatio = registry.histogram("inference_extension_prefix_indexer_hit_ratio",
       "Ratio of prefix length matched to total prefix length.", RATIO);
-  private final HistogramFamily prefixHitBytes = histogram("inference_extension_prefix_indexer_hit_bytes",
+  private final HistogramFamily prefixHitBytes = registry.histogram("inference_extension_prefix_indexer_hit_bytes",
       "Length of the prefix match in bytes.", BYTES);
-  public final CounterFamily disaggDecisions = counter("modelplane_router_disagg_decisions_total",
+  public final CounterFamily disaggDecisions = registry.counter("modelplane_router_disagg_decisions_total",
       "Disaggregation decisions of the P/D profile handler.", "model_name", "decision_type");
-  public final HistogramFamily flowQueueDuration = histogram(
+  public final HistogramFamily flowQueueDuration = registry.histogram(
       "inference_extension_flow_control_request_queue_duration_seconds",
       "Time requests spent in flow control, by outcome.", LATENCY_SECONDS,
       "fairness_id", "priority", "outcome", "inference_pool", "model_name", "target_model_name");
-  public final GaugeFamily poolSaturation = gauge("inference_extension_flow_control_pool_saturation",
+  public final GaugeFamily poolSaturation = registry.gauge("inference_extension_flow_control_pool_saturation",
       "Saturation of the pool seen by flow control.", "inference_pool");
 
   // Gateway
-  public final CounterFamily gatewayRequests = counter("modelplane_gateway_requests_total",
+  public final CounterFamily gatewayRequests = registry.counter("modelplane_gateway_requests_total",
       "Requests the gateway answered, by status code.", "code", "model_name");
-  public final HistogramFamily gatewayDuration = histogram("modelplane_gateway_request_duration_seconds",
+  public final HistogramFamily gatewayDuration = registry.histogram("modelplane_gateway_request_duration_seconds",
       "Gateway request duration, from first byte in to last byte out.", LATENCY_SECONDS, "code");
-  public final HistogramFamily gatewayTtfb = histogram("modelplane_gateway_time_to_first_byte_seconds",
+  public final HistogramFamily gatewayTtfb = registry.histogram("modelplane_gateway_time_to_first_byte_seconds",
       "Time from request start to the first response byte.", LATENCY_SECONDS);
-  public final CounterFamily gatewayRetries = counter("modelplane_gateway_upstream_retries_total",
+  public final CounterFamily gatewayRetries = registry.counter("modelplane_gateway_upstream_retries_total",
       "Requests retried on another endpoint after a failure before the first byte.", "reason");
-  public final GaugeFamily gatewayActive = gauge("modelplane_gateway_active_requests",
+  public final GaugeFamily gatewayActive = registry.gauge("modelplane_gateway_active_requests",
       "Requests in progress in the gateway.");
-  public final CounterFamily extProcStreams = counter("modelplane_extproc_streams_total",
+  public final CounterFamily extProcStreams = registry.counter("modelplane_extproc_streams_total",
       "ext_proc streams handled, by outcome.", "outcome");
 
   private volatile LongSupplier prefixIndexSize = () -> 0;
 
   public RouterMetrics(PoolRegistry pools, LongSupplier nanoClock, long stalenessNanos) {
-    gaugeAtScrape("inference_pool_average_kv_cache_utilization",
+    registry.gaugeAtScrape("inference_pool_average_kv_cache_utilization",
         "The average kv cache utilization for an inference server pool.",
         out -> pools.pools().forEach(p -> out.set(average(p, MetricsSnapshot::kvCacheUsage, nanoClock,
             stalenessNanos), p.key().name())), "name");
-    gaugeAtScrape("inference_pool_average_queue_size",
+    registry.gaugeAtScrape("inference_pool_average_queue_size",
         "The average number of requests pending in the model server queue.",
         out -> pools.pools().forEach(p -> out.set(average(p, MetricsSnapshot::waitingQueueSize, nanoClock,
             stalenessNanos), p.key().name())), "name");
-    gaugeAtScrape("inference_pool_average_running_requests",
+    registry.gaugeAtScrape("inference_pool_average_running_requests",
         "The average number of requests running in the model servers.",
         out -> pools.pools().forEach(p -> out.set(average(p, MetricsSnapshot::runningRequests, nanoClock,
             stalenessNanos), p.key().name())), "name");
-    gaugeAtScrape("inference_pool_ready_pods", "The number of ready pods in the inference server pool.",
+    registry.gaugeAtScrape("inference_pool_ready_pods", "The number of ready pods in the inference server pool.",
         out -> pools.pools().forEach(p -> out.set(p.endpoints().size(), p.key().name())), "name");
-    gaugeAtScrape("inference_extension_prefix_indexer_size", "Size of the prefix indexer.",
+    registry.gaugeAtScrape("inference_extension_prefix_indexer_size", "Size of the prefix indexer.",
         out -> out.set(prefixIndexSize.getAsLong()));
-    gaugeAtScrape("inference_extension_flow_control_queue_size", "Requests queued in flow control.",
+    registry.gaugeAtScrape("inference_extension_flow_control_queue_size", "Requests queued in flow control.",
         out -> flowQueues(out, 0), "fairness_id", "priority", "inference_pool");
-    gaugeAtScrape("inference_extension_flow_control_queue_bytes", "Bytes queued in flow control.",
+    registry.gaugeAtScrape("inference_extension_flow_control_queue_bytes", "Bytes queued in flow control.",
         out -> flowQueues(out, 1), "fairness_id", "priority", "inference_pool");
   }
 
-  private void flowQueues(ScrapedValues out, int column) {
+  private void flowQueues(MetricsRegistry.ScrapedValues out, int column) {
     flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> flows.forEach(
         (fairness, sizes) -> out.set(sizes[column], fairness, String.valueOf(prio), pool))));
   }
@@ -150,19 +138,9 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
     return n == 0 ? 0 : sum / n;
   }
 
-  public PrometheusRegistry registry() {
-    return registry;
-  }
-
   /** The text exposition (format 0.0.4) of every metric, from one snapshot per metric. */
   public String scrape() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
-    try {
-      TEXT.write(out, registry.scrape());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
-    }
-    return out.toString(StandardCharsets.UTF_8);
+    return registry.scrape();
   }
 
   /** Registers a pool's flow controller for the queue gauges. */
@@ -220,79 +198,6 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
     if (totalBytes > 0) {
       prefixHitRatio.observe((double) matchedBytes / totalBytes);
       prefixHitBytes.observe(matchedBytes);
-    }
-  }
-
-  private CounterFamily counter(String name, String help, String... labels) {
-    // The client strips "_total" from the name and writes it back on the samples: the exposed name is unchanged.
-    return new CounterFamily(Counter.builder().name(name).help(help).labelNames(labels).withoutExemplars()
-        .register(registry));
-  }
-
-  private GaugeFamily gauge(String name, String help, String... labels) {
-    return new GaugeFamily(Gauge.builder().name(name).help(help).labelNames(labels).withoutExemplars()
-        .register(registry));
-  }
-
-  private HistogramFamily histogram(String name, String help, double[] bounds, String... labels) {
-    return new HistogramFamily(Histogram.builder().name(name).help(help).labelNames(labels).classicOnly()
-        .classicUpperBounds(bounds).withoutExemplars().register(registry));
-  }
-
-  /** Receives one scrape's values of a gauge computed at scrape time. */
-  @FunctionalInterface
-  private interface ScrapedValues {
-    void set(double value, String... labelValues);
-  }
-
-  /**
-   * A gauge whose series {@code fill} computes at each scrape into a list private to that scrape. A label set given
-   * twice keeps the last value (two pools of one name in different namespaces share GIE's {@code name} label).
-   */
-  private void gaugeAtScrape(String name, String help, Consumer<ScrapedValues> fill, String... labels) {
-    GaugeWithCallback.builder().name(name).help(help).labelNames(labels).callback(callback -> {
-      Map<List<String>, Double> values = new LinkedHashMap<>();
-      fill.accept((value, labelValues) -> values.put(Arrays.asList(labelValues), value));
-      values.forEach((labelValues, value) -> callback.call(value, labelValues.toArray(String[]::new)));
-    }).register(registry);
-  }
-
-  /** A counter addressed by its label values in each call. */
-  public record CounterFamily(Counter metric) {
-    public void inc(String... labelValues) {
-      metric.labelValues(labelValues).inc();
-    }
-
-    /** Adds {@code amount} (not negative). */
-    public void add(double amount, String... labelValues) {
-      metric.labelValues(labelValues).inc(amount);
-    }
-  }
-
-  /** A gauge addressed by its label values in each call; {@code set} and {@code add} are atomic. */
-  public record GaugeFamily(Gauge metric) {
-    public void set(double value, String... labelValues) {
-      metric.labelValues(labelValues).set(value);
-    }
-
-    public void add(double delta, String... labelValues) {
-      metric.labelValues(labelValues).inc(delta);
-    }
-
-    /** The current value (a series read before its first update is created at 0). */
-    public double get(String... labelValues) {
-      return metric.labelValues(labelValues).get();
-    }
-  }
-
-  /** A histogram addressed by its label values in each call, or through a {@link #child} kept by the caller. */
-  public record HistogramFamily(Histogram metric) {
-    public DistributionDataPoint child(String... labelValues) {
-      return metric.labelValues(labelValues);
-    }
-
-    public void observe(double value, String... labelValues) {
-      metric.labelValues(labelValues).observe(value);
     }
   }
 }
