@@ -1,6 +1,7 @@
 package dev.modelplane.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.ControlPlaneBinaries;
 import dev.modelplane.controlplane.FakeNode;
@@ -16,7 +17,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -29,6 +33,7 @@ import picocli.CommandLine.Spec;
     subcommands = {DevClusterCommand.Up.class, DevClusterCommand.Down.class, DevClusterCommand.Status.class,
         DevClusterCommand.Serve.class})
 final class DevClusterCommand implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(DevClusterCommand.class);
   static final ObjectMapper JSON = new ObjectMapper();
 
   @Spec
@@ -214,8 +219,12 @@ final class DevClusterCommand implements Runnable {
     @Option(names = "--gpus-per-node", defaultValue = "1")
     int gpusPerNode;
 
+    @Mixin
+    LogOptions logging = new LogOptions();
+
     @Override
     public Integer call() throws Exception {
+      logging.apply();
       Path dir = stateDir();
       Path work = dir.resolve("work");
       deleteRecursively(work);
@@ -240,8 +249,7 @@ final class DevClusterCommand implements Runnable {
         Path tmp = dir.resolve("state.json.tmp");
         JSON.writeValue(tmp.toFile(), state);
         Files.move(tmp, dir.resolve("state.json"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        System.out.println("dev-cluster ready: " + cp.server() + " pids=" + cp.pids());
-        System.out.flush();
+        LOG.atInfo().addKeyValue("server", cp.server()).addKeyValue("pids", cp.pids()).log("dev-cluster ready");
         CountDownLatch stop = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
         stop.await();

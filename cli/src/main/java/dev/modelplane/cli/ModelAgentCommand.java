@@ -1,8 +1,8 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.app.HealthServer;
-import dev.modelplane.operator.app.KeyValueLogs;
 import dev.modelplane.operator.modelsource.fetch.DownloadOptions;
 import dev.modelplane.operator.ome.modelagent.ModelAgent;
 import dev.modelplane.operator.ome.modelagent.ModelAgentSettings;
@@ -25,9 +25,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
     description = {"Downloads the OME BaseModels and ClusterBaseModels whose spec.storage selects this node "
         + "(hf://, s3://; checks local:// and pvc://) and reports per-node state as a node label and an entry in "
         + "the node's status ConfigMap. Runs once per node (a DaemonSet). Serves /healthz, /readyz and /metrics on "
-        + "--http-port and logs one key=value line per event to stderr."})
+        + "--http-port and logs one key=value (or JSON) line per event to stderr."})
 final class ModelAgentCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(ModelAgentCommand.class);
   private static final Path SERVICE_ACCOUNT_NAMESPACE =
@@ -92,8 +92,8 @@ final class ModelAgentCommand implements Callable<Integer> {
   @Option(names = "--bind-address", defaultValue = "0.0.0.0", description = "Address of the HTTP endpoints.")
   String bindAddress;
 
-  @Option(names = "--log-level", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR.")
-  Level logLevel;
+  @Mixin
+  LogOptions logging = new LogOptions();
 
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;
@@ -103,7 +103,7 @@ final class ModelAgentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    KeyValueLogs.setLevel(logLevel);
+    logging.apply();
     ModelAgentSettings settings = settings();
     Config config = kubeconfig == null ? Config.autoConfigure(null)
         : Config.fromKubeconfig(Files.readString(kubeconfig));

@@ -1,9 +1,9 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.app.HealthServer;
-import dev.modelplane.operator.app.KeyValueLogs;
 import dev.modelplane.operator.app.LeaderLease;
 import dev.modelplane.operator.app.ModelplaneOperator;
 import io.fabric8.kubernetes.client.Config;
@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.event.Level;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,7 +39,7 @@ import picocli.CommandLine.Spec;
     description = {"Runs the modelplane controllers (LLMKube Model and InferenceService, OME BaseModel and "
         + "ClusterBaseModel) against the cluster of the "
         + "current kubeconfig, or the in-cluster service account. Serves /healthz, /readyz and /metrics "
-        + "(Prometheus) on --http-port and logs one key=value line per event to stderr."})
+        + "(Prometheus) on --http-port and logs one key=value (or JSON) line per event to stderr."})
 final class OperatorCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(OperatorCommand.class);
 
@@ -97,8 +96,8 @@ final class OperatorCommand implements Callable<Integer> {
           + "re-download with refreshPolicy OnChange. 0 turns it off (default: 30m).")
   Duration revalidationInterval;
 
-  @Option(names = "--log-level", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR.")
-  Level logLevel;
+  @Mixin
+  LogOptions logging = new LogOptions();
 
   @Mixin
   OperatorSettingsOptions settingsOptions;
@@ -108,7 +107,7 @@ final class OperatorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    KeyValueLogs.setLevel(logLevel);
+    logging.apply();
     LeaderLease.Timing timing = null;
     if (leaderElect) {
       try {

@@ -3,6 +3,8 @@ package dev.modelplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @WithControlPlane
 class OperatorProcessIT {
   private static final Duration TIMEOUT = OperatorFixtures.TIMEOUT;
+  private static final ObjectMapper JSON = new ObjectMapper();
   /** Long enough that a follower taking over well before it proves the lease was handed back, not left to expire. */
   private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -55,7 +58,7 @@ class OperatorProcessIT {
     OperatorProcess a = start("op-a", kubeconfig, ns);
     OperatorFixtures.awaitLeader(admin, ns, "op-a");
     await().atMost(TIMEOUT).until(() -> a.status("/readyz") == 200);
-    OperatorProcess b = start("op-b", kubeconfig, ns);
+    OperatorProcess b = start("op-b", kubeconfig, ns, "--log-format=json");
     await().atMost(TIMEOUT).until(() -> b.status("/readyz") == 200);
 
     assertThat(a.get("/healthz").body()).isEqualTo("ok\n");
@@ -87,9 +90,25 @@ class OperatorProcessIT {
     OperatorFixtures.applyModelAndService(admin, "second");
     OperatorFixtures.awaitDeployment(admin, "second");
 
-    // Structured logs: one key=value line per event.
-    assertThat(b.log().lines().filter(l -> l.contains("leading lease=")).findFirst()).hasValueSatisfying(
-        l -> assertThat(l).matches(".*level=INFO .*leading lease=\\S+ identity=op-b.*"));
+    // Structured logs: one key=value line per event, or one JSON object with --log-format=json; the lines of a
+    // reconcile name its resource (JOSDK's MDC).
+    assertThat(a.log()).containsPattern("level=INFO logger=InferenceServiceReconciler event=status isvc=" + ns
+        + "/first .* resource=" + ns + "/first resource.kind=InferenceService");
+    List<JsonNode> json = new ArrayList<>();
+    for (String line : b.log().lines().filter(l -> l.startsWith("{")).toList()) {
+      json.add(JSON.readTree(line));
+    }
+    assertThat(json).anySatisfy(l -> {
+      assertThat(l.path("level").asText()).isEqualTo("INFO");
+      assertThat(l.path("event").asText()).isEqualTo("leading");
+      assertThat(l.path("identity").asText()).isEqualTo("op-b");
+    });
+    assertThat(json).anySatisfy(l -> {
+      assertThat(l.path("event").asText()).isEqualTo("status");
+      assertThat(l.path("isvc").asText()).isEqualTo(ns + "/second");
+      assertThat(l.path("resource").asText()).isEqualTo(ns + "/second");
+      assertThat(l.path("resource.kind").asText()).isEqualTo("InferenceService");
+    });
   }
 
   @Test

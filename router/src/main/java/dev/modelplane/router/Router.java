@@ -30,9 +30,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Wires one router process: pools, scraping, scheduling, and the front ends (gateway, ext_proc). */
 public final class Router implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Router.class);
+
   private final RouterOptions options;
   private final Vertx vertx;
   private final PoolRegistry pools = new PoolRegistry();
@@ -93,7 +97,7 @@ public final class Router implements AutoCloseable {
         }
       });
     }
-    this.accessLog = options.gateway() != null && options.gateway().accessLog() ? new AccessLog(System.out) : null;
+    this.accessLog = options.gateway() != null && options.gateway().accessLog() ? new AccessLog() : null;
   }
 
   public PoolRegistry pools() {
@@ -119,15 +123,15 @@ public final class Router implements AutoCloseable {
   /** Starts everything; returns once the listeners are bound. */
   public Router start() throws Exception {
     if (vertx.isNativeTransportEnabled()) {
-      Log.info("network transport", "native", true);
+      LOG.atInfo().addKeyValue("native", true).log("network transport");
     } else {
-      Log.info("network transport", "native", false, "reason", vertx.unavailableNativeTransportCause() == null
-          ? "-Dmodelplane.transport=nio" : vertx.unavailableNativeTransportCause().toString());
+      LOG.atInfo().addKeyValue("native", false).addKeyValue("reason", vertx.unavailableNativeTransportCause() == null
+          ? "-Dmodelplane.transport=nio" : vertx.unavailableNativeTransportCause().toString()).log("network transport");
     }
     if (options.staticEndpoints() != null) {
       EndpointPool pool = pools.getOrCreate(PoolKey.STATIC);
       pool.setEndpoints(StaticEndpoints.parse(options.staticEndpoints()));
-      Log.info("static endpoints", "count", pool.endpoints().size());
+      LOG.atInfo().addKeyValue("count", pool.endpoints().size()).log("static endpoints");
     }
     if (options.grpcPort() >= 0) {
       extProcServer = new ExtProcServer(options.host(),
@@ -137,8 +141,9 @@ public final class Router implements AutoCloseable {
     }
     if (options.gateway() != null) {
       if (options.externalEpp() != null) {
-        Log.info("client mode: delegating picking", "epp", options.externalEpp(), "failure_mode",
-            options.failOpen() ? "FailOpen" : "FailClose");
+        LOG.atInfo().addKeyValue("epp", options.externalEpp())
+            .addKeyValue("failure_mode", options.failOpen() ? "FailOpen" : "FailClose")
+            .log("client mode: delegating picking");
       }
       gateway = new GatewayServer(vertx, options.gateway(), director, pools, metrics, accessLog, System::nanoTime);
       gateway.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -148,7 +153,7 @@ public final class Router implements AutoCloseable {
           .putHeader("content-type", MetricsRegistry.CONTENT_TYPE).end(metrics.scrape()));
       metricsServer.listen(options.metricsPort(), options.host())
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      Log.info("metrics listening", "port", metricsServer.actualPort());
+      LOG.atInfo().addKeyValue("port", metricsServer.actualPort()).log("metrics listening");
     }
     return this;
   }
@@ -196,7 +201,7 @@ public final class Router implements AutoCloseable {
       }
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
-      Log.warn("shutdown incomplete", "error", e.toString());
+      LOG.atWarn().addKeyValue("error", e.toString()).log("shutdown incomplete");
     }
     learner.shutdownNow();
     flowExecutor.shutdownNow();
@@ -210,7 +215,8 @@ public final class Router implements AutoCloseable {
       try {
         c.close();
       } catch (Exception e) {
-        Log.warn("close failed", "component", c.getClass().getSimpleName(), "error", e.toString());
+        LOG.atWarn().addKeyValue("component", c.getClass().getSimpleName()).addKeyValue("error", e.toString())
+            .log("close failed");
       }
     }
   }

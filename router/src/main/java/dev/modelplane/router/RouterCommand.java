@@ -1,5 +1,6 @@
 package dev.modelplane.router;
 
+import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.datalayer.MetricsScraper;
@@ -16,7 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code modelplane router}: the endpoint picker and inference gateway. */
@@ -25,6 +30,8 @@ import picocli.CommandLine.Option;
         + "inference gateway.",
         "Endpoints come from --endpoints (static mode) or from InferencePools in Kubernetes (--pool, --all-pools)."})
 public final class RouterCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(RouterCommand.class);
+
   @Option(names = "--host", defaultValue = "127.0.0.1",
       description = "Address every listener binds (use 0.0.0.0 in a pod). Default: ${DEFAULT-VALUE}.")
   String host;
@@ -96,7 +103,7 @@ public final class RouterCommand implements Callable<Integer> {
       description = "Gateway event loops; 0 = one per CPU.")
   int eventLoops;
 
-  @Option(names = "--no-access-log", description = "Do not write access log lines to standard output.")
+  @Option(names = "--no-access-log", description = "Do not log a line per request (event=access).")
   boolean noAccessLog;
 
   @Option(names = "--epp", description = "Client mode: delegate picking to this external endpoint picker "
@@ -111,12 +118,20 @@ public final class RouterCommand implements Callable<Integer> {
   @Option(names = "--disable-endpoint-subset-filter", description = "Ignore the proxy's subset hint.")
   boolean disableSubsetFilter;
 
-  @Option(names = "--debug", description = "Debug logging.")
+  @Option(names = "--debug", description = "Debug logging of the router (adds dev.modelplane.router=debug to "
+      + "--log-level).")
   boolean debug;
+
+  @Mixin
+  LogOptions logging = new LogOptions();
 
   @Override
   public Integer call() throws Exception {
-    Log.setDebug(debug);
+    if (debug) {
+      logging.apply("dev.modelplane.router", Level.DEBUG);
+    } else {
+      logging.apply();
+    }
     if (endpoints == null && pools.isEmpty() && !allPools) {
       System.err.println("router: give --endpoints host:port,… (static mode) or --pool/--all-pools (Kubernetes)");
       return 2;
@@ -171,8 +186,8 @@ public final class RouterCommand implements Callable<Integer> {
       discovery.start();
       router.ready(true);
     }
-    Log.info("router ready", "gateway_port", router.gatewayPort(), "grpc_port", router.extProcPort(),
-        "metrics_port", router.metricsPort());
+    LOG.atInfo().addKeyValue("gateway_port", router.gatewayPort()).addKeyValue("grpc_port", router.extProcPort())
+        .addKeyValue("metrics_port", router.metricsPort()).log("router ready");
     stopped.await();
     return 0;
   }

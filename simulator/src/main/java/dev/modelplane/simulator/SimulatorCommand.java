@@ -1,7 +1,11 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.logging.LogOptions;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,14 +17,20 @@ import picocli.CommandLine.Spec;
         "KV and prefix cache, LoRA, failure injection. Flags follow llm-d-inference-sim where they overlap;",
         "durations take Go syntax (100ms, 1.5s, 250us)."})
 public final class SimulatorCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(SimulatorCommand.class);
+
   @Mixin
   SimulatorConfig config = new SimulatorConfig();
+
+  @Mixin
+  LogOptions logging = new LogOptions();
 
   @Spec
   CommandSpec spec;
 
   @Override
   public Integer call() throws InterruptedException {
+    logging.apply();
     var problems = config.problems();
     if (!problems.isEmpty()) {
       problems.forEach(p -> spec.commandLine().getErr().println("simulator: " + p));
@@ -30,7 +40,7 @@ public final class SimulatorCommand implements Callable<Integer> {
     try {
       sim = Simulator.start(config);
     } catch (IllegalStateException | IllegalArgumentException e) {
-      spec.commandLine().getErr().println("simulator: cannot start: " + e.getMessage());
+      LOG.atError().addKeyValue("error", e.getMessage()).log("simulator cannot start");
       return 1;
     }
     CountDownLatch stop = new CountDownLatch(1);
@@ -38,10 +48,11 @@ public final class SimulatorCommand implements Callable<Integer> {
       sim.close();
       stop.countDown();
     }));
-    spec.commandLine().getOut().printf("simulator: model=%s ports=%s calculator=%s max-num-seqs=%d kv-blocks=%d "
-            + "block-size=%d time-scale=%s%n", config.model(), sim.ports(), config.effectiveCalculator(),
-        config.maxNumSeqs(), config.kvCacheSize(), config.blockSize(), config.timeScale());
-    spec.commandLine().getOut().flush();
+    LOG.atInfo().addKeyValue("model", config.model())
+        .addKeyValue("ports", sim.ports().stream().map(String::valueOf).collect(Collectors.joining(",")))
+        .addKeyValue("calculator", config.effectiveCalculator()).addKeyValue("max_num_seqs", config.maxNumSeqs())
+        .addKeyValue("kv_blocks", config.kvCacheSize()).addKeyValue("block_size", config.blockSize())
+        .addKeyValue("time_scale", config.timeScale()).log("simulator started");
     stop.await();
     return 0;
   }

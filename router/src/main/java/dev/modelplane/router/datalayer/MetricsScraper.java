@@ -1,7 +1,6 @@
 package dev.modelplane.router.datalayer;
 
 
-import dev.modelplane.router.Log;
 import dev.modelplane.router.pool.EndpointListener;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
@@ -18,6 +17,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Scrapes every endpoint's {@code /metrics} page on a fixed cadence (GIE's {@code --refresh-metrics-interval}, 50 ms by
@@ -26,6 +27,8 @@ import java.util.function.LongSupplier;
  * staleness; the request path never waits on a scrape.
  */
 public final class MetricsScraper implements EndpointListener, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MetricsScraper.class);
+
   /**
    * Where and how often to scrape.
    *
@@ -109,7 +112,8 @@ public final class MetricsScraper implements EndpointListener, AutoCloseable {
               onUpdate.accept(pool);
             }
           } else {
-            Log.debug("metrics scrape failed", "endpoint", endpoint, "error", ar.cause().getMessage());
+            LOG.atDebug().addKeyValue("endpoint", endpoint).addKeyValue("error", ar.cause().getMessage())
+                .log("metrics scrape failed");
           }
           if (!closed && active.containsKey(endpoint)) {
             vertx.setTimer(Math.max(1, settings.interval().toMillis()), t -> scrape(pool, endpoint));

@@ -1,6 +1,5 @@
 package dev.modelplane.router.extproc;
 
-import dev.modelplane.router.Log;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.grpc.BindableService;
 import io.grpc.Server;
@@ -10,6 +9,8 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gRPC side of the picker: ext_proc on {@code --grpc-port} (GIE: 9002) and the health service, on the same port
@@ -17,6 +18,8 @@ import java.util.concurrent.TimeUnit;
  * {@code envoy.service.ext_proc.v3.ExternalProcessor}.
  */
 public final class ExtProcServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ExtProcServer.class);
+
   public static final String LIVENESS = "liveness";
   public static final String READINESS = "readiness";
   public static final String EXT_PROC_SERVICE = ExternalProcessorGrpc.SERVICE_NAME;
@@ -39,8 +42,8 @@ public final class ExtProcServer implements AutoCloseable {
     health.setStatus(LIVENESS, ServingStatus.SERVING);
     health.setStatus(EXT_PROC_SERVICE, ServingStatus.SERVING);
     health.setStatus(READINESS, ServingStatus.NOT_SERVING);
-    Log.info("ext_proc listening", "host", host, "port", server.getPort(), "health_port",
-        healthServer == null ? -1 : healthServer.getPort());
+    LOG.atInfo().addKeyValue("host", host).addKeyValue("port", server.getPort())
+        .addKeyValue("health_port", healthServer == null ? -1 : healthServer.getPort()).log("ext_proc listening");
   }
 
   public int port() {

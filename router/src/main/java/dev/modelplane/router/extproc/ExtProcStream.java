@@ -3,7 +3,6 @@ package dev.modelplane.router.extproc;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import dev.modelplane.common.request.RequestIds;
-import dev.modelplane.router.Log;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolRegistry;
@@ -32,6 +31,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * One ext_proc stream, i.e. one HTTP request through Envoy, following the Endpoint Picker Protocol as GIE's EPP does:
@@ -43,6 +45,8 @@ import java.util.concurrent.CompletionException;
  * proxy's failure mode (FailOpen/FailClose) applies.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
+  private static final Logger LOG = LoggerFactory.getLogger(ExtProcStream.class);
+
   private enum Phase { HEADERS, BODY, DECIDING, FORWARDED, RESPONSE, DONE }
 
   private final StreamObserver<ProcessingResponse> out;
@@ -370,7 +374,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   @Override
   public synchronized void onError(Throwable t) {
-    Log.debug("ext_proc stream error", "error", t.toString());
+    try (MDC.MDCCloseable id = MDC.putCloseable(RequestIds.MDC_KEY,
+        headers.getOrDefault(RequestDirector.REQUEST_ID, "-"))) {
+      LOG.atDebug().addKeyValue("error", t.toString()).log("ext_proc stream error");
+    }
     cleanup();
   }
 

@@ -1,18 +1,24 @@
 package dev.modelplane.router.gateway;
 
-import dev.modelplane.router.Log;
-import java.io.PrintStream;
+import dev.modelplane.common.request.RequestIds;
 import java.time.Instant;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * One key=value line per finished request, written by a background thread so the event loop never blocks on
- * output. When the queue is full, lines are dropped and counted rather than slowing requests down.
+ * One log event ({@code event=access}) per finished request, with the request id in the MDC, written by a background
+ * thread so the event loop never blocks on output. When the queue is full, lines are dropped and counted rather than
+ * slowing requests down.
  */
 public final class AccessLog implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AccessLog.class);
+
   /** A finished request. */
   public record Entry(Instant time, String method, String path, int status, long durationMicros, long ttfbMicros,
       long requestBytes, long responseBytes, String endpoint, String model, String targetModel, String requestId,
@@ -20,13 +26,11 @@ public final class AccessLog implements AutoCloseable {
   }
 
   private final BlockingQueue<Entry> queue = new ArrayBlockingQueue<>(65_536);
-  private final PrintStream out;
   private final Thread writer;
   private final AtomicLong dropped = new AtomicLong();
   private volatile boolean closed;
 
-  public AccessLog(PrintStream out) {
-    this.out = out;
+  public AccessLog() {
     this.writer = Thread.ofPlatform().daemon().name("access-log").start(this::run);
   }
 
@@ -41,7 +45,6 @@ public final class AccessLog implements AutoCloseable {
   }
 
   private void run() {
-    StringBuilder sb = new StringBuilder(256);
     while (!closed || !queue.isEmpty()) {
       Entry e;
       try {
@@ -53,27 +56,27 @@ public final class AccessLog implements AutoCloseable {
       if (e == null) {
         continue;
       }
-      sb.setLength(0);
-      sb.append("ts=").append(e.time()).append(" level=info msg=access method=").append(e.method()).append(" path=");
-      Log.appendValue(sb, e.path());
-      sb.append(" status=").append(e.status())
-          .append(" duration_ms=").append(e.durationMicros() / 1000.0)
-          .append(" ttfb_ms=").append(e.ttfbMicros() < 0 ? "-" : String.valueOf(e.ttfbMicros() / 1000.0))
-          .append(" bytes_in=").append(e.requestBytes())
-          .append(" bytes_out=").append(e.responseBytes())
-          .append(" endpoint=").append(e.endpoint() == null ? "-" : e.endpoint())
-          .append(" model=");
-      Log.appendValue(sb, e.model() == null ? "-" : e.model());
-      sb.append(" target_model=");
-      Log.appendValue(sb, e.targetModel() == null ? "-" : e.targetModel());
-      sb.append(" request_id=");
-      Log.appendValue(sb, e.requestId() == null ? "-" : e.requestId());
-      sb.append(" attempts=").append(e.attempts()).append(" pool=").append(e.pool() == null ? "-" : e.pool());
+      write(e);
+    }
+  }
+
+  private static void write(Entry e) {
+    MDC.put(RequestIds.MDC_KEY, e.requestId() == null ? "-" : e.requestId());
+    try {
+      LoggingEventBuilder line = LOG.atInfo().addKeyValue("method", e.method()).addKeyValue("path", e.path())
+          .addKeyValue("status", e.status()).addKeyValue("duration_ms", e.durationMicros() / 1000.0)
+          .addKeyValue("ttfb_ms", e.ttfbMicros() < 0 ? "-" : e.ttfbMicros() / 1000.0)
+          .addKeyValue("bytes_in", e.requestBytes()).addKeyValue("bytes_out", e.responseBytes())
+          .addKeyValue("endpoint", e.endpoint() == null ? "-" : e.endpoint())
+          .addKeyValue("model", e.model() == null ? "-" : e.model())
+          .addKeyValue("target_model", e.targetModel() == null ? "-" : e.targetModel())
+          .addKeyValue("attempts", e.attempts()).addKeyValue("pool", e.pool() == null ? "-" : e.pool());
       if (e.error() != null) {
-        sb.append(" error=");
-        Log.appendValue(sb, e.error());
+        line = line.addKeyValue("error", e.error());
       }
-      out.println(sb);
+      line.log("access");
+    } finally {
+      MDC.remove(RequestIds.MDC_KEY);
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.modelplane.router.gateway;
 
 
-import dev.modelplane.router.Log;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.RequestDirector;
@@ -17,12 +16,16 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.PoolOptions;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The standalone OpenAI-compatible gateway: one HTTP server and one upstream client per event loop, so a request's
  * downstream and upstream connections live on the same thread.
  */
 public final class GatewayServer {
+  private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
+
   private final Vertx vertx;
   private final GatewayOptions options;
   private final RequestDirector director;
@@ -68,7 +71,8 @@ public final class GatewayServer {
     return vertx.deployVerticle(() -> new GatewayVerticle(opts), new DeploymentOptions().setInstances(instances))
         .onSuccess(id -> {
           deploymentIds.add(id);
-          Log.info("gateway listening", "host", opts.host(), "port", boundPort.get(), "event_loops", instances);
+          LOG.atInfo().addKeyValue("host", opts.host()).addKeyValue("port", boundPort.get())
+              .addKeyValue("event_loops", instances).log("gateway listening");
         });
   }
 
@@ -113,7 +117,8 @@ public final class GatewayServer {
       server.listen().onSuccess(s -> {
         int previous = boundPort.compareAndExchange(0, s.actualPort());
         if (previous != 0 && previous != s.actualPort()) {
-          Log.warn("gateway instances bound different ports", "first", previous, "this", s.actualPort());
+          LOG.atWarn().addKeyValue("first", previous).addKeyValue("this", s.actualPort())
+              .log("gateway instances bound different ports");
         }
         started.complete();
       }).onFailure(started::fail);

@@ -5,7 +5,6 @@ import dev.modelplane.api.gie.v1.InferencePoolSpec;
 import dev.modelplane.api.gie.v1.Port;
 import dev.modelplane.api.gie.v1alpha2.InferenceObjective;
 import dev.modelplane.api.gie.v1alpha2.PoolObjectReference;
-import dev.modelplane.router.Log;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -20,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Watches InferencePools ({@code inference.networking.k8s.io/v1}), InferenceObjectives
@@ -29,6 +30,8 @@ import java.util.Set;
  * {@code <pod>-rank-<i>}. One process can serve many pools.
  */
 public final class KubernetesDiscovery implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(KubernetesDiscovery.class);
+
   /** Pod annotation limiting which target ports (ranks) receive traffic. */
   public static final String ACTIVE_PORTS_ANNOTATION = "inference.networking.k8s.io/active-ports";
 
@@ -70,8 +73,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
     informers.add(ns == null
         ? client.resources(InferenceObjective.class).inAnyNamespace().inform(handler(this::objectiveChanged))
         : client.resources(InferenceObjective.class).inNamespace(ns).inform(handler(this::objectiveChanged)));
-    Log.info("discovery started", "namespace", ns == null ? "*" : ns, "pools",
-        selection.pools().isEmpty() ? "all" : selection.pools());
+    LOG.atInfo().addKeyValue("namespace", ns == null ? "*" : ns)
+        .addKeyValue("pools", selection.pools().isEmpty() ? "all" : selection.pools()).log("discovery started");
     return this;
   }
 

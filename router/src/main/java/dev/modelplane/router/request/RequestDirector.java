@@ -1,9 +1,9 @@
 package dev.modelplane.router.request;
 
 import dev.modelplane.common.request.RequestIds;
-import dev.modelplane.router.Log;
 import dev.modelplane.router.config.SchedulingSetup;
 import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.pool.EndpointId;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
@@ -28,6 +28,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Runs one request's lifecycle for both front ends (the gateway and the ext_proc server), as GIE's director does:
@@ -36,6 +39,8 @@ import java.util.function.LongSupplier;
  * (ResponseComplete plugins, metrics).
  */
 public final class RequestDirector implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RequestDirector.class);
+
   public static final String REQUEST_ID = RequestIds.HEADER;
   public static final String FAIRNESS_ID = "x-gateway-inference-fairness-id";
   public static final String OBJECTIVE = "x-gateway-inference-objective";
@@ -163,7 +168,7 @@ public final class RequestDirector implements AutoCloseable {
     EndpointState served = servedBy == null ? null
         : servedBy.state() != null ? servedBy.state() : decision.pool().byHostPort(servedBy.hostPort());
     for (ResponseReceivedPlugin p : setup.lifecycle().responseReceived()) {
-      runPlugin("ResponseReceived", p, () -> p.responseReceived(decision.request(), decision.result(), status,
+      runPlugin("ResponseReceived", p, decision.request(), () -> p.responseReceived(decision.request(), decision.result(), status,
           served));
     }
   }
@@ -185,7 +190,7 @@ public final class RequestDirector implements AutoCloseable {
     } else {
       EndpointState served = outcome.status() > 0 ? decision.destination().state() : null;
       for (ResponseCompletePlugin p : setup.lifecycle().responseComplete()) {
-        runPlugin("ResponseComplete", p, () -> p.responseComplete(decision.request(), served, outcome));
+        runPlugin("ResponseComplete", p, decision.request(), () -> p.responseComplete(decision.request(), served, outcome));
       }
     }
     if (outcome.succeeded()) {
@@ -229,7 +234,10 @@ public final class RequestDirector implements AutoCloseable {
         recordError(parsed.incomingModel(), parsed.targetModel(), e);
         throw e;
       }
-      Log.warn("endpoint picker failed, failing open", "error", cause.getMessage(), "endpoint", any.hostPort());
+      try (MDC.MDCCloseable id = MDC.putCloseable(RequestIds.MDC_KEY, parsed.requestId())) {
+        LOG.atWarn().setCause(cause).addKeyValue("endpoint", any.hostPort())
+            .log("endpoint picker failed, failing open");
+      }
       recordPicked(parsed);
       return new RoutingDecision(input, request, null, List.of(any), 0, input.body(), false, null);
     });
@@ -254,7 +262,7 @@ public final class RequestDirector implements AutoCloseable {
       candidates.add(new Candidate(s));
     }
     for (PrepareDataPlugin p : setup.lifecycle().prepareData()) {
-      runPlugin("PrepareData", p, () -> p.prepareRequestData(request, candidates));
+      runPlugin("PrepareData", p, request, () -> p.prepareRequestData(request, candidates));
     }
     SchedulingResult result;
     try {
@@ -288,12 +296,15 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   /** Runs a plugin whose failure must not fail the request (it is logged and counted in its duration). */
-  private void runPlugin(String extensionPoint, dev.modelplane.router.plugin.Plugin plugin, Runnable call) {
+  private void runPlugin(String extensionPoint, Plugin plugin, InferenceRequest request, Runnable call) {
     long t = System.nanoTime();
     try {
       call.run();
     } catch (RuntimeException e) {
-      Log.warn("plugin failed", "extension_point", extensionPoint, "plugin", plugin.name(), "error", e.toString());
+      try (MDC.MDCCloseable id = MDC.putCloseable(RequestIds.MDC_KEY, request.requestId())) {
+        LOG.atWarn().setCause(e).addKeyValue("extension_point", extensionPoint).addKeyValue("plugin", plugin.name())
+            .log("plugin failed");
+      }
     }
     metrics.pluginDuration(extensionPoint, plugin, System.nanoTime() - t);
   }
