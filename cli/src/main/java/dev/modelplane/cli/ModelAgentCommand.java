@@ -66,7 +66,7 @@ final class ModelAgentCommand implements Callable<Integer> {
       description = "Models worked on at once (default: 2).")
   int maxConcurrentDownloads;
 
-  @Option(names = "--progress-interval", defaultValue = "10s", converter = GoDuration.NonNegativeConverter.class,
+  @Option(names = "--progress-interval", defaultValue = "10s", converter = GoDuration.Converter.class,
       description = "Shortest time between two progress updates of a download in the ConfigMap (default: 10s).")
   Duration progressInterval;
 
@@ -75,7 +75,7 @@ final class ModelAgentCommand implements Callable<Integer> {
           + "model is reported Failed (default: 3).")
   int maxRetries;
 
-  @Option(names = "--retry-backoff", defaultValue = "10s", converter = GoDuration.NonNegativeConverter.class,
+  @Option(names = "--retry-backoff", defaultValue = "10s", converter = GoDuration.Converter.class,
       description = "Wait before the first retry; doubles each time, at most 5m (default: 10s).")
   Duration retryBackoff;
 

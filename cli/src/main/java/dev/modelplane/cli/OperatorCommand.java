@@ -59,15 +59,15 @@ final class OperatorCommand implements Callable<Integer> {
   @Option(names = "--lease-namespace", description = "Namespace of the leader Lease; default: the operator's own.")
   String leaseNamespace;
 
-  @Option(names = "--lease-duration", defaultValue = "15s", converter = GoDuration.NonNegativeConverter.class,
+  @Option(names = "--lease-duration", defaultValue = "15s", converter = GoDuration.Converter.class,
       description = "How long followers wait after the leader's last renewal before taking over (default: 15s).")
   Duration leaseDuration;
 
-  @Option(names = "--renew-deadline", defaultValue = "10s", converter = GoDuration.NonNegativeConverter.class,
+  @Option(names = "--renew-deadline", defaultValue = "10s", converter = GoDuration.Converter.class,
       description = "How long the leader retries renewing before it stops leading and exits (default: 10s).")
   Duration renewDeadline;
 
-  @Option(names = "--retry-period", defaultValue = "2s", converter = GoDuration.NonNegativeConverter.class,
+  @Option(names = "--retry-period", defaultValue = "2s", converter = GoDuration.Converter.class,
       description = "Pause between attempts to acquire or renew the Lease (default: 2s).")
   Duration retryPeriod;
 
@@ -91,7 +91,7 @@ final class OperatorCommand implements Callable<Integer> {
       description = "Do not read size and GGUF metadata of remote model files (for air-gapped clusters).")
   boolean noInspection;
 
-  @Option(names = "--model-revalidation-interval", defaultValue = "30m", converter = GoDuration.NonNegativeConverter.class,
+  @Option(names = "--model-revalidation-interval", defaultValue = "30m", converter = GoDuration.Converter.class,
       description = "How often remote Model sources are checked for changes (ETag, size): SourceDrifted, or a "
           + "re-download with refreshPolicy OnChange. 0 turns it off (default: 30m).")
   Duration revalidationInterval;
