@@ -3,6 +3,7 @@ package dev.modelplane.router.extproc;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
+import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.request.Destination;
 import dev.modelplane.router.request.ErrorCode;
 import dev.modelplane.router.request.ExternalPicker;
@@ -112,7 +113,7 @@ public final class ExtProcPickerClient implements ExternalPicker {
         }
       });
       h.put(":authority", headers.getOrDefault("host", "gateway"));
-      h.put("x-request-id", requestId);
+      h.put(RequestIds.HEADER, requestId);
       h.put("content-length", String.valueOf(body.length));
       try {
         stream = ExternalProcessorGrpc.newStub(channel).process(this);

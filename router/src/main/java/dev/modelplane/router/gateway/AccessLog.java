@@ -1,7 +1,6 @@
 package dev.modelplane.router.gateway;
 
 import dev.modelplane.common.request.RequestIds;
-import java.time.Instant;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +19,7 @@ public final class AccessLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AccessLog.class);
 
   /** A finished request. */
-  public record Entry(Instant time, String method, String path, int status, long durationMicros, long ttfbMicros,
+  public record Entry(String method, String path, int status, long durationMicros, long ttfbMicros,
       long requestBytes, long responseBytes, String endpoint, String model, String targetModel, String requestId,
       int attempts, String pool, String error) {
   }

@@ -24,7 +24,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
@@ -368,7 +367,7 @@ final class ProxyExchange {
     metrics.gatewayRequests.inc(String.valueOf(status), model);
     metrics.gatewayDuration.observe(duration / 1e9, String.valueOf(status));
     if (accessLog != null) {
-      accessLog.log(new AccessLog.Entry(Instant.now(), req.method().name(), req.path(), status, duration / 1000,
+      accessLog.log(new AccessLog.Entry(req.method().name(), req.path(), status, duration / 1000,
           ttfbNanos < 0 ? -1 : ttfbNanos / 1000, body.received(), responseBytes,
           current == null ? null : current.hostPort(), decision == null ? null : model,
           decision == null ? null : decision.request().targetModel(),
