@@ -1,7 +1,5 @@
 package dev.modelplane.router.extproc;
 
-import com.google.protobuf.Struct;
-import com.google.protobuf.Value;
 import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointPool;
@@ -24,7 +22,6 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,7 +86,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       ProcessingMode.BodySendMode mode = req.getProtocolConfig().getRequestBodyMode();
       fullDuplex = mode == ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED || mode == ProcessingMode.BodySendMode.NONE;
     }
-    readSubsetHint(req);
+    List<String> hint = ProcessingMetadata.subsetHint(req);
+    if (hint != null) {
+      subsetHint = hint;
+    }
     try {
       switch (req.getRequestCase()) {
         case REQUEST_HEADERS -> onRequestHeaders(req.getRequestHeaders());
@@ -231,7 +231,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     if (decision != null) {
       responseStatus = parseStatus(status);
-      String served = servedEndpoint(req);
+      String served = ProcessingMetadata.servedEndpoint(req);
       director.responseReceived(decision, responseStatus, served == null ? decision.destination()
           : Destination.parse(served, decision.pool()));
     }
@@ -330,46 +330,6 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       throw new RouterException(ErrorCode.SERVICE_UNAVAILABLE, "no inference pool for this request");
     }
     return pool;
-  }
-
-  /** Reads {@code envoy.lb.subset_hint / x-gateway-destination-endpoint-subset}: a list, or a CSV string. */
-  private void readSubsetHint(ProcessingRequest req) {
-    if (!req.hasMetadataContext()) {
-      return;
-    }
-    Struct ns = req.getMetadataContext().getFilterMetadataMap().get(EppProtocol.SUBSET_FILTER_NAMESPACE);
-    if (ns == null || !ns.containsFields(EppProtocol.SUBSET_FILTER_KEY)) {
-      return;
-    }
-    Value v = ns.getFieldsOrThrow(EppProtocol.SUBSET_FILTER_KEY);
-    List<String> hint = new ArrayList<>();
-    if (v.hasListValue()) {
-      for (Value item : v.getListValue().getValuesList()) {
-        if (item.hasStringValue()) {
-          hint.add(item.getStringValue());
-        }
-      }
-    } else if (v.hasStringValue()) {
-      for (String s : v.getStringValue().split(",")) {
-        if (!s.isBlank()) {
-          hint.add(s.trim());
-        }
-      }
-    }
-    subsetHint = hint;
-  }
-
-  /** Reads {@code envoy.lb / x-gateway-destination-endpoint-served} on the response path. */
-  private static String servedEndpoint(ProcessingRequest req) {
-    if (!req.hasMetadataContext()) {
-      return null;
-    }
-    Struct ns = req.getMetadataContext().getFilterMetadataMap().get(EppProtocol.DESTINATION_ENDPOINT_NAMESPACE);
-    if (ns == null || !ns.containsFields(EppProtocol.DESTINATION_ENDPOINT_SERVED_KEY)) {
-      return null;
-    }
-    Value v = ns.getFieldsOrThrow(EppProtocol.DESTINATION_ENDPOINT_SERVED_KEY);
-    return v.hasStringValue() ? v.getStringValue() : null;
   }
 
   @Override
