@@ -75,6 +75,12 @@ class OperatorProcessIT {
     assertThat(metrics.lines().filter(l -> l.startsWith("operator_sdk_reconciliations_executions")).toList())
         .as("JOSDK reconcile counters").isNotEmpty();
 
+    // Structured logs: the lines of a reconcile name its resource (JOSDK's MDC). The status line can follow the
+    // Deployment by a retry (an apply conflict), so wait for it.
+    java.util.regex.Pattern statusLine = java.util.regex.Pattern.compile("level=INFO logger=InferenceServiceReconciler"
+        + " event=status isvc=" + ns + "/first .* resource=" + ns + "/first resource.kind=InferenceService");
+    await().atMost(TIMEOUT).until(() -> statusLine.matcher(a.log()).find());
+
     // SIGTERM: the leader stops its controllers, hands the lease back and exits 0; the follower takes over well
     // before the lease would have expired.
     long t0 = System.nanoTime();
@@ -90,24 +96,23 @@ class OperatorProcessIT {
     OperatorFixtures.applyModelAndService(admin, "second");
     OperatorFixtures.awaitDeployment(admin, "second");
 
-    // Structured logs: one key=value line per event, or one JSON object with --log-format=json; the lines of a
-    // reconcile name its resource (JOSDK's MDC).
-    assertThat(a.log()).containsPattern("level=INFO logger=InferenceServiceReconciler event=status isvc=" + ns
-        + "/first .* resource=" + ns + "/first resource.kind=InferenceService");
-    List<JsonNode> json = new ArrayList<>();
-    for (String line : b.log().lines().filter(l -> l.startsWith("{")).toList()) {
-      json.add(JSON.readTree(line));
-    }
-    assertThat(json).anySatisfy(l -> {
-      assertThat(l.path("level").asText()).isEqualTo("INFO");
-      assertThat(l.path("event").asText()).isEqualTo("leading");
-      assertThat(l.path("identity").asText()).isEqualTo("op-b");
-    });
-    assertThat(json).anySatisfy(l -> {
-      assertThat(l.path("event").asText()).isEqualTo("status");
-      assertThat(l.path("isvc").asText()).isEqualTo(ns + "/second");
-      assertThat(l.path("resource").asText()).isEqualTo(ns + "/second");
-      assertThat(l.path("resource.kind").asText()).isEqualTo("InferenceService");
+    // Structured logs: one JSON object per line with --log-format=json (the status line may follow the Deployment).
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      List<JsonNode> json = new ArrayList<>();
+      for (String line : b.log().lines().filter(l -> l.startsWith("{")).toList()) {
+        json.add(JSON.readTree(line));
+      }
+      assertThat(json).anySatisfy(l -> {
+        assertThat(l.path("level").asText()).isEqualTo("INFO");
+        assertThat(l.path("event").asText()).isEqualTo("leading");
+        assertThat(l.path("identity").asText()).isEqualTo("op-b");
+      });
+      assertThat(json).anySatisfy(l -> {
+        assertThat(l.path("event").asText()).isEqualTo("status");
+        assertThat(l.path("isvc").asText()).isEqualTo(ns + "/second");
+        assertThat(l.path("resource").asText()).isEqualTo(ns + "/second");
+        assertThat(l.path("resource.kind").asText()).isEqualTo("InferenceService");
+      });
     });
   }
 

@@ -163,13 +163,15 @@ public final class RequestDirector implements AutoCloseable {
     }
     if (decision.external() != null) {
       decision.external().responseReceived(status, servedBy);
-      return;
+    }
+    if (decision.result() == null) {
+      return; // picked elsewhere (or failed open): the plugins here never saw the request
     }
     EndpointState served = servedBy == null ? null
         : servedBy.state() != null ? servedBy.state() : decision.pool().byHostPort(servedBy.hostPort());
     for (ResponseReceivedPlugin p : setup.lifecycle().responseReceived()) {
-      runPlugin("ResponseReceived", p, decision.request(), () -> p.responseReceived(decision.request(), decision.result(), status,
-          served));
+      runPlugin("ResponseReceived", p, decision.request(),
+          () -> p.responseReceived(decision.request(), decision.result(), status, served));
     }
   }
 
@@ -187,10 +189,12 @@ public final class RequestDirector implements AutoCloseable {
   public void complete(RoutingDecision decision, ResponseOutcome outcome, long nowNanos) {
     if (decision.external() != null) {
       decision.external().close();
-    } else {
+    }
+    if (decision.result() != null) {
       EndpointState served = outcome.status() > 0 ? decision.destination().state() : null;
       for (ResponseCompletePlugin p : setup.lifecycle().responseComplete()) {
-        runPlugin("ResponseComplete", p, decision.request(), () -> p.responseComplete(decision.request(), served, outcome));
+        runPlugin("ResponseComplete", p, decision.request(),
+            () -> p.responseComplete(decision.request(), served, outcome));
       }
     }
     if (outcome.succeeded()) {
