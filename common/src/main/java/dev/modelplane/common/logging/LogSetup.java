@@ -3,6 +3,7 @@ package dev.modelplane.common.logging;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.jul.LevelChangePropagator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.Layout;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * Configures the one logging backend (Logback) of every modelplane process: one appender on standard error with the
@@ -79,6 +81,17 @@ public final class LogSetup {
     appender.setContext(context);
     appender.setEncoder(encoder);
     appender.start();
+    // java.util.logging (gRPC) goes to the same appender; the propagator copies Logback's levels to JUL so that
+    // events Logback would drop are not even formatted there.
+    LevelChangePropagator propagator = new LevelChangePropagator();
+    propagator.setContext(context);
+    propagator.setResetJUL(true);
+    context.addListener(propagator);
+    propagator.start();
+    if (!SLF4JBridgeHandler.isInstalled()) {
+      SLF4JBridgeHandler.removeHandlersForRootLogger();
+      SLF4JBridgeHandler.install();
+    }
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.addAppender(appender);
     root.setLevel(levels.root());

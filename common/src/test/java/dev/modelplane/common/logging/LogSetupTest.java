@@ -60,6 +60,16 @@ class LogSetupTest {
   }
 
   @Test
+  void javaUtilLoggingGoesThroughTheSameBackendAndLevels() {
+    LogSetup.configure(LogFormat.KEYVALUE, LogLevels.DEFAULT, out);
+    java.util.logging.Logger.getLogger("io.grpc.netty.NettyServerHandler").info("grpc chatter");
+    java.util.logging.Logger.getLogger("io.grpc.internal.ManagedChannelImpl").warning("grpc warning");
+    assertThat(lines()).hasSize(1);
+    assertThat(lines()[0]).contains("level=WARN logger=ManagedChannelImpl")
+        .contains("msg=\"grpc warning\"");
+  }
+
+  @Test
   void jsonLinesCarryTheSameFields() throws Exception {
     LogSetup.configure(LogFormat.JSON, LogLevels.DEFAULT, out);
     LoggerFactory.getLogger("dev.modelplane.simulator.Simulator").atInfo().addKeyValue("port", 8000)
