@@ -41,6 +41,7 @@ public final class ControlPlane implements AutoCloseable {
   static final String SERVICE_CIDR = "127.96.0.0/16";
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  private static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
 
   /** Components beyond etcd and kube-apiserver. */
   public enum Component { CONTROLLER_MANAGER, SCHEDULER, KWOK }
@@ -203,11 +204,16 @@ public final class ControlPlane implements AutoCloseable {
       created.add(client().nodes().resource(node).create());
     }
     for (FakeNode fake : nodes) {
+      // The apiserver taints a new node not-ready; the controller-manager lifts the taint once kwok reports Ready.
+      // Until then the scheduler rejects every pod for the taint, so wait for both.
+      boolean taintLifted = running.contains(Component.CONTROLLER_MANAGER);
       waitFor("node " + fake.name() + " Ready", () -> {
         Node n = client().nodes().withName(fake.name()).get();
         return n != null && n.getStatus() != null && n.getStatus().getConditions() != null
             && n.getStatus().getConditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
+            && (!taintLifted || n.getSpec().getTaints() == null || n.getSpec().getTaints().stream()
+                .noneMatch(t -> NOT_READY_TAINT.equals(t.getKey())));
       });
     }
     return created;

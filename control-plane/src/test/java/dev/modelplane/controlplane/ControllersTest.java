@@ -81,8 +81,8 @@ class ControllersTest {
         assertThat(c.getMessage()).contains("Insufficient nvidia.com/gpu");
       });
     });
-    // A brand-new node can still carry the not-ready taint for a moment, so the first event may name the taint;
-    // the scheduler retries and records the GPU shortage.
+    // addNodes waits until the node's not-ready taint is lifted, so the first FailedScheduling event already names
+    // the GPU shortage (events.k8s.io keeps the first note of a series and only counts repeats).
     await().atMost(TIMEOUT).untilAsserted(() -> {
       List<Event> events = client.events().v1().events().list().getItems();
       assertThat(events).anySatisfy(e -> {
