@@ -1,0 +1,144 @@
+package dev.modelplane.operator.ome.isvc;
+
+import dev.modelplane.operator.common.OperatorLabels;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies an InferenceService's objects by server-side apply (owned by the service, so they go with it) and deletes
+ * the ones it applied before and no longer wants. Objects of kinds whose CRD is not installed (LeaderWorkerSet,
+ * Knative, KEDA, Gateway API) are reported, never thrown.
+ */
+final class ObjectApplier {
+  static final String FIELD_MANAGER = "modelplane-operator";
+  private static final Logger LOG = LoggerFactory.getLogger(ObjectApplier.class);
+
+  private final KubernetesClient client;
+
+  ObjectApplier(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /**
+   * What applying did.
+   *
+   * @param applied keys ({@link #key}) of the objects now in the cluster
+   * @param missingKinds {@code plural.group} of kinds whose CRD is not installed
+   * @param errors apply errors by object key
+   * @param conflict an object changed under us; try again shortly
+   */
+  record Result(Set<String> applied, Set<String> missingKinds, Map<String, String> errors, boolean conflict) {
+  }
+
+  /** Applies {@code objects} owned by {@code owner}, then deletes the objects of {@code previous} not applied now. */
+  Result apply(HasMetadata owner, List<HasMetadata> objects, Set<String> previous) {
+    OwnerReference ref = new OwnerReferenceBuilder().withApiVersion(owner.getApiVersion()).withKind(owner.getKind())
+        .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).withController(true)
+        .withBlockOwnerDeletion(true).build();
+    Set<String> applied = new LinkedHashSet<>();
+    Set<String> missing = new LinkedHashSet<>();
+    Map<String, String> errors = new HashMap<>();
+    boolean conflict = false;
+    for (HasMetadata object : objects) {
+      object.getMetadata().setOwnerReferences(List.of(ref));
+      object.getMetadata().setNamespace(owner.getMetadata().getNamespace());
+      Map<String, String> labels = object.getMetadata().getLabels() == null ? new HashMap<>()
+          : new HashMap<>(object.getMetadata().getLabels());
+      labels.put(OperatorLabels.MANAGED_BY, OperatorLabels.MANAGED_BY_VALUE);
+      object.getMetadata().setLabels(labels);
+      String key = key(object);
+      try {
+        client.resource(object).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+        applied.add(key);
+      } catch (KubernetesClientException e) {
+        if (notInstalled(e)) {
+          missing.add(plural(object));
+        } else if (e.getCode() == 409) {
+          conflict = true;
+        } else {
+          LOG.atWarn().addKeyValue("owner", owner.getMetadata().getNamespace() + "/" + owner.getMetadata().getName())
+              .addKeyValue("object", key).addKeyValue("error", message(e)).log("apply failed");
+          errors.put(key, message(e));
+        }
+        if (previous.contains(key)) {
+          applied.add(key);
+        }
+      }
+    }
+    for (String stale : previous) {
+      if (!applied.contains(stale) && objects.stream().noneMatch(o -> key(o).equals(stale))) {
+        delete(owner.getMetadata().getNamespace(), stale);
+      }
+    }
+    return new Result(applied, missing, errors, conflict);
+  }
+
+  /** {@code apiVersion/kind/name}, the form kept in the service's status to know what to delete later. */
+  static String key(HasMetadata object) {
+    return object.getApiVersion() + "/" + object.getKind() + "/" + object.getMetadata().getName();
+  }
+
+  private void delete(String namespace, String key) {
+    int last = key.lastIndexOf('/');
+    int kindAt = key.lastIndexOf('/', last - 1);
+    String apiVersion = key.substring(0, kindAt);
+    String kind = key.substring(kindAt + 1, last);
+    String name = key.substring(last + 1);
+    try {
+      client.genericKubernetesResources(apiVersion, kind).inNamespace(namespace).withName(name).delete();
+      LOG.atInfo().addKeyValue("namespace", namespace).addKeyValue("object", key).log("deleted");
+    } catch (KubernetesClientException e) {
+      if (!notInstalled(e)) {
+        LOG.atWarn().addKeyValue("namespace", namespace).addKeyValue("object", key).addKeyValue("error", message(e))
+            .log("delete failed");
+      }
+    }
+  }
+
+  private static boolean notInstalled(KubernetesClientException e) {
+    String text = String.valueOf(e.getMessage());
+    return e.getCode() == 404 || text.contains("Could not find the metadata for the resource")
+        || text.contains("the server could not find the requested resource");
+  }
+
+  private static String plural(HasMetadata object) {
+    String group = object.getApiVersion().contains("/")
+        ? object.getApiVersion().substring(0, object.getApiVersion().indexOf('/')) : "";
+    String kind = object instanceof GenericKubernetesResource ? object.getKind() : object.getKind();
+    return kind.toLowerCase(java.util.Locale.ROOT) + "s" + (group.isEmpty() ? "" : "." + group);
+  }
+
+  private static String message(KubernetesClientException e) {
+    return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+  }
+
+  /** Keys from their stored form (one per line). */
+  static Set<String> parse(String stored) {
+    Set<String> keys = new LinkedHashSet<>();
+    if (stored != null) {
+      for (String line : stored.split("\n")) {
+        if (!line.isBlank()) {
+          keys.add(line.strip());
+        }
+      }
+    }
+    return keys;
+  }
+
+  /** The stored form of keys. */
+  static String format(Set<String> keys) {
+    return String.join("\n", new ArrayList<>(keys));
+  }
+}
