@@ -72,6 +72,10 @@ public final class RouterCommand implements Callable<Integer> {
       + "(queue 2, kv-cache 2, prefix-cache 3, max-score picker).")
   Path config;
 
+  @Option(names = "--config-text", description = "EndpointPickerConfig YAML given inline (GIE's flag of the same "
+      + "name); not together with --config.")
+  String configText;
+
   @Option(names = "--refresh-metrics-interval", defaultValue = "50ms",
       converter = GoDuration.NonNegativeConverter.class,
       description = "How often each endpoint's /metrics is scraped. Default: ${DEFAULT-VALUE}.")
@@ -140,7 +144,11 @@ public final class RouterCommand implements Callable<Integer> {
       System.err.println("router: --failure-mode must be FailOpen or FailClose");
       return 2;
     }
-    String yaml = config == null ? null : Files.readString(config);
+    if (config != null && configText != null) {
+      System.err.println("router: give --config FILE or --config-text YAML, not both");
+      return 2;
+    }
+    String yaml = config != null ? Files.readString(config) : configText;
     if (yaml != null) {
       ConfigLoader.parse(yaml); // fail fast with the config's own message
     }
