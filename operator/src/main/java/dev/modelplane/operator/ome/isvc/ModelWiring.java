@@ -21,7 +21,8 @@ import java.util.Map;
 /**
  * Connects a serving pod to its model, as OME does: the model's volume (the agent's node directory, mounted
  * read-only at the same path, or the claim at {@code /opt/ml/model}), a node selector on the agent's Ready label so
- * pods only land where the files are, {@code MODEL_PATH} and {@code PARALLELISM_SIZE} for the runtime's arguments,
+ * pods only land where the files are, {@code MODEL_PATH} and {@code PARALLELISM_SIZE} (GPUs per pod times pods per
+ * replica) for the runtime's arguments,
  * and a TCP readiness probe on the main container when the runtime gives none. Works on a copy; the input is not
  * changed.
  */
@@ -46,10 +47,9 @@ final class ModelWiring {
    * @param mountModel whether the main container mounts the files (the router gets the volume only)
    * @param mainContainer the name of the container that serves the model
    * @param workerSize worker pods per replica (0 unless multi-node)
-   * @param acceleratorSelected whether an accelerator class was chosen (then {@code PARALLELISM_SIZE} is its business)
    */
   record Wiring(String modelName, ModelLocation model, ModelLocation adapter, String adapterName, boolean mountModel,
-      String mainContainer, int workerSize, boolean acceleratorSelected) {
+      String mainContainer, int workerSize) {
   }
 
   /** The pod spec with the model wired in. */
@@ -88,11 +88,11 @@ final class ModelWiring {
     main.setVolumeMounts(mounts);
     List<EnvVar> env = main.getEnv() == null ? new ArrayList<>() : new ArrayList<>(main.getEnv());
     putIfAbsent(env, MODEL_PATH, wiring.model().containerPath());
-    if (!wiring.acceleratorSelected()) {
-      long gpus = gpus(main);
-      if (gpus > 0) {
-        putIfAbsent(env, PARALLELISM_SIZE, Long.toString(gpus * (1 + wiring.workerSize())));
-      }
+    // OME leaves PARALLELISM_SIZE to the AcceleratorClass when one is chosen; accelerator classes here are names
+    // only (no AcceleratorClass objects), so the GPUs the container asks for always decide it.
+    long gpus = gpus(main);
+    if (gpus > 0) {
+      putIfAbsent(env, PARALLELISM_SIZE, Long.toString(gpus * (1 + wiring.workerSize())));
     }
     main.setEnv(env);
     if (main.getReadinessProbe() == null && main.getPorts() != null && !main.getPorts().isEmpty()) {

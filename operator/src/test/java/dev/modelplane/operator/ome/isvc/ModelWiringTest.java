@@ -25,15 +25,14 @@ class ModelWiringTest {
         .withNodeSelector(Map.of("pool", "gpu")).build();
   }
 
-  private static ModelWiring.Wiring wiring(ModelLocation location, int workers, boolean accelerator) {
-    return new ModelWiring.Wiring("llama", location, null, null, true, "ome-container", workers, accelerator);
+  private static ModelWiring.Wiring wiring(ModelLocation location, int workers) {
+    return new ModelWiring.Wiring("llama", location, null, null, true, "ome-container", workers);
   }
 
   @Test
   void aHostDirectoryIsMountedReadOnlyAtItsOwnPathAndPodsGoWhereTheAgentSaysTheModelIsReady() {
     PodSpec in = pod(2);
-    PodSpec out = ModelWiring.wire(in, wiring(new ModelLocation.HostDirectory("/raid/models/llama", LABEL), 0,
-        false));
+    PodSpec out = ModelWiring.wire(in, wiring(new ModelLocation.HostDirectory("/raid/models/llama", LABEL), 0));
     assertThat(out.getVolumes()).singleElement().satisfies(v -> {
       assertThat(v.getName()).isEqualTo("llama");
       assertThat(v.getHostPath().getPath()).isEqualTo("/raid/models/llama");
@@ -53,14 +52,14 @@ class ModelWiringTest {
   }
 
   @Test
-  void parallelismCountsEveryPodOfAMultiNodeReplicaAndIsLeftToTheAcceleratorClassWhenOneIsChosen() {
-    PodSpec multi = ModelWiring.wire(pod(8), wiring(new ModelLocation.HostDirectory("/m", LABEL), 1, false));
+  void parallelismCountsEveryPodOfAMultiNodeReplica() {
+    PodSpec multi = ModelWiring.wire(pod(8), wiring(new ModelLocation.HostDirectory("/m", LABEL), 1));
     assertThat(multi.getContainers().getFirst().getEnv()).anySatisfy(e -> {
       assertThat(e.getName()).isEqualTo("PARALLELISM_SIZE");
       assertThat(e.getValue()).isEqualTo("16");
     });
-    PodSpec chosen = ModelWiring.wire(pod(8), wiring(new ModelLocation.HostDirectory("/m", LABEL), 1, true));
-    assertThat(chosen.getContainers().getFirst().getEnv()).noneMatch(e -> e.getName().equals("PARALLELISM_SIZE"));
+    PodSpec cpu = ModelWiring.wire(pod(0), wiring(new ModelLocation.HostDirectory("/m", LABEL), 1));
+    assertThat(cpu.getContainers().getFirst().getEnv()).noneMatch(e -> e.getName().equals("PARALLELISM_SIZE"));
   }
 
   @Test
@@ -70,7 +69,7 @@ class ModelWiringTest {
     main.setEnv(new java.util.ArrayList<>(java.util.List.of(new EnvVar("MODEL_PATH", "/custom", null))));
     main.setReadinessProbe(new io.fabric8.kubernetes.api.model.ProbeBuilder().withNewHttpGet().withPath("/health")
         .withNewPort(8080).endHttpGet().build());
-    PodSpec out = ModelWiring.wire(in, wiring(new ModelLocation.HostDirectory("/m", LABEL), 0, false));
+    PodSpec out = ModelWiring.wire(in, wiring(new ModelLocation.HostDirectory("/m", LABEL), 0));
     assertThat(out.getContainers().getFirst().getEnv()).filteredOn(e -> e.getName().equals("MODEL_PATH"))
         .singleElement().extracting(EnvVar::getValue).isEqualTo("/custom");
     assertThat(out.getContainers().getFirst().getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health");
@@ -78,7 +77,7 @@ class ModelWiringTest {
 
   @Test
   void aClaimIsMountedWithItsSubPathAtTheStandardPathWithoutANodeSelector() {
-    PodSpec out = ModelWiring.wire(pod(1), wiring(new ModelLocation.Claim("models", "llama/8b"), 0, false));
+    PodSpec out = ModelWiring.wire(pod(1), wiring(new ModelLocation.Claim("models", "llama/8b"), 0));
     assertThat(out.getVolumes()).singleElement().satisfies(v -> {
       assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("models");
       assertThat(v.getPersistentVolumeClaim().getReadOnly()).isTrue();
@@ -93,7 +92,7 @@ class ModelWiringTest {
   @Test
   void theRouterGetsTheVolumeButNoMountOrModelEnvironment() {
     PodSpec out = ModelWiring.wire(pod(0), new ModelWiring.Wiring("llama",
-        new ModelLocation.HostDirectory("/m", LABEL), null, null, false, "ome-container", 0, false));
+        new ModelLocation.HostDirectory("/m", LABEL), null, null, false, "ome-container", 0));
     assertThat(out.getVolumes()).hasSize(1);
     assertThat(out.getContainers().getFirst().getVolumeMounts()).isNullOrEmpty();
     assertThat(out.getContainers().getFirst().getEnv()).isNullOrEmpty();
@@ -103,7 +102,7 @@ class ModelWiringTest {
   void anAdapterIsMountedBesideTheModelAndBothNodeLabelsAreRequired() {
     PodSpec out = ModelWiring.wire(pod(1), new ModelWiring.Wiring("llama",
         new ModelLocation.HostDirectory("/m", LABEL), new ModelLocation.HostDirectory("/a", "models.ome.io/ftw.x"),
-        "support", true, "ome-container", 0, false));
+        "support", true, "ome-container", 0));
     assertThat(out.getVolumes()).extracting(v -> v.getName()).containsExactly("llama", "adapter-support");
     assertThat(out.getContainers().getFirst().getVolumeMounts()).extracting(m -> m.getMountPath())
         .containsExactly("/m", "/opt/ml/adapters/support");
