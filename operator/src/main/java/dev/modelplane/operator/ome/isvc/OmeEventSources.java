@@ -96,7 +96,7 @@ final class OmeEventSources {
       EventSourceContext<InferenceService> context, Class<R> type,
       java.util.function.Function<R, List<InferenceService>> interested) {
     return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, InferenceService.class)
-        .withName("ome-" + type.getSimpleName().toLowerCase(java.util.Locale.ROOT))
+        .withName(sourceName(type))
         .withNamespacesInheritedFromController()
         .withSecondaryToPrimaryMapper(r -> ids(interested.apply(r)))
         .withPrimaryToSecondaryMapper((InferenceService isvc) -> Set.of())
@@ -107,7 +107,7 @@ final class OmeEventSources {
       EventSourceContext<InferenceService> context, Class<R> type,
       java.util.function.Function<R, List<InferenceService>> interested) {
     return new InformerEventSource<>(InformerEventSourceConfiguration.from(type, InferenceService.class)
-        .withName("ome-" + type.getSimpleName().toLowerCase(java.util.Locale.ROOT))
+        .withName(sourceName(type))
         .withWatchAllNamespaces()
         .withSecondaryToPrimaryMapper(r -> ids(interested.apply(r)))
         .withPrimaryToSecondaryMapper((InferenceService isvc) -> Set.of())
@@ -116,6 +116,11 @@ final class OmeEventSources {
 
   private static Set<ResourceID> ids(List<InferenceService> services) {
     return services.stream().map(ResourceID::fromResource).collect(Collectors.toSet());
+  }
+
+  /** The name of the event source watching {@code type}. */
+  static String sourceName(Class<?> type) {
+    return "ome-" + type.getSimpleName().toLowerCase(java.util.Locale.ROOT);
   }
 
   static String key(String namespace, String name) {

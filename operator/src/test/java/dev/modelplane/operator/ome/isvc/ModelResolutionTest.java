@@ -1,0 +1,99 @@
+package dev.modelplane.operator.ome.isvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.modelplane.api.ome.v1beta1.BaseModel;
+import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
+import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ModelResolutionTest {
+  private static final BaseModel NAMESPACED = Serialization.unmarshal("""
+      apiVersion: ome.io/v1beta1
+      kind: BaseModel
+      metadata: {name: llama, namespace: llm, annotations: {models.ome.io/category: LARGE}}
+      spec: {storage: {storageUri: "hf://meta/llama", path: /m/ns}}
+      """, BaseModel.class);
+  private static final ClusterBaseModel CLUSTER = Serialization.unmarshal("""
+      apiVersion: ome.io/v1beta1
+      kind: ClusterBaseModel
+      metadata: {name: llama}
+      spec: {storage: {storageUri: "hf://meta/llama", path: /m/cluster}}
+      """, ClusterBaseModel.class);
+  private static final ClusterBaseModel DISABLED = Serialization.unmarshal("""
+      apiVersion: ome.io/v1beta1
+      kind: ClusterBaseModel
+      metadata: {name: old}
+      spec: {disabled: true, storage: {storageUri: "hf://meta/old", path: /m/old}}
+      """, ClusterBaseModel.class);
+
+  private static FineTunedWeight weight(String name, String base, String strategy) {
+    return Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: FineTunedWeight
+        metadata: {name: %s}
+        spec:
+          baseModelRef: {name: %s}
+          modelType: LoRA
+          hyperParameters: {strategy: %s}
+          storage: {storageUri: "hf://org/adapter", path: /a}
+        """.formatted(name, base, strategy), FineTunedWeight.class);
+  }
+
+  private static ModelResolution.Result resolve(String model, String... weights) {
+    String list = weights.length == 0 ? "" : ", fineTunedWeights: [" + String.join(", ", weights) + "]";
+    InferenceServiceSpec spec = Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: InferenceService
+        metadata: {name: s, namespace: llm}
+        spec: {model: {name: %s%s}, engine: {}}
+        """.formatted(model, list), InferenceService.class).getSpec();
+    Map<String, BaseModel> ns = Map.of("llama", NAMESPACED);
+    Map<String, ClusterBaseModel> cluster = Map.of("llama", CLUSTER, "llama-c", CLUSTER, "old", DISABLED);
+    Map<String, FineTunedWeight> ftw = Map.of("ok", weight("ok", model, "LoRA"), "other", weight("other", "x",
+        "lora"), "odd", weight("odd", model, "dpo"));
+    return ModelResolution.resolve(spec, "llm", n -> Optional.ofNullable(ns.get(n)),
+        n -> Optional.ofNullable(cluster.get(n)), n -> Optional.ofNullable(ftw.get(n)));
+  }
+
+  private static String why(ModelResolution.Result result) {
+    assertThat(result).isInstanceOf(ModelResolution.Missing.class);
+    return ((ModelResolution.Missing) result).blocked().message();
+  }
+
+  @Test
+  void aBaseModelOfTheNamespaceComesBeforeAClusterBaseModelOfTheSameName() {
+    ServedModel model = ((ModelResolution.Found) resolve("llama")).model();
+    assertThat(model.key().namespace()).isEqualTo("llm");
+    assertThat(model.spec().storage().path()).isEqualTo("/m/ns");
+    assertThat(model.category()).isEqualTo("LARGE");
+    ServedModel cluster = ((ModelResolution.Found) resolve("llama-c")).model();
+    assertThat(cluster.key().clusterScoped()).isTrue();
+  }
+
+  @Test
+  void missingAndDisabledModelsAreExplained() {
+    assertThat(why(resolve("nope"))).isEqualTo("spec.model.name: no BaseModel in namespace llm and no "
+        + "ClusterBaseModel is named nope");
+    assertThat(why(resolve("old"))).isEqualTo("spec.model.name: clusterbasemodel/old is disabled (spec.disabled: "
+        + "true)");
+  }
+
+  @Test
+  void oneFineTunedWeightIsServedAndEveryOtherCaseIsExplained() {
+    assertThat(((ModelResolution.Found) resolve("llama", "ok")).model().strategy()).isEqualTo("lora");
+    assertThat(why(resolve("llama", "ok", "other"))).isEqualTo("spec.model.fineTunedWeights: lists 2 weights; "
+        + "serving several fine-tuned weights stacked on one base model is not supported, name one");
+    assertThat(why(resolve("llama", "gone"))).isEqualTo("spec.model.fineTunedWeights: no FineTunedWeight is named "
+        + "gone");
+    assertThat(why(resolve("llama", "other"))).isEqualTo("spec.model.fineTunedWeights: FineTunedWeight other was "
+        + "trained on x, not on llama");
+    assertThat(why(resolve("llama", "odd"))).isEqualTo("spec.model.fineTunedWeights: FineTunedWeight odd has "
+        + "strategy dpo; supported: lora, tfew");
+  }
+}
