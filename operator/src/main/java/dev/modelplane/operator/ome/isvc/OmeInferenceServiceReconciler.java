@@ -1,0 +1,158 @@
+package dev.modelplane.operator.ome.isvc;
+
+import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
+import dev.modelplane.api.ome.v1beta1.InferenceServiceStatus;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.common.StatusWriter;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reconciles OME InferenceServices: observe (model, fine-tuned weight, runtimes, live workloads) → resolve the model
+ * and choose the runtime → plan every declared component (merge, mode, model wiring, objects) → apply → record
+ * status through {@link OmeStatusAggregator}. Anything that keeps the service from being served is a condition and
+ * a Warning Event, never an exception. Objects are applied by server-side apply and owned by the service; the ones
+ * it no longer wants (a removed component, a changed mode) are deleted. A service is looked at again on a timer only
+ * while a workload kind without informer (LeaderWorkerSet, Knative) is not ready yet, or when a CRD is missing.
+ */
+@ControllerConfiguration(name = OmeInferenceServiceReconciler.NAME)
+public class OmeInferenceServiceReconciler implements Reconciler<InferenceService> {
+  public static final String NAME = "ome-inferenceservice";
+  /** Status annotation listing the objects this service applied, so removed ones can be deleted. */
+  static final String OBJECTS_ANNOTATION = "modelplane.dev/applied-objects";
+  private static final Logger LOG = LoggerFactory.getLogger(OmeInferenceServiceReconciler.class);
+  private static final Duration CONFLICT_RETRY = Duration.ofMillis(500);
+  private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
+  private static final Duration NOT_INSTALLED_RECHECK = Duration.ofSeconds(60);
+  private static final Duration UNWATCHED_RECHECK = Duration.ofSeconds(10);
+
+  private final OperatorSettings settings;
+  private final EventRecorder events;
+  private final Clock clock;
+
+  public OmeInferenceServiceReconciler(OperatorSettings settings, EventRecorder events, Clock clock) {
+    this.settings = settings;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<EventSource<?, InferenceService>> prepareEventSources(EventSourceContext<InferenceService> context) {
+    OmeEventSources.addIndexers(context.getPrimaryCache());
+    return OmeEventSources.all(context);
+  }
+
+  @Override
+  public UpdateControl<InferenceService> reconcile(InferenceService isvc, Context<InferenceService> context) {
+    String ns = isvc.getMetadata().getNamespace();
+    InferenceServiceSpec spec = PredictorConversion.effective(isvc.getSpec());
+    Set<String> previous = ObjectApplier.parse(annotation(isvc.getStatus()));
+    ObjectApplier applier = new ObjectApplier(context.getClient());
+    OmeStatusAggregator.Outcome outcome;
+    Set<String> applied = previous;
+    Duration next = null;
+    OmeServingPlanner.Result planned = plan(isvc, spec, context);
+    switch (planned) {
+      case OmeServingPlanner.Blocked blocked -> outcome = blocked.blocked();
+      case OmeServingPlanner.Planned plan -> {
+        ObjectApplier.Result result = applier.apply(isvc, plan.plan().objects(), previous);
+        if (result.conflict()) {
+          LOG.atInfo().addKeyValue("isvc", ns + "/" + isvc.getMetadata().getName()).log("retry after conflict");
+          return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
+        }
+        applied = result.applied();
+        ComponentHealthReader.Health health = ComponentHealthReader.read(isvc, plan.plan(), result, context, settings);
+        outcome = health.outcome();
+        next = earliest(result.missingKinds().isEmpty() ? null : NOT_INSTALLED_RECHECK,
+            result.errors().isEmpty() ? null : ERROR_RETRY, health.unwatchedPending() ? UNWATCHED_RECHECK : null);
+      }
+    }
+    record(isvc, outcome, applied, context);
+    UpdateControl<InferenceService> control = UpdateControl.noUpdate();
+    return next == null ? control : control.rescheduleAfter(next);
+  }
+
+  private OmeServingPlanner.Result plan(InferenceService isvc, InferenceServiceSpec spec,
+      Context<InferenceService> context) {
+    String ns = isvc.getMetadata().getNamespace();
+    ModelResolution.Result model = ModelResolution.resolve(spec, ns,
+        name -> OmeReferences.baseModel(context, ns, name), name -> OmeReferences.clusterBaseModel(context, name),
+        name -> OmeReferences.fineTunedWeight(context, name));
+    return switch (model) {
+      case ModelResolution.Missing missing -> new OmeServingPlanner.Blocked(missing.blocked());
+      case ModelResolution.Found found -> OmeServingPlanner.plan(isvc, spec, found.model(),
+          OmeReferences.servingRuntimes(context, ns), OmeReferences.clusterServingRuntimes(context), settings);
+    };
+  }
+
+  /** Writes the status when it changed, with an Event when readiness or the reason it is missing changes. */
+  private void record(InferenceService isvc, OmeStatusAggregator.Outcome outcome, Set<String> applied,
+      Context<InferenceService> context) {
+    InferenceServiceStatus status = OmeStatusAggregator.aggregate(isvc, outcome, clock.instant());
+    Map<String, String> annotations = new HashMap<>(status.annotations() == null ? Map.of() : status.annotations());
+    if (applied.isEmpty()) {
+      annotations.remove(OBJECTS_ANNOTATION);
+    } else {
+      annotations.put(OBJECTS_ANNOTATION, ObjectApplier.format(applied));
+    }
+    status = new InferenceServiceStatus(status.observedGeneration(), status.conditions(),
+        annotations.isEmpty() ? null : annotations, status.url(), status.address(), status.components(),
+        status.modelStatus());
+    if (status.equals(isvc.getStatus())) {
+      return;
+    }
+    announce(isvc, isvc.getStatus() == null ? null : isvc.getStatus().conditions(), status.conditions());
+    Condition ready = Conditions.find(status.conditions(), OmeStatusAggregator.READY);
+    LOG.atInfo().addKeyValue("isvc", isvc.getMetadata().getNamespace() + "/" + isvc.getMetadata().getName())
+        .addKeyValue("ready", ready == null ? null : ready.getStatus())
+        .addKeyValue("reason", ready == null ? null : ready.getReason())
+        .addKeyValue("generation", isvc.getMetadata().getGeneration()).log("status");
+    StatusWriter.write(isvc, status, InferenceService::new, context, settings.useSsa());
+  }
+
+  private void announce(InferenceService isvc, List<Condition> before, List<Condition> after) {
+    Condition was = Conditions.find(before, OmeStatusAggregator.READY);
+    Condition now = Conditions.find(after, OmeStatusAggregator.READY);
+    if (now == null || was != null && Objects.equals(was.getStatus(), now.getStatus())
+        && Objects.equals(was.getReason(), now.getReason())) {
+      return;
+    }
+    if (Conditions.TRUE.equals(now.getStatus())) {
+      events.normal(isvc, "InferenceServiceReady", "every component is ready; serving at "
+          + (isvc.getStatus() == null || isvc.getStatus().url() == null ? "its Service" : isvc.getStatus().url()));
+    } else {
+      events.warning(isvc, now.getReason(), now.getMessage());
+    }
+  }
+
+  private static String annotation(InferenceServiceStatus status) {
+    return status == null || status.annotations() == null ? null : status.annotations().get(OBJECTS_ANNOTATION);
+  }
+
+  private static Duration earliest(Duration... waits) {
+    Duration min = null;
+    for (Duration d : waits) {
+      if (d != null && (min == null || d.compareTo(min) < 0)) {
+        min = d;
+      }
+    }
+    return min;
+  }
+}
