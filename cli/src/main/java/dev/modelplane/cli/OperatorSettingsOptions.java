@@ -1,5 +1,6 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.operator.OmeServingSettings;
 import dev.modelplane.operator.OperatorSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +52,40 @@ final class OperatorSettingsOptions {
       description = "Create a Pyrra ServiceLevelObjective for each InferenceService with spec.slo (Pyrra installed).")
   boolean pyrraSlo;
 
+  @Option(names = "--ome-router-image", paramLabel = "IMAGE",
+      description = "Image of the router OME InferenceServices get when they declare a router without an image. "
+          + "Default: this version's modelplane image.")
+  String omeRouterImage;
+
+  @Option(names = "--ome-ingress", description = "Expose OME InferenceServices through an Ingress (or an HTTPRoute "
+      + "with --ome-gateway-api) besides their in-cluster Service.")
+  boolean omeIngress;
+
+  @Option(names = "--ome-gateway-api", description = "With --ome-ingress: an HTTPRoute on --ome-gateway instead of "
+      + "an Ingress.")
+  boolean omeGatewayApi;
+
+  @Option(names = "--ome-gateway", defaultValue = OmeServingSettings.DEFAULT_GATEWAY, paramLabel = "NAMESPACE/NAME",
+      description = "The Gateway HTTPRoutes attach to. Default: ${DEFAULT-VALUE}.")
+  String omeGateway;
+
+  @Option(names = "--ome-ingress-class", description = "IngressClass of the Ingresses; the cluster default if unset.")
+  String omeIngressClass;
+
+  @Option(names = "--ome-ingress-domain", defaultValue = OmeServingSettings.DEFAULT_DOMAIN,
+      description = "Domain of the generated host names. Default: ${DEFAULT-VALUE}.")
+  String omeIngressDomain;
+
+  @Option(names = "--ome-domain-template", defaultValue = OmeServingSettings.DEFAULT_DOMAIN_TEMPLATE,
+      description = "Host name template ({{ .Name }}, {{ .Namespace }}, {{ .IngressDomain }}). "
+          + "Default: ${DEFAULT-VALUE}.")
+  String omeDomainTemplate;
+
+  @Option(names = "--ome-default-deployment-mode", defaultValue = OmeServingSettings.DEFAULT_MODE,
+      description = "Deployment mode of OME InferenceServices without the ome.io/deploymentMode annotation: "
+          + "RawDeployment, Serverless or MultiNode. Default: ${DEFAULT-VALUE}.")
+  String omeDefaultMode;
+
   /** The settings the options describe; an unknown --model-cache mode is a usage error of {@code commandLine}. */
   OperatorSettings settings(CommandLine commandLine) {
     OperatorSettings.ModelCacheSettings cache = switch (modelCache) {
@@ -64,6 +99,19 @@ final class OperatorSettingsOptions {
     };
     return OperatorSettings.builder().runtimeImages(runtimeImages).modelCache(cache).initContainerImage(initImage)
         .defaultFsGroup(fsGroup).huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)
-        .emitScrapeAnnotations(scrapeAnnotations).pyrraSlo(pyrraSlo).build();
+        .emitScrapeAnnotations(scrapeAnnotations).pyrraSlo(pyrraSlo).omeServing(omeServing(commandLine)).build();
+  }
+
+  private OmeServingSettings omeServing(CommandLine commandLine) {
+    if (!List.of("RawDeployment", "Serverless", "MultiNode").contains(omeDefaultMode)) {
+      throw new CommandLine.ParameterException(commandLine, "--ome-default-deployment-mode must be RawDeployment, "
+          + "Serverless or MultiNode, not '" + omeDefaultMode + "'");
+    }
+    try {
+      return new OmeServingSettings(omeRouterImage, omeIngress, omeGatewayApi, omeGateway, omeIngressClass,
+          omeIngressDomain, omeDomainTemplate, omeDefaultMode);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(commandLine, "--ome-gateway: " + e.getMessage());
+    }
   }
 }

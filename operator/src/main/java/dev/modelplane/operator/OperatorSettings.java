@@ -29,6 +29,7 @@ import java.util.Set;
  * @param pyrraSlo create a Pyrra {@code ServiceLevelObjective} for each service with {@code spec.slo}
  * @param modelAgentNamespace namespace of the OME model agents' per-node status ConfigMaps (and of the Secrets
  *     ClusterBaseModels name)
+ * @param omeServing exposure and default router of OME InferenceServices
  */
 public record OperatorSettings(
     Map<String, String> runtimeImages,
@@ -46,7 +47,8 @@ public record OperatorSettings(
     boolean inspectModels,
     Duration revalidationInterval,
     boolean pyrraSlo,
-    String modelAgentNamespace) {
+    String modelAgentNamespace,
+    OmeServingSettings omeServing) {
 
   /** Namespace of the model agents when the operator cannot tell its own. */
   public static final String DEFAULT_AGENT_NAMESPACE = "modelplane-system";
@@ -67,6 +69,7 @@ public record OperatorSettings(
     ggufTimeout = Objects.requireNonNullElse(ggufTimeout, Duration.ofSeconds(20));
     revalidationInterval = Objects.requireNonNullElse(revalidationInterval, DEFAULT_REVALIDATION_INTERVAL);
     modelAgentNamespace = Objects.requireNonNullElse(modelAgentNamespace, DEFAULT_AGENT_NAMESPACE);
+    omeServing = Objects.requireNonNullElse(omeServing, OmeServingSettings.defaults());
     if (revalidationInterval.isNegative()) {
       throw new IllegalArgumentException("the revalidation interval must not be negative, got "
           + revalidationInterval.toMillis() + "ms");
@@ -101,6 +104,7 @@ public record OperatorSettings(
     b.revalidationInterval = revalidationInterval;
     b.pyrraSlo = pyrraSlo;
     b.modelAgentNamespace = modelAgentNamespace;
+    b.omeServing = omeServing;
     return b;
   }
 
@@ -146,6 +150,7 @@ public record OperatorSettings(
     private Duration revalidationInterval = DEFAULT_REVALIDATION_INTERVAL;
     private boolean pyrraSlo;
     private String modelAgentNamespace;
+    private OmeServingSettings omeServing;
 
     public Builder runtimeImages(Map<String, String> v) {
       runtimeImages = v;
@@ -222,6 +227,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder omeServing(OmeServingSettings v) {
+      omeServing = v;
+      return this;
+    }
+
     public Builder inspectModels(boolean v) {
       inspectModels = v;
       return this;
@@ -230,7 +240,7 @@ public record OperatorSettings(
     public OperatorSettings build() {
       return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo, modelAgentNamespace);
+          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing);
     }
   }
 

@@ -1,0 +1,120 @@
+package dev.modelplane.operator.ome.isvc;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PolicyRule;
+import io.fabric8.kubernetes.api.model.PolicyRuleBuilder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The router an InferenceService gets when it declares a router but neither it nor its runtime says which image to
+ * run: {@code modelplane router} serving an InferencePool of the service's model-server pods. With a decoder the
+ * router splits each request into a prefill on an engine pod and a decode on a decoder pod (llm-d's P/D protocol,
+ * pods told apart by the {@code llm-d.ai/role} label); otherwise it picks the best engine pod by load, KV cache and
+ * prefix cache.
+ */
+final class DefaultRouter {
+  /** Label on engine and decoder pods: what the InferencePool selects. */
+  static final String MODEL_SERVER_LABEL = "modelplane.dev/model-server";
+  /** llm-d's pod role label, read by the router's prefill and decode filters. */
+  static final String ROLE_LABEL = "llm-d.ai/role";
+  static final String CONTAINER = "router";
+  static final int HTTP_PORT = 8080;
+  static final int GRPC_PORT = 9002;
+  static final int METRICS_PORT = 9090;
+
+  private static final String PD_CONFIG = """
+      apiVersion: inference.networking.x-k8s.io/v1alpha1
+      kind: EndpointPickerConfig
+      plugins:
+      - type: prefill-filter
+      - type: decode-filter
+      - type: queue-scorer
+      - type: kv-cache-utilization-scorer
+      - type: prefix-cache-scorer
+      - type: max-score-picker
+      - type: prefix-based-pd-decider
+      - type: disagg-profile-handler
+        parameters:
+          deciders:
+            prefill: prefix-based-pd-decider
+      schedulingProfiles:
+      - name: prefill
+        plugins:
+        - pluginRef: prefill-filter
+        - pluginRef: queue-scorer
+          weight: 2
+        - pluginRef: prefix-cache-scorer
+          weight: 3
+        - pluginRef: max-score-picker
+      - name: decode
+        plugins:
+        - pluginRef: decode-filter
+        - pluginRef: queue-scorer
+          weight: 2
+        - pluginRef: kv-cache-utilization-scorer
+          weight: 2
+        - pluginRef: prefix-cache-scorer
+          weight: 3
+        - pluginRef: max-score-picker
+      """;
+
+  private DefaultRouter() {
+  }
+
+  /** The router container for the service {@code isvc}, disaggregated when {@code prefillDecode}. */
+  static Container container(String image, String isvc, boolean prefillDecode) {
+    ContainerBuilder b = new ContainerBuilder().withName(CONTAINER).withImage(image)
+        .withArgs(args(isvc, prefillDecode))
+        .addNewEnv().withName("NAMESPACE").withNewValueFrom().withNewFieldRef().withFieldPath("metadata.namespace")
+        .endFieldRef().endValueFrom().endEnv()
+        .addNewPort().withName("http").withContainerPort(HTTP_PORT).withProtocol("TCP").endPort()
+        .addNewPort().withName("grpc").withContainerPort(GRPC_PORT).withProtocol("TCP").endPort()
+        .addNewPort().withName("metrics").withContainerPort(METRICS_PORT).withProtocol("TCP").endPort()
+        .withNewReadinessProbe().withNewHttpGet().withPath("/health").withPort(new IntOrString(HTTP_PORT))
+        .endHttpGet().withPeriodSeconds(5).endReadinessProbe()
+        .withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("500m"))
+        .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity("512Mi"))
+        .addToLimits("memory", new io.fabric8.kubernetes.api.model.Quantity("1Gi")).endResources();
+    return b.build();
+  }
+
+  private static List<String> args(String isvc, boolean prefillDecode) {
+    List<String> args = new java.util.ArrayList<>(List.of("router", "--host=0.0.0.0", "--port=" + HTTP_PORT,
+        "--grpc-port=" + GRPC_PORT, "--metrics-port=" + METRICS_PORT, "--pool=" + isvc,
+        "--pool-namespace=$(NAMESPACE)"));
+    if (prefillDecode) {
+      args.add("--config-text=" + PD_CONFIG);
+    }
+    return args;
+  }
+
+  /**
+   * The InferencePool of the service's model-server pods (engine and decoder), whose endpoint picker is the
+   * router's ext_proc port.
+   */
+  static GenericKubernetesResource pool(String isvc, String routerService, int targetPort, Map<String, String> labels) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("selector", Map.of("matchLabels", Map.of(OmeLabels.INFERENCE_SERVICE, isvc, MODEL_SERVER_LABEL,
+        "true")));
+    spec.put("targetPorts", List.of(Map.of("number", targetPort)));
+    spec.put("endpointPickerRef", Map.of("name", routerService, "port", Map.of("number", GRPC_PORT)));
+    return new GenericKubernetesResourceBuilder().withApiVersion("inference.networking.k8s.io/v1")
+        .withKind("InferencePool").withNewMetadata().withName(isvc).withLabels(labels).endMetadata()
+        .addToAdditionalProperties("spec", spec).build();
+  }
+
+  /** What the router's Role must allow besides reading pods: its pools and objectives. */
+  static List<PolicyRule> extraRules() {
+    return List.of(
+        new PolicyRuleBuilder().withApiGroups("inference.networking.k8s.io").withResources("inferencepools")
+            .withVerbs("get", "list", "watch").build(),
+        new PolicyRuleBuilder().withApiGroups("inference.networking.x-k8s.io").withResources("inferenceobjectives")
+            .withVerbs("get", "list", "watch").build());
+  }
+}
