@@ -1,0 +1,21 @@
+package dev.modelplane.operator.ome.isvc;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.List;
+
+/**
+ * What an InferenceService should have in the cluster.
+ *
+ * @param runtime how the runtime was chosen (the RuntimeSelected message)
+ * @param components the declared components, engine first
+ * @param objects every object to apply
+ * @param entry the component the service's own Service sends traffic to, or null for a virtual deployment
+ * @param virtual whether the service is a VirtualDeployment (no workloads)
+ */
+public record OmePlan(String runtime, List<ComponentPlan> components, List<HasMetadata> objects, ComponentPlan entry,
+    boolean virtual) {
+  public OmePlan {
+    components = List.copyOf(components);
+    objects = List.copyOf(objects);
+  }
+}

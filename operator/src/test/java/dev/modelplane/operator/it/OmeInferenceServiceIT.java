@@ -1,0 +1,253 @@
+package dev.modelplane.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
+import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
+import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.FakeNode;
+import dev.modelplane.controlplane.KubeTest;
+import dev.modelplane.controlplane.WithControlPlane;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * OME InferenceServices on a real cluster (apiserver, controller-manager, scheduler, kwok GPU nodes): the runtime is
+ * chosen from the installed ClusterServingRuntimes, every declared component gets its Deployment, Service,
+ * autoscaler and disruption budget, pods run only on the node the model agent marked Ready, and the status says
+ * Ready with a URL — or says which runtimes were excluded and why.
+ */
+@WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER,
+    ControlPlane.Component.KWOK})
+class OmeInferenceServiceIT {
+  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  private static OperatorHarness harness;
+  private final List<HasMetadata> clusterScoped = new ArrayList<>();
+  private KubernetesClient client;
+
+  @BeforeAll
+  static void startOperator(ControlPlane controlPlane) {
+    harness = OperatorHarness.start(controlPlane);
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    if (harness != null) {
+      harness.close();
+    }
+  }
+
+  @AfterEach
+  void removeClusterScoped() {
+    clusterScoped.forEach(o -> client.resource(o).delete());
+  }
+
+  private static String suffix(KubeTest test) {
+    return test.namespace().substring(test.namespace().lastIndexOf('-') + 1);
+  }
+
+  private <T extends HasMetadata> T createClusterScoped(T object) {
+    T created = client.resource(object).create();
+    clusterScoped.add(created);
+    return created;
+  }
+
+  /** A ClusterBaseModel of a format only this test uses, so runtimes of other tests never match it. */
+  private ClusterBaseModel model(String name, String format) {
+    return createClusterScoped(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: ClusterBaseModel
+        metadata: {name: %s}
+        spec:
+          vendor: meta
+          modelFormat: {name: %s, version: "1.0.0"}
+          modelFramework: {name: transformers, version: "4.43.0"}
+          modelArchitecture: LlamaForCausalLM
+          modelParameterSize: 8B
+          storage: {storageUri: "hf://meta-llama/Llama-3.1-8B-Instruct", path: /raid/models/%s}
+        """.formatted(name, format, name), ClusterBaseModel.class));
+  }
+
+  private ClusterServingRuntime runtime(String name, String format, String extra) {
+    return createClusterScoped(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: ClusterServingRuntime
+        metadata: {name: %s}
+        spec:
+          supportedModelFormats:
+            - name: %s
+              modelFormat: {name: %s, version: "1.0.0"}
+              modelFramework: {name: transformers, version: "4.43.0"}
+              modelArchitecture: LlamaForCausalLM
+              autoSelect: true
+              priority: 1
+          modelSizeRange: {min: 1B, max: 10B}
+        %s
+        """.formatted(name, format, format, extra.indent(2)), ClusterServingRuntime.class));
+  }
+
+  private static final String ENGINE = """
+      engineConfig:
+        runner:
+          name: ome-container
+          image: docker.io/vllm/vllm-openai:v0.25.1
+          args: [--model=$(MODEL_PATH), --port=8080]
+          ports: [{containerPort: 8080, name: http1}]
+          resources:
+            limits: {nvidia.com/gpu: "1"}
+      """;
+
+  private InferenceService isvc(String ns, String yaml) {
+    return client.resource(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: InferenceService
+        metadata:
+          namespace: %s
+        """.formatted(ns) + yaml, InferenceService.class)).create();
+  }
+
+  private InferenceService get(String ns, String name) {
+    return client.resources(InferenceService.class).inNamespace(ns).withName(name).get();
+  }
+
+  private static Condition condition(InferenceService isvc, String type) {
+    assertThat(isvc.getStatus()).as("status").isNotNull();
+    assertThat(isvc.getStatus().conditions()).as("conditions").isNotNull();
+    return isvc.getStatus().conditions().stream().filter(c -> c.getType().equals(type)).findFirst()
+        .orElseThrow(() -> new AssertionError("no condition " + type + " in " + isvc.getStatus().conditions()));
+  }
+
+  @Test
+  void anAutoSelectedRuntimeServesTheModelOnTheNodeWhereItIsReady(KubeTest test) throws IOException {
+    client = test.client();
+    String s = suffix(test);
+    String modelName = "llama-" + s;
+    model(modelName, "safetensors-" + s);
+    runtime("vllm-" + s, "safetensors-" + s, ENGINE);
+    test.addNodes(FakeNode.nvidia("without-" + s, 2));
+    test.addNodes(FakeNode.nvidia("with-" + s, 2).withLabel("models.ome.io/clusterbasemodel." + modelName, "Ready"));
+    String ns = test.namespace();
+    isvc(ns, """
+          name: chat
+        spec:
+          model: {name: %s}
+          engine: {minReplicas: 1, maxReplicas: 2}
+        """.formatted(modelName));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService isvc = get(ns, "chat");
+      assertThat(condition(isvc, "Ready").getStatus()).isEqualTo("True");
+      assertThat(condition(isvc, "RuntimeSelected").getMessage()).contains("vllm-" + s);
+      assertThat(isvc.getStatus().url()).isEqualTo("http://chat." + ns + ".svc.cluster.local");
+    });
+    Deployment engine = client.apps().deployments().withName("chat-engine").get();
+    Container main = engine.getSpec().getTemplate().getSpec().getContainers().getFirst();
+    assertThat(main.getImage()).isEqualTo("docker.io/vllm/vllm-openai:v0.25.1");
+    assertThat(main.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("MODEL_PATH");
+      assertThat(e.getValue()).isEqualTo("/raid/models/" + modelName);
+    });
+    assertThat(client.services().withName("chat-engine").get()).isNotNull();
+    assertThat(client.services().withName("chat").get().getSpec().getSelector())
+        .containsEntry("ome.io/inferenceservice", "chat").containsEntry("component", "engine");
+    assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("chat-engine").get().getSpec()
+        .getMaxReplicas()).isEqualTo(2);
+    assertThat(client.policy().v1().podDisruptionBudget().withName("chat-engine").get()).isNotNull();
+    List<Pod> pods = client.pods().withLabel("component", "engine").list().getItems();
+    assertThat(pods).isNotEmpty().allSatisfy(p -> assertThat(p.getSpec().getNodeName()).isEqualTo("with-" + s));
+  }
+
+  @Test
+  void whenNoRuntimeFitsTheStatusListsEveryExcludedRuntimeWithItsReason(KubeTest test) {
+    client = test.client();
+    String s = suffix(test);
+    String modelName = "big-" + s;
+    createClusterScoped(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: ClusterBaseModel
+        metadata: {name: %s}
+        spec:
+          modelFormat: {name: nofit-%s, version: "1.0.0"}
+          modelFramework: {name: transformers, version: "4.43.0"}
+          modelArchitecture: LlamaForCausalLM
+          modelParameterSize: 70B
+          storage: {storageUri: "hf://meta-llama/Llama-3.3-70B-Instruct", path: /raid/models/big}
+        """.formatted(modelName, s), ClusterBaseModel.class));
+    runtime("small-" + s, "nofit-" + s, ENGINE);
+    String ns = test.namespace();
+    isvc(ns, """
+          name: big
+        spec:
+          model: {name: %s}
+          engine: {}
+        """.formatted(modelName));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService isvc = get(ns, "big");
+      Condition selected = condition(isvc, "RuntimeSelected");
+      assertThat(selected.getStatus()).isEqualTo("False");
+      assertThat(selected.getReason()).isEqualTo("NoSupportingRuntime");
+      assertThat(selected.getMessage()).contains("small-" + s).contains("70B").contains("outside");
+      assertThat(condition(isvc, "Ready").getStatus()).isEqualTo("False");
+    });
+    assertThat(client.apps().deployments().list().getItems()).isEmpty();
+  }
+
+  @Test
+  void prefillDecodeGetsEngineDecoderAndRouterAndRemovingTheRouterDeletesItsObjects(KubeTest test) {
+    client = test.client();
+    String s = suffix(test);
+    String modelName = "pd-" + s;
+    model(modelName, "pd-" + s);
+    runtime("pd-rt-" + s, "pd-" + s, ENGINE + ENGINE.replace("engineConfig", "decoderConfig"));
+    String ns = test.namespace();
+    isvc(ns, """
+          name: split
+        spec:
+          model: {name: %s}
+          engine: {}
+          decoder: {}
+          router: {}
+        """.formatted(modelName));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(client.apps().deployments().withName("split-engine").get()).isNotNull();
+      assertThat(client.apps().deployments().withName("split-decoder").get()).isNotNull();
+      assertThat(client.apps().deployments().withName("split-router").get()).isNotNull();
+      assertThat(client.services().withName("split").get()).isNotNull();
+      assertThat(client.rbac().roles().withName("split-router").get()).isNotNull();
+    });
+    Deployment router = client.apps().deployments().withName("split-router").get();
+    assertThat(router.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+        .contains("router", "--pool=split").anySatisfy(a -> assertThat(a).startsWith("--config-text="));
+    assertThat(client.services().withName("split").get().getSpec().getSelector())
+        .containsEntry("component", "router");
+    assertThat(client.genericKubernetesResources("inference.networking.k8s.io/v1", "InferencePool")
+        .withName("split").get()).isNotNull();
+    assertThat(client.rbac().roles().withName("split-router").get()).isNotNull();
+
+    client.resources(InferenceService.class).inNamespace(ns).withName("split").edit(i -> {
+      i.setSpec(new InferenceServiceSpec(null, i.getSpec().engine(), i.getSpec().decoder(), i.getSpec().model(),
+          i.getSpec().runtime(), null, null, null));
+      return i;
+    });
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(client.apps().deployments().withName("split-router").get()).isNull();
+      assertThat(client.services().withName("split").get().getSpec().getSelector())
+          .containsEntry("component", "engine");
+    });
+  }
+}
