@@ -63,8 +63,8 @@ final class FormatMatch {
   }
 
   /**
-   * The entry's score for a model it matches: format weight × priority plus framework weight × priority (a weight of
-   * 0 counts as OME's 10 and 5); 0 for an entry that does not match.
+   * The entry's score for a model it matches: format weight × priority plus framework weight × priority (weights
+   * default to 1; a weight of 0 counts as OME's 10 and 5); 0 for an entry that does not match.
    */
   static long score(BaseModelSpec model, SupportedModelFormat format) {
     if (!mismatches(model, format).isEmpty()) {
@@ -99,8 +99,9 @@ final class FormatMatch {
     return b.toString();
   }
 
+  /** Unset is the CRD's default, 1 (so a manifest scores the same before and after the apiserver defaults it). */
   private static long weight(Long weight, long fallback) {
-    return weight == null || weight == 0 ? fallback : weight;
+    return weight == null ? 1 : weight == 0 ? fallback : weight;
   }
 
   private static void bothOrNeither(String what, String model, String runtime, List<String> reasons) {
