@@ -62,6 +62,7 @@ final class ComponentMerge {
     ObjectNode merged = (ObjectNode) StrategicMerge.merge(base, patch);
     boolean ownResources = ownRunner != null && ownRunner.hasNonNull("resources")
         && (ownRunner.get("resources").hasNonNull("limits") || ownRunner.get("resources").hasNonNull("requests"));
+    ObjectNode unfolded = merged.deepCopy();
     String main = fold(merged, runner);
     T spec = JSON.convertValue(merged, type);
     PodSpec pod = PodSpecCopy.of(spec);
@@ -71,11 +72,12 @@ final class ComponentMerge {
     int workerSize = 0;
     String leaderMain = main;
     if (leader != null || worker != null) {
-      ObjectNode engineFields = tree(pod);
+      // Leader and worker take the component's pod settings but their own runner (the component's when none).
+      ObjectNode engineFields = tree(PodSpecCopy.of(JSON.convertValue(unfolded, PodSpec.class)));
       if (leader != null) {
         JsonNode leaderRunner = leader.remove(RUNNER);
         ObjectNode leaderTree = (ObjectNode) StrategicMerge.merge(engineFields, leader);
-        leaderMain = fold(leaderTree, leaderRunner);
+        leaderMain = fold(leaderTree, leaderRunner == null ? runner : leaderRunner);
         leaderPod = JSON.convertValue(leaderTree, PodSpec.class);
       } else {
         leaderPod = PodSpecCopy.of(pod);

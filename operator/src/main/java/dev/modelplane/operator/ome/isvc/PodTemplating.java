@@ -38,7 +38,8 @@ final class PodTemplating {
     return JSON.unmarshal(out.toString(), PodSpec.class);
   }
 
-  private static String value(String expression, ObjectMeta meta) {
+  private static String value(String quoted, ObjectMeta meta) {
+    String expression = quoted.replace("\\\"", "\"");
     Matcher field = FIELD.matcher(expression);
     if (field.matches()) {
       return field.group(1).equals("Name") ? meta.getName() : meta.getNamespace();
