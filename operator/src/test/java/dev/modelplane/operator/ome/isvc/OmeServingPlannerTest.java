@@ -1,0 +1,333 @@
+package dev.modelplane.operator.ome.isvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
+import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
+import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.operator.OmeServingSettings;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OmeServingPlannerTest {
+  private static final ClusterBaseModel MODEL = Serialization.unmarshal("""
+      apiVersion: ome.io/v1beta1
+      kind: ClusterBaseModel
+      metadata: {name: llama}
+      spec:
+        vendor: meta
+        modelFormat: {name: safetensors, version: "1.0.0"}
+        modelFramework: {name: transformers, version: "4.43.0"}
+        modelArchitecture: LlamaForCausalLM
+        modelParameterSize: 8B
+        storage: {storageUri: "hf://meta/llama", path: /raid/llama}
+      """, ClusterBaseModel.class);
+  private static final ClusterServingRuntime RUNTIME = Serialization.unmarshal("""
+      apiVersion: ome.io/v1beta1
+      kind: ClusterServingRuntime
+      metadata: {name: vllm}
+      spec:
+        acceleratorRequirements: {acceleratorClasses: [h100]}
+        supportedModelFormats:
+          - name: llama
+            modelFormat: {name: safetensors, version: "1.0.0"}
+            modelFramework: {name: transformers, version: "4.43.0"}
+            modelArchitecture: LlamaForCausalLM
+            autoSelect: true
+            acceleratorConfig:
+              h100: {tensorParallelismOverride: {tensorParallelSize: 2}, environmentOverride: {FAST: "1"}}
+        engineConfig:
+          runner:
+            name: ome-container
+            image: docker.io/vllm/vllm-openai:v0.25.1
+            args: [--model=$(MODEL_PATH), --tensor-parallel-size=1, --port=8080]
+            ports: [{containerPort: 8080, name: http1}]
+            resources: {limits: {nvidia.com/gpu: "1"}}
+        decoderConfig:
+          runner:
+            name: ome-container
+            image: docker.io/vllm/vllm-openai:v0.25.1
+            args: [--model=$(MODEL_PATH)]
+            ports: [{containerPort: 8080}]
+      """, ClusterServingRuntime.class);
+
+  private static InferenceService isvc(String yaml) {
+    return Serialization.unmarshal("apiVersion: ome.io/v1beta1\nkind: InferenceService\n" + yaml,
+        InferenceService.class);
+  }
+
+  private static OmePlan plan(InferenceService isvc, FineTunedWeight weight, OperatorSettings settings) {
+    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), weight);
+    OmeServingPlanner.Result r = OmeServingPlanner.plan(isvc, PredictorConversion.effective(isvc.getSpec()), model,
+        List.of(), List.of(RUNTIME), settings);
+    assertThat(r).as("%s", r).isInstanceOf(OmeServingPlanner.Planned.class);
+    return ((OmeServingPlanner.Planned) r).plan();
+  }
+
+  private static OmePlan plan(String yaml) {
+    return plan(isvc(yaml), null, OperatorSettings.defaults());
+  }
+
+  private static String blocked(String yaml) {
+    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), null);
+    InferenceService isvc = isvc(yaml);
+    OmeServingPlanner.Result r = OmeServingPlanner.plan(isvc, isvc.getSpec(), model, List.of(), List.of(RUNTIME),
+        OperatorSettings.defaults());
+    assertThat(r).isInstanceOf(OmeServingPlanner.Blocked.class);
+    return ((OmeServingPlanner.Blocked) r).blocked().message();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends HasMetadata> T find(OmePlan plan, Class<T> type, String name) {
+    return (T) plan.objects().stream().filter(o -> type.isInstance(o) && o.getMetadata().getName().equals(name))
+        .findFirst().orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in "
+            + plan.objects().stream().map(ObjectApplier::key).toList()));
+  }
+
+  private static GenericKubernetesResource generic(OmePlan plan, String kind, String name) {
+    return plan.objects().stream().filter(o -> o instanceof GenericKubernetesResource g && g.getKind().equals(kind)
+        && g.getMetadata().getName().equals(name)).map(o -> (GenericKubernetesResource) o).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + kind + " " + name));
+  }
+
+  @Test
+  void rawModeMakesDeploymentServiceHpaPdbAndTheServicesOwnService() {
+    OmePlan plan = plan("""
+        metadata: {name: chat, namespace: llm, labels: {team: a}}
+        spec:
+          model: {name: llama}
+          acceleratorSelector: {acceleratorClass: h100}
+          engine: {minReplicas: 2, maxReplicas: 5, scaleTarget: 60, runner: {args: [--max-num-seqs=64]}}
+        """);
+    assertThat(plan.objects()).extracting(ObjectApplier::key).containsExactly("apps/v1/Deployment/chat-engine",
+        "v1/Service/chat-engine", "autoscaling/v2/HorizontalPodAutoscaler/chat-engine",
+        "policy/v1/PodDisruptionBudget/chat-engine", "v1/Service/chat");
+    Deployment d = find(plan, Deployment.class, "chat-engine");
+    assertThat(d.getSpec().getReplicas()).as("left to the autoscaler").isNull();
+    assertThat(d.getSpec().getSelector().getMatchLabels()).containsExactly(Map.entry("app", "chat-engine"));
+    assertThat(d.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal()).isZero();
+    assertThat(d.getSpec().getRevisionHistoryLimit()).isEqualTo(10);
+    assertThat(d.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("app", "chat-engine")
+        .containsEntry("ome.io/inferenceservice", "chat").containsEntry("component", "engine")
+        .containsEntry("serving-runtime", "vllm").containsEntry("team", "a");
+    var pod = d.getSpec().getTemplate().getSpec();
+    assertThat(pod.getNodeSelector()).containsEntry("models.ome.io/clusterbasemodel.llama", "Ready");
+    Container main = pod.getContainers().getFirst();
+    assertThat(main.getArgs()).containsExactly("--model=$(MODEL_PATH)", "--tensor-parallel-size=2", "--port=8080",
+        "--max-num-seqs=64");
+    assertThat(main.getEnv()).extracting(e -> e.getName() + "=" + e.getValue()).contains("FAST=1",
+        "MODEL_PATH=/raid/llama", "PARALLELISM_SIZE=1");
+    HorizontalPodAutoscaler hpa = find(plan, HorizontalPodAutoscaler.class, "chat-engine");
+    assertThat(hpa.getSpec().getMinReplicas()).isEqualTo(2);
+    assertThat(hpa.getSpec().getMaxReplicas()).isEqualTo(5);
+    assertThat(hpa.getSpec().getMetrics().getFirst().getResource().getTarget().getAverageUtilization())
+        .isEqualTo(60);
+    assertThat(find(plan, PodDisruptionBudget.class, "chat-engine").getSpec().getMaxUnavailable().getIntVal())
+        .isEqualTo(1);
+    Service external = find(plan, Service.class, "chat");
+    assertThat(external.getSpec().getSelector()).containsEntry("component", "engine");
+    assertThat(external.getSpec().getPorts().getFirst().getPort()).isEqualTo(8080);
+  }
+
+  @Test
+  void autoscalerClassesPickHpaKedaOrNothing() {
+    OmePlan keda = plan("""
+        metadata: {name: k, namespace: llm, annotations: {ome.io/autoscalerClass: keda}}
+        spec:
+          model: {name: llama}
+          engine: {minReplicas: 0, maxReplicas: 4}
+          decoder: {}
+          kedaConfig: {customPromQuery: 'sum(rate(x{svc="%s"}[1m]))', scalingThreshold: "5",
+            authenticationRef: {name: prom}, authModes: bearer}
+        """);
+    GenericKubernetesResource so = generic(keda, "ScaledObject", "scaledobject-k-engine");
+    Map<String, Object> spec = (Map<String, Object>) so.getAdditionalProperties().get("spec");
+    assertThat(spec).containsEntry("minReplicaCount", 1).containsEntry("maxReplicaCount", 4);
+    Map<String, Object> trigger = ((List<Map<String, Object>>) spec.get("triggers")).getFirst();
+    assertThat((Map<String, Object>) trigger.get("metadata")).containsEntry("query", "sum(rate(x{svc=\"k-engine\"}"
+        + "[1m]))").containsEntry("threshold", "5").containsEntry("operator", "LessThanOrEqual")
+        .containsEntry("serverAddress", Autoscalers.DEFAULT_PROMETHEUS).containsEntry("authModes", "bearer");
+    assertThat(keda.objects()).noneMatch(o -> o instanceof HorizontalPodAutoscaler);
+    OmePlan external = plan("""
+        metadata: {name: e, namespace: llm, annotations: {ome.io/autoscalerClass: external}}
+        spec: {model: {name: llama}, engine: {}}
+        """);
+    assertThat(external.objects()).noneMatch(o -> o instanceof HorizontalPodAutoscaler
+        || o.getKind().equals("ScaledObject"));
+  }
+
+  @Test
+  void multiNodeMakesALeaderWorkerSetAndAServiceOnThisComponentsLeaders() {
+    OmePlan plan = plan("""
+        metadata: {name: big, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine:
+            minReplicas: 2
+            leader: {runner: {name: ome-container, image: sglang:1, args: [--rank=0]}}
+            worker: {size: 3, runner: {name: ome-container, image: sglang:1}}
+        """);
+    assertThat(plan.components().getFirst().mode()).isEqualTo(ComponentModes.Mode.MULTI_NODE);
+    GenericKubernetesResource lws = generic(plan, "LeaderWorkerSet", "lws-big-engine");
+    Map<String, Object> spec = (Map<String, Object>) lws.getAdditionalProperties().get("spec");
+    assertThat(spec).containsEntry("replicas", 2).containsEntry("startupPolicy", "LeaderCreated");
+    Map<String, Object> template = (Map<String, Object>) spec.get("leaderWorkerTemplate");
+    assertThat(template).containsEntry("size", 4).containsEntry("restartPolicy", "RecreateGroupOnPodRestart");
+    Map<String, Object> leader = (Map<String, Object>) template.get("leaderTemplate");
+    assertThat((Map<String, Object>) ((Map<String, Object>) leader.get("metadata")).get("labels"))
+        .containsEntry("ray.io/node-type", "head").containsEntry("app", "big-engine");
+    Service service = find(plan, Service.class, "big-engine");
+    assertThat(service.getSpec().getSelector()).containsOnly(Map.entry("app", "big-engine"),
+        Map.entry("leaderworkerset.sigs.k8s.io/worker-index", "0"));
+    assertThat(plan.objects()).noneMatch(o -> o instanceof Deployment || o instanceof HorizontalPodAutoscaler);
+  }
+
+  @Test
+  void minReplicasZeroIsServerlessWithItsScaleSettingsAndACanaryOnThePreviousRevision() {
+    InferenceService isvc = isvc("""
+        metadata: {name: sl, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine: {minReplicas: 0, maxReplicas: 3, scaleMetric: concurrency, scaleTarget: 8,
+            containerConcurrency: 16, timeoutSeconds: 600, canaryTrafficPercent: 20}
+        status:
+          components: {engine: {latestRolledoutRevision: sl-engine-00001}}
+        """);
+    OmePlan plan = plan(isvc, null, OperatorSettings.defaults());
+    GenericKubernetesResource ksvc = generic(plan, "Service", "sl-engine");
+    Map<String, Object> spec = (Map<String, Object>) ksvc.getAdditionalProperties().get("spec");
+    Map<String, Object> template = (Map<String, Object>) spec.get("template");
+    assertThat((Map<String, Object>) ((Map<String, Object>) template.get("metadata")).get("annotations"))
+        .containsEntry("autoscaling.knative.dev/min-scale", "0").containsEntry("autoscaling.knative.dev/max-scale",
+            "3").containsEntry("autoscaling.knative.dev/metric", "concurrency")
+        .containsEntry("autoscaling.knative.dev/target", "8");
+    assertThat((Map<String, Object>) template.get("spec")).containsEntry("containerConcurrency", 16L)
+        .containsEntry("timeoutSeconds", 600L);
+    assertThat((List<Map<String, Object>>) spec.get("traffic")).containsExactly(
+        Map.of("latestRevision", true, "percent", 20L),
+        Map.of("revisionName", "sl-engine-00001", "tag", "prev", "percent", 80L));
+    assertThat(plan.objects()).as("no in-cluster Service for a serverless entry").noneMatch(o ->
+        o instanceof Service && o.getMetadata().getName().equals("sl"));
+  }
+
+  @Test
+  void aDecoderKeepsTheEngineRawAndTheDefaultRouterSplitsPrefillAndDecodeOverAnInferencePool() {
+    OmePlan plan = plan("""
+        metadata: {name: pd, namespace: llm}
+        spec: {model: {name: llama}, engine: {minReplicas: 0}, decoder: {}, router: {config: {LOG: debug}}}
+        """);
+    assertThat(plan.components()).extracting(ComponentPlan::component, ComponentPlan::mode).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("engine", ComponentModes.Mode.RAW),
+        org.assertj.core.groups.Tuple.tuple("decoder", ComponentModes.Mode.RAW),
+        org.assertj.core.groups.Tuple.tuple("router", ComponentModes.Mode.RAW));
+    assertThat(find(plan, Deployment.class, "pd-engine").getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry("llm-d.ai/role", "prefill").containsEntry("modelplane.dev/model-server", "true");
+    assertThat(find(plan, Deployment.class, "pd-decoder").getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry("llm-d.ai/role", "decode");
+    var router = find(plan, Deployment.class, "pd-router").getSpec().getTemplate().getSpec();
+    assertThat(router.getServiceAccountName()).isEqualTo("pd-router");
+    Container c = router.getContainers().getFirst();
+    assertThat(c.getImage()).startsWith("ghcr.io/modelplane/modelplane:");
+    assertThat(c.getArgs()).contains("router", "--pool=pd", "--pool-namespace=$(NAMESPACE)")
+        .anySatisfy(a -> assertThat(a).startsWith("--config-text=").contains("prefill-filter"));
+    assertThat(c.getEnv()).extracting(e -> e.getName()).contains("NAMESPACE", "LOG");
+    assertThat(router.getVolumes()).as("the router gets the model volume").isNotEmpty();
+    assertThat(c.getVolumeMounts()).as("but does not mount it").isNullOrEmpty();
+    GenericKubernetesResource pool = generic(plan, "InferencePool", "pd");
+    assertThat(pool.getAdditionalProperties().get("spec").toString()).contains("modelplane.dev/model-server=true")
+        .contains("pd-router");
+    assertThat(find(plan, Service.class, "pd").getSpec().getSelector()).containsEntry("component", "router");
+    assertThat(plan.objects()).extracting(ObjectApplier::key).contains("v1/ServiceAccount/pd-router",
+        "rbac.authorization.k8s.io/v1/Role/pd-router", "rbac.authorization.k8s.io/v1/RoleBinding/pd-router");
+  }
+
+  @Test
+  void longNamesAreHashedAndIngressUsesTheDomainTemplate() {
+    String name = "a".repeat(60);
+    OperatorSettings ingress = OperatorSettings.builder().omeServing(new OmeServingSettings(null, true, false, null,
+        "nginx", "models.example.org", null, null)).build();
+    OmePlan plan = plan(isvc("metadata: {name: " + name + ", namespace: llm}\nspec: {model: {name: llama}, "
+        + "engine: {}}\n"), null, ingress);
+    String hashed = dev.modelplane.operator.common.Names.child(name, "engine");
+    assertThat(hashed).hasSizeLessThanOrEqualTo(63).endsWith("-engine");
+    assertThat(find(plan, Deployment.class, hashed)).isNotNull();
+    Ingress i = find(plan, Ingress.class, name);
+    assertThat(i.getSpec().getIngressClassName()).isEqualTo("nginx");
+    assertThat(i.getSpec().getRules().getFirst().getHost()).isEqualTo(name + ".llm.models.example.org");
+    assertThat(i.getSpec().getRules().getFirst().getHttp().getPaths().getFirst().getBackend().getService()
+        .getName()).isEqualTo(hashed);
+  }
+
+  @Test
+  void aLoraAdapterIsMountedAndLoadedByFlagAndMergedWeightsAreServedAsTheModel() {
+    FineTunedWeight lora = Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: FineTunedWeight
+        metadata: {name: support}
+        spec:
+          baseModelRef: {name: llama}
+          modelType: LoRA
+          hyperParameters: {strategy: lora}
+          storage: {storageUri: "hf://org/support-lora", path: /raid/adapters/support}
+        """, FineTunedWeight.class);
+    InferenceService isvc = isvc("""
+        metadata: {name: ft, namespace: llm}
+        spec: {model: {name: llama, fineTunedWeights: [support]}, engine: {}}
+        """);
+    var pod = find(plan(isvc, lora, OperatorSettings.defaults()), Deployment.class, "ft-engine").getSpec()
+        .getTemplate().getSpec();
+    assertThat(pod.getContainers().getFirst().getArgs()).containsSubsequence("--enable-lora", "--lora-modules",
+        "support=/opt/ml/adapters/support");
+    assertThat(pod.getNodeSelector()).containsEntry("models.ome.io/clusterbasemodel.llama", "Ready")
+        .containsEntry("models.ome.io/finetunedweight.support", "Ready");
+    FineTunedWeight merged = Serialization.unmarshal(Serialization.asYaml(lora).replace("hyperParameters:",
+        "configuration:\n    merged_weights: true\n  hyperParameters:"), FineTunedWeight.class);
+    var mergedPod = find(plan(isvc, merged, OperatorSettings.defaults()), Deployment.class, "ft-engine").getSpec()
+        .getTemplate().getSpec();
+    assertThat(mergedPod.getContainers().getFirst().getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("MODEL_PATH");
+      assertThat(e.getValue()).isEqualTo("/raid/adapters/support");
+    });
+    assertThat(mergedPod.getNodeSelector()).containsOnlyKeys("models.ome.io/finetunedweight.support");
+    assertThat(mergedPod.getContainers().getFirst().getArgs()).doesNotContain("--enable-lora");
+  }
+
+  @Test
+  void virtualDeploymentsHaveNoObjects() {
+    OmePlan plan = plan("""
+        metadata: {name: v, namespace: llm, annotations: {ome.io/deploymentMode: VirtualDeployment}}
+        spec: {model: {name: llama}, engine: {}}
+        """);
+    assertThat(plan.virtual()).isTrue();
+    assertThat(plan.objects()).isEmpty();
+  }
+
+  @Test
+  void whatCannotBeServedIsExplained() {
+    assertThat(blocked("""
+        metadata: {name: x, namespace: llm}
+        spec: {model: {name: llama}}
+        """)).isEqualTo("spec.engine: an engine component is required (or the deprecated spec.predictor)");
+    assertThat(blocked("""
+        metadata: {name: x, namespace: llm}
+        spec: {model: {name: llama}, engine: {}, router: {runner: {name: r, image: router:1, args: ["{{.Spec}}"]}}}
+        """)).startsWith("the runtime's placeholder {{ .Spec }} is not one of");
+    assertThat(blocked("""
+        metadata: {name: x, namespace: llm}
+        spec: {model: {name: llama}, runtime: {name: nope}, engine: {}}
+        """)).isEqualTo("runtime nope not found in namespace llm or at cluster scope");
+  }
+}
