@@ -238,6 +238,46 @@ public final class ControlPlane implements AutoCloseable {
     }
   }
 
+  /**
+   * Applies every CustomResourceDefinition in {@code files} (other documents are skipped) and waits until each is
+   * Established; returns their names.
+   */
+  public List<String> installCrdFiles(List<Path> files) throws IOException {
+    KubernetesClient c = client();
+    List<String> names = new ArrayList<>();
+    for (Path file : files) {
+      try (var in = Files.newInputStream(file)) {
+        for (HasMetadata object : c.load(in).items()) {
+          if (object instanceof CustomResourceDefinition crd) {
+            c.apiextensions().v1().customResourceDefinitions().resource(crd)
+                .fieldManager("modelplane-control-plane").forceConflicts().serverSideApply();
+            names.add(crd.getMetadata().getName());
+          }
+        }
+      }
+    }
+    for (String name : names) {
+      c.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(
+          crd -> crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+              && crd.getStatus().getConditions().stream()
+              .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
+          60, TimeUnit.SECONDS);
+    }
+    return names;
+  }
+
+  /** Deletes the named CRDs (with their objects) and waits until they are gone. */
+  public void removeCrds(List<String> names) {
+    KubernetesClient c = client();
+    for (String name : names) {
+      c.apiextensions().v1().customResourceDefinitions().withName(name).delete();
+    }
+    for (String name : names) {
+      c.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(java.util.Objects::isNull,
+          60, TimeUnit.SECONDS);
+    }
+  }
+
   /** The apiserver URL, {@code https://127.0.0.1:<port>}. */
   public String server() {
     return "https://127.0.0.1:" + apiPort;

@@ -73,10 +73,15 @@ public final class ControlPlaneBinaries {
   }
 
   private static Optional<Path> buildScript() {
+    return repoScript("hack/control-plane/build.sh");
+  }
+
+  /** An executable script of the repository, found from the working directory (or {@code modelplane.repo.root}). */
+  static Optional<Path> repoScript(String relative) {
     String root = System.getProperty("modelplane.repo.root");
     Path dir = root != null && !root.isBlank() ? Path.of(root) : Path.of("").toAbsolutePath();
     for (Path d = dir; d != null; d = d.getParent()) {
-      Path script = d.resolve("hack/control-plane/build.sh");
+      Path script = d.resolve(relative);
       if (Files.isExecutable(script)) {
         return Optional.of(script);
       }

@@ -17,6 +17,7 @@ public final class KubeTest {
   private final KubernetesClient client;
   private final KubernetesClient namespaced;
   private final List<String> nodes = new ArrayList<>();
+  private final List<String> crds = new ArrayList<>();
 
   KubeTest(ControlPlane controlPlane, String namespace) {
     this.controlPlane = controlPlane;
@@ -53,7 +54,18 @@ public final class KubeTest {
     return controlPlane.addNodes(fakeNodes);
   }
 
+  /**
+   * Installs the CRDs of {@code sets} for this test (waiting until each is Established); they are deleted again
+   * after the test, so other tests see the kinds absent.
+   */
+  public void installUpstreamCrds(UpstreamCrds... sets) throws IOException {
+    for (UpstreamCrds set : sets) {
+      crds.addAll(controlPlane.installCrdFiles(set.files()));
+    }
+  }
+
   void cleanUp() {
+    controlPlane.removeCrds(crds);
     for (String node : nodes) {
       client.nodes().withName(node).delete();
     }
