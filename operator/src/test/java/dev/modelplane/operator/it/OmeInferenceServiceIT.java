@@ -5,11 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
+import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
+import dev.modelplane.controlplane.UpstreamCrds;
 import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Container;
@@ -248,6 +250,86 @@ class OmeInferenceServiceIT {
       assertThat(client.apps().deployments().withName("split-router").get()).isNull();
       assertThat(client.services().withName("split").get().getSpec().getSelector())
           .containsEntry("component", "engine");
+    });
+  }
+
+  @Test
+  void multiNodeBecomesALeaderWorkerSetWhenItsCrdIsInstalledAndAConditionWhenNot(KubeTest test) throws IOException {
+    client = test.client();
+    String s = suffix(test);
+    String modelName = "mn-" + s;
+    model(modelName, "mn-" + s);
+    runtime("mn-rt-" + s, "mn-" + s, ENGINE + ENGINE.replace("engineConfig", "decoderConfig"));
+    String ns = test.namespace();
+    isvc(ns, """
+          name: absent
+        spec:
+          model: {name: %s}
+          engine: {worker: {size: 1}}
+        """.formatted(modelName));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      Condition engine = condition(get(ns, "absent"), "EngineReady");
+      assertThat(engine.getStatus()).isEqualTo("False");
+      assertThat(engine.getReason()).isEqualTo("CRDNotInstalled");
+      assertThat(engine.getMessage()).contains("leaderworkersets.leaderworkerset.x-k8s.io");
+    });
+    test.installUpstreamCrds(UpstreamCrds.LEADER_WORKER_SET, UpstreamCrds.KEDA);
+    isvc(ns, """
+          name: big
+          annotations: {ome.io/autoscalerClass: keda}
+        spec:
+          model: {name: %s}
+          engine: {minReplicas: 2, worker: {size: 3}}
+          decoder: {}
+        """.formatted(modelName));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      var lws = client.genericKubernetesResources("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet")
+          .withName("lws-big-engine").get();
+      assertThat(lws).isNotNull();
+      assertThat(lws.getAdditionalProperties().get("spec").toString()).contains("size=4").contains("replicas=2");
+      assertThat(client.services().withName("big-engine").get().getSpec().getSelector())
+          .containsEntry("leaderworkerset.sigs.k8s.io/worker-index", "0");
+      assertThat(client.genericKubernetesResources("keda.sh/v1alpha1", "ScaledObject")
+          .withName("scaledobject-big-decoder").get()).as("the raw decoder scales with KEDA").isNotNull();
+    });
+  }
+
+  @Test
+  void aFineTunedWeightIsLoadedByTheRuntimesFlagsAndDeletingTheServiceRemovesItsObjects(KubeTest test) {
+    client = test.client();
+    String s = suffix(test);
+    String modelName = "ft-" + s;
+    model(modelName, "ft-" + s);
+    runtime("ft-rt-" + s, "ft-" + s, ENGINE);
+    createClusterScoped(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: FineTunedWeight
+        metadata: {name: support-%s}
+        spec:
+          baseModelRef: {name: %s}
+          modelType: LoRA
+          hyperParameters: {strategy: lora}
+          storage: {storageUri: "hf://org/support-lora", path: /raid/adapters/support}
+        """.formatted(s, modelName), FineTunedWeight.class));
+    String ns = test.namespace();
+    isvc(ns, """
+          name: tuned
+        spec:
+          model: {name: %s, fineTunedWeights: [support-%s]}
+          engine: {}
+        """.formatted(modelName, s));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      Deployment d = client.apps().deployments().withName("tuned-engine").get();
+      assertThat(d).isNotNull();
+      assertThat(d.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+          .containsSubsequence("--enable-lora", "--lora-modules", "support-" + s + "=/opt/ml/adapters/support-" + s);
+      assertThat(d.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("fine-tuned-serving", "true");
+    });
+    client.resources(InferenceService.class).inNamespace(ns).withName("tuned").delete();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(client.apps().deployments().withName("tuned-engine").get()).isNull();
+      assertThat(client.services().withName("tuned").get()).isNull();
+      assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("tuned-engine").get()).isNull();
     });
   }
 }

@@ -1,7 +1,6 @@
 package dev.modelplane.operator.ome.isvc;
 
 import dev.modelplane.operator.common.OperatorLabels;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -110,18 +109,21 @@ final class ObjectApplier {
   private static boolean notInstalled(KubernetesClientException e) {
     String text = String.valueOf(e.getMessage());
     return e.getCode() == 404 || text.contains("Could not find the metadata for the resource")
+        || text.contains("Could not find a registered handler")
         || text.contains("the server could not find the requested resource");
   }
 
   private static String plural(HasMetadata object) {
     String group = object.getApiVersion().contains("/")
         ? object.getApiVersion().substring(0, object.getApiVersion().indexOf('/')) : "";
-    String kind = object instanceof GenericKubernetesResource ? object.getKind() : object.getKind();
-    return kind.toLowerCase(java.util.Locale.ROOT) + "s" + (group.isEmpty() ? "" : "." + group);
+    return object.getKind().toLowerCase(java.util.Locale.ROOT) + "s" + (group.isEmpty() ? "" : "." + group);
   }
 
+  /** The apiserver's message, cut to a readable length (fabric8's own messages can embed the whole object). */
   private static String message(KubernetesClientException e) {
-    return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
+    String text = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+        : String.valueOf(e.getMessage());
+    return text.length() > 300 ? text.substring(0, 300) + "…" : text;
   }
 
   /** Keys from their stored form (one per line). */
