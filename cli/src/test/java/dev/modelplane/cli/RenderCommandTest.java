@@ -44,6 +44,47 @@ class RenderCommandTest {
   }
 
   @Test
+  void omeServicesGetTheirRuntimeChosenFromTheGivenRuntimesAndAreRenderedByTheOperatorsBuilders() throws Exception {
+    Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
+    MainTest.Result r = MainTest.run("render", "-f", root.resolve("deploy/samples/ome").toString(),
+        root.resolve("deploy/runtimes").toString());
+    assertThat(r.err()).contains("InferenceService llm/llama-3-1-8b (ome.io): runtime: ClusterServingRuntime "
+        + "vllm-llama-small (named in spec.runtime)", "InferenceService llm/llama-3-3-70b-pd (ome.io): runtime: "
+        + "ServingRuntime sglang-llama-pd (named in spec.runtime)");
+    assertThat(r.out()).contains("name: llama-3-1-8b-engine", "kind: ScaledObject", "name: llama-3-3-70b-pd-router",
+        "--disaggregation-mode=decode", "apiVersion: serving.knative.dev/v1");
+  }
+
+  @Test
+  void anOmeServiceNoRuntimeFitsListsTheExcludedRuntimes(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("ome.yaml");
+    Files.writeString(file, """
+        apiVersion: ome.io/v1beta1
+        kind: ClusterBaseModel
+        metadata: {name: tiny}
+        spec:
+          modelFormat: {name: onnx}
+          modelFramework: {name: onnxruntime}
+          storage: {storageUri: "hf://org/tiny", path: /models/tiny}
+        ---
+        apiVersion: ome.io/v1beta1
+        kind: InferenceService
+        metadata: {name: tiny, namespace: llm}
+        spec: {model: {name: tiny}, engine: {}}
+        """);
+    Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
+    MainTest.Result r = MainTest.run("render", "-f", file.toString(), root.resolve("deploy/runtimes").toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("InferenceService llm/tiny (ome.io): error: no runtime found to support model tiny "
+        + "with format onnx in namespace llm. Checked 5 runtimes (0 namespace-scoped, 5 cluster-scoped). Excluded "
+        + "runtimes: llama-cpp (model format 'mt:onnx:onnxruntime' not in supported formats: format name mismatch "
+        + "(model=onnx, runtime=gguf), framework name mismatch (model=onnxruntime, runtime=llama.cpp)); sglang "
+        + "(model format 'mt:onnx:onnxruntime' not in supported formats (8 checked); closest (sglang-llama): model "
+        + "has no architecture but runtime requires LlamaForCausalLM, format name mismatch (model=onnx, "
+        + "runtime=safetensors), framework name mismatch (model=onnxruntime, runtime=transformers)); ");
+  }
+
+  @Test
   void anUnknownModelCacheModeIsAUsageError(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("empty.yaml");
     Files.writeString(file, "");

@@ -51,6 +51,14 @@ public final class ManifestRenderer {
   }
 
   private static final String OME = BaseModel.GROUP + "/" + BaseModel.VERSION;
+  /** The OME kinds render reads besides base models: the services and what they refer to. */
+  private static final Map<String, Class<? extends HasMetadata>> OME_KINDS = Map.of(
+      "InferenceService", dev.modelplane.api.ome.v1beta1.InferenceService.class,
+      "ServingRuntime", dev.modelplane.api.ome.v1beta1.ServingRuntime.class,
+      "ClusterServingRuntime", dev.modelplane.api.ome.v1beta1.ClusterServingRuntime.class,
+      "FineTunedWeight", dev.modelplane.api.ome.v1beta1.FineTunedWeight.class);
+  private static final java.util.Set<String> CLUSTER_SCOPED = java.util.Set.of("ClusterBaseModel",
+      "ClusterServingRuntime", "FineTunedWeight");
 
   /** Parses YAML documents into the kinds {@code render} understands; other kinds are skipped with a message. */
   public static List<HasMetadata> parse(String yaml, List<String> messages) {
@@ -74,9 +82,11 @@ public final class ManifestRenderer {
         out.add(Serialization.unmarshal(doc, BaseModel.class));
       } else if (OME.equals(apiVersion) && "ClusterBaseModel".equals(kind)) {
         out.add(Serialization.unmarshal(doc, ClusterBaseModel.class));
+      } else if (OME.equals(apiVersion) && OME_KINDS.containsKey(kind)) {
+        out.add(Serialization.unmarshal(doc, OME_KINDS.get(kind)));
       } else {
-        messages.add("skipped " + kind + " (" + apiVersion + "): render expands LLMKube InferenceServices and "
-            + "checks OME base models");
+        messages.add("skipped " + kind + " (" + apiVersion + "): render expands LLMKube and OME InferenceServices "
+            + "and checks OME base models");
       }
     }
     return out;
@@ -90,7 +100,7 @@ public final class ManifestRenderer {
     List<String> messages = new ArrayList<>();
     boolean failed = false;
     for (HasMetadata manifest : manifests) {
-      if (manifest.getMetadata().getNamespace() == null && !(manifest instanceof ClusterBaseModel)) {
+      if (manifest.getMetadata().getNamespace() == null && !CLUSTER_SCOPED.contains(manifest.getKind())) {
         manifest.getMetadata().setNamespace(defaultNamespace);
       }
       if (manifest instanceof BaseModel || manifest instanceof ClusterBaseModel) {
@@ -144,6 +154,11 @@ public final class ManifestRenderer {
       for (HasMetadata object : IsvcObjects.build(ServingPlan.of(isvc, model, draft, settings), null).all()) {
         objects.putIfAbsent(object.getKind() + "/" + key(object), object);
       }
+    }
+    List<HasMetadata> ome = new ArrayList<>();
+    failed |= OmeRenderer.render(manifests, settings, ome, messages);
+    for (HasMetadata object : ome) {
+      objects.putIfAbsent(object.getKind() + "/" + key(object), object);
     }
     return new Result(List.copyOf(objects.values()), List.copyOf(messages), failed);
   }

@@ -120,10 +120,7 @@ public final class RuntimeSelector {
     }
     List<SupportedModelFormat> formats = formats(runtime);
     if (formats.stream().noneMatch(f -> FormatMatch.mismatches(request.model(), f).isEmpty())) {
-      return "model format '" + FormatMatch.label(request.model()) + "' not in supported formats: "
-          + (formats.isEmpty() ? "the runtime lists none" : formats.stream()
-              .map(f -> String.join(", ", FormatMatch.mismatches(request.model(), f)))
-              .collect(Collectors.joining("; ")));
+      return formatMismatch(request, formats);
     }
     String size = sizeProblem(request.model().modelParameterSize(), runtime.getModelSizeRange());
     if (size != null) {
@@ -133,6 +130,22 @@ public final class RuntimeSelector {
       return "no supported format allows auto-selection (autoSelect: true)";
     }
     return null;
+  }
+
+  /**
+   * Why no format of a runtime matches: every difference of its one format, or, for a runtime with several, those of
+   * the closest one (fewest differences) — listing all of them would bury the point in a status condition.
+   */
+  private static String formatMismatch(RuntimeRequest request, List<SupportedModelFormat> formats) {
+    String prefix = "model format '" + FormatMatch.label(request.model()) + "' not in supported formats";
+    if (formats.isEmpty()) {
+      return prefix + ": the runtime lists none";
+    }
+    SupportedModelFormat closest = formats.stream()
+        .min(Comparator.comparingInt(f -> FormatMatch.mismatches(request.model(), f).size())).orElseThrow();
+    String reasons = String.join(", ", FormatMatch.mismatches(request.model(), closest));
+    return formats.size() == 1 ? prefix + ": " + reasons : prefix + " (" + formats.size() + " checked); closest"
+        + (closest.name() == null ? "" : " (" + closest.name() + ")") + ": " + reasons;
   }
 
   private static long score(RuntimeRequest request, ServingRuntimeSpec runtime, boolean autoSelectOnly) {
