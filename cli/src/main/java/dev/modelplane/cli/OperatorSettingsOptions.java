@@ -81,11 +81,6 @@ final class OperatorSettingsOptions {
           + "Default: ${DEFAULT-VALUE}.")
   String omeDomainTemplate;
 
-  @Option(names = "--ome-default-deployment-mode", defaultValue = OmeServingSettings.DEFAULT_MODE,
-      description = "Deployment mode of OME InferenceServices without the ome.io/deploymentMode annotation: "
-          + "RawDeployment, Serverless or MultiNode. Default: ${DEFAULT-VALUE}.")
-  String omeDefaultMode;
-
   /** The settings the options describe; an unknown --model-cache mode is a usage error of {@code commandLine}. */
   OperatorSettings settings(CommandLine commandLine) {
     OperatorSettings.ModelCacheSettings cache = switch (modelCache) {
@@ -103,13 +98,9 @@ final class OperatorSettingsOptions {
   }
 
   private OmeServingSettings omeServing(CommandLine commandLine) {
-    if (!List.of("RawDeployment", "Serverless", "MultiNode").contains(omeDefaultMode)) {
-      throw new CommandLine.ParameterException(commandLine, "--ome-default-deployment-mode must be RawDeployment, "
-          + "Serverless or MultiNode, not '" + omeDefaultMode + "'");
-    }
     try {
       return new OmeServingSettings(omeRouterImage, omeIngress, omeGatewayApi, omeGateway, omeIngressClass,
-          omeIngressDomain, omeDomainTemplate, omeDefaultMode);
+          omeIngressDomain, omeDomainTemplate);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(commandLine, "--ome-gateway: " + e.getMessage());
     }

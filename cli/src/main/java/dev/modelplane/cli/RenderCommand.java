@@ -18,10 +18,13 @@ import picocli.CommandLine.Spec;
 /** {@code modelplane render}: the objects the operator would create, as YAML, without a cluster. */
 @Command(
     name = "render",
-    description = {"Prints, as YAML, the objects the operator would create for the given manifests: Deployment, "
-        + "Service, HorizontalPodAutoscaler and model-cache claim of every LLMKube InferenceService, with its Model "
-        + "resolved from the same files. Warnings go to stderr; the exit code is 1 when a service cannot be rendered.",
-        "Example: modelplane render -f deploy/samples/llmkube/"})
+    description = {"Prints, as YAML, the objects the operator would create for the given manifests: for every "
+        + "LLMKube InferenceService its Deployment, Service, HorizontalPodAutoscaler and model-cache claim, with its "
+        + "Model resolved from the same files; for every OME InferenceService the objects of each component, with "
+        + "its base model, fine-tuned weight and serving runtime resolved (or chosen) from the same files. The "
+        + "runtime chosen and every warning go to stderr; the exit code is 1 when a service cannot be rendered.",
+        "Examples: modelplane render -f deploy/samples/llmkube/",
+        "          modelplane render -f deploy/samples/ome/ -f deploy/runtimes/"})
 final class RenderCommand implements Callable<Integer> {
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;

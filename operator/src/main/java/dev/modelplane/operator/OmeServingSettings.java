@@ -16,21 +16,18 @@ import java.util.Objects;
  * @param ingressDomain the domain of generated host names
  * @param domainTemplate how a host name is made from {@code {{.Name}}}, {@code {{.Namespace}}} and
  *     {@code {{.IngressDomain}}}
- * @param defaultDeploymentMode the mode of services that set none ({@code RawDeployment} unless changed)
  */
 public record OmeServingSettings(String routerImage, boolean ingressEnabled, boolean gatewayApi, String gateway,
-    String ingressClassName, String ingressDomain, String domainTemplate, String defaultDeploymentMode) {
+    String ingressClassName, String ingressDomain, String domainTemplate) {
   public static final String DEFAULT_GATEWAY = "ome/ome-gateway";
   public static final String DEFAULT_DOMAIN = "example.com";
   public static final String DEFAULT_DOMAIN_TEMPLATE = "{{ .Name }}.{{ .Namespace }}.{{ .IngressDomain }}";
-  public static final String DEFAULT_MODE = "RawDeployment";
 
   public OmeServingSettings {
     routerImage = Objects.requireNonNullElse(routerImage, ProjectVersion.image());
     gateway = Objects.requireNonNullElse(gateway, DEFAULT_GATEWAY);
     ingressDomain = Objects.requireNonNullElse(ingressDomain, DEFAULT_DOMAIN);
     domainTemplate = Objects.requireNonNullElse(domainTemplate, DEFAULT_DOMAIN_TEMPLATE);
-    defaultDeploymentMode = Objects.requireNonNullElse(defaultDeploymentMode, DEFAULT_MODE);
     if (!gateway.contains("/")) {
       throw new IllegalArgumentException("the gateway must be namespace/name, got " + gateway);
     }
@@ -38,6 +35,6 @@ public record OmeServingSettings(String routerImage, boolean ingressEnabled, boo
 
   /** OME's defaults: ingress off, the in-cluster Service only. */
   public static OmeServingSettings defaults() {
-    return new OmeServingSettings(null, false, false, null, null, null, null, null);
+    return new OmeServingSettings(null, false, false, null, null, null, null);
   }
 }

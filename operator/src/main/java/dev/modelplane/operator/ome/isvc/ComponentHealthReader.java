@@ -19,6 +19,8 @@ import java.util.Map;
  * operator keeps no informer on optional kinds), and the component's pods for the model status.
  */
 final class ComponentHealthReader {
+  private static final String SCALED_OBJECTS = "scaledobjects.keda.sh";
+
   private ComponentHealthReader() {
   }
 
@@ -54,7 +56,12 @@ final class ComponentHealthReader {
             "leaderworkersets.leaderworkerset.x-k8s.io");
         case SERVERLESS -> optional(c, own, applied, context, ns, OptionalWorkloads.KNATIVE_API, "Service", c.name(),
             "Ready", "services.serving.knative.dev");
-        default -> deployment(c, own, context, ns, isvc);
+        default -> applied.missingKinds().contains(SCALED_OBJECTS) && c.mode() == ComponentModes.Mode.RAW
+            && "keda".equals(c.serviceAnnotations().get(Autoscalers.CLASS))
+            ? new ComponentHealth(c.component(), false, "CRDNotInstalled", "ome.io/autoscalerClass keda needs "
+                + "ScaledObjects, but the CRD " + SCALED_OBJECTS + " is not installed; the operator looks again "
+                + "every minute", null, null, null, own, mainContainer(c))
+            : deployment(c, own, context, ns, isvc);
       };
       unwatched |= !health.ready() && c.mode() != ComponentModes.Mode.RAW
           && !"CRDNotInstalled".equals(health.reason());

@@ -8,8 +8,7 @@ import java.util.Optional;
 
 /**
  * How each component is deployed, decided as OME decides it. The InferenceService's annotation
- * {@code ome.io/deploymentMode} (else the operator's default) sets the service's mode; VirtualDeployment deploys
- * nothing. Per component: its own annotation wins (an engine may say MultiNodeRayVLLM); an engine or decoder with a
+ * {@code ome.io/deploymentMode} VirtualDeployment deploys nothing. Per component: its own annotation wins (an engine may say MultiNodeRayVLLM); an engine or decoder with a
  * leader or worker is MultiNode; an engine or router with {@code minReplicas: 0} is Serverless (a decoder never is, and
  * a decoder makes a serverless engine a raw Deployment, as prefill and decode must both stay up); else
  * RawDeployment.
@@ -49,9 +48,9 @@ final class ComponentModes {
   private ComponentModes() {
   }
 
-  /** The service-level mode: the annotation when valid, else {@code defaultMode}. */
-  static Mode service(InferenceService isvc, String defaultMode) {
-    return Mode.of(annotation(isvc.getMetadata().getAnnotations())).orElse(Mode.of(defaultMode).orElse(Mode.RAW));
+  /** The service-level mode: the annotation when valid, else RawDeployment. */
+  static Mode service(InferenceService isvc) {
+    return Mode.of(annotation(isvc.getMetadata().getAnnotations())).orElse(Mode.RAW);
   }
 
   static Mode engine(ComponentExtensionSpec engine, boolean hasDecoder) {

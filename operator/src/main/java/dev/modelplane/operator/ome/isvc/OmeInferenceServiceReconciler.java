@@ -135,9 +135,9 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
       return;
     }
     if (Conditions.TRUE.equals(now.getStatus())) {
-      events.normal(isvc, "InferenceServiceReady", "every component is ready; serving at "
-          + (isvc.getStatus() == null || isvc.getStatus().url() == null ? "its Service" : isvc.getStatus().url()));
-    } else {
+      events.normal(isvc, "InferenceServiceReady", "every component is ready");
+    } else if (!"ComponentsNotReady".equals(now.getReason())) {
+      // Components starting up is normal; a service that cannot be served as written is worth a Warning.
       events.warning(isvc, now.getReason(), now.getMessage());
     }
   }

@@ -47,7 +47,7 @@ final class OmeServingPlanner {
   static Result plan(InferenceService isvc, InferenceServiceSpec spec, ServedModel model,
       List<ServingRuntime> namespaceRuntimes, List<ClusterServingRuntime> clusterRuntimes, OperatorSettings settings) {
     String ns = isvc.getMetadata().getNamespace();
-    ComponentModes.Mode serviceMode = ComponentModes.service(isvc, settings.omeServing().defaultDeploymentMode());
+    ComponentModes.Mode serviceMode = ComponentModes.service(isvc);
     if (serviceMode == ComponentModes.Mode.VIRTUAL) {
       return new Planned(new OmePlan("none (VirtualDeployment)", List.of(), List.of(), null, true));
     }

@@ -258,7 +258,7 @@ class OmeServingPlannerTest {
   void longNamesAreHashedAndIngressUsesTheDomainTemplate() {
     String name = "a".repeat(60);
     OperatorSettings ingress = OperatorSettings.builder().omeServing(new OmeServingSettings(null, true, false, null,
-        "nginx", "models.example.org", null, null)).build();
+        "nginx", "models.example.org", null)).build();
     OmePlan plan = plan(isvc("metadata: {name: " + name + ", namespace: llm}\nspec: {model: {name: llama}, "
         + "engine: {}}\n"), null, ingress);
     String hashed = dev.modelplane.operator.common.Names.child(name, "engine");
