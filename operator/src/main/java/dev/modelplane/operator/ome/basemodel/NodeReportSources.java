@@ -76,7 +76,7 @@ final class NodeReportSources {
       return Set.of();
     }
     return cm.getData().keySet().stream().map(BaseModelKey::fromReportKey).flatMap(java.util.Optional::stream)
-        .filter(k -> k.clusterScoped() == clusterScoped)
+        .filter(k -> !k.fineTunedWeight() && k.clusterScoped() == clusterScoped)
         .map(k -> new ResourceID(k.name(), k.namespace())).collect(Collectors.toSet());
   }
 

@@ -6,7 +6,6 @@ import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
 import dev.modelplane.api.ome.v1beta1.MultiNodeComponentSpec;
 import dev.modelplane.api.ome.v1beta1.RouterSpec;
 import dev.modelplane.operator.OperatorSettings;
-import dev.modelplane.operator.common.Names;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -63,12 +62,7 @@ final class ComponentPlanner {
 
   /** The node label the model agent sets on nodes holding a FineTunedWeight. */
   static String fineTunedWeightLabel(String name) {
-    String key = "finetunedweight." + name;
-    if (key.length() > Names.MAX_LABEL) {
-      key = key.substring(0, Names.MAX_LABEL - 9).replaceAll("[^A-Za-z0-9]+$", "") + "-"
-          + Names.sha256Hex("finetunedweight." + name).substring(0, 8);
-    }
-    return BaseModelKey.LABEL_PREFIX + key;
+    return BaseModelKey.fineTunedWeight(name).labelKey();
   }
 
   ComponentPlan plan(String component, ComponentMerge.Merged merged, ComponentModes.Mode mode,

@@ -1,8 +1,8 @@
 package dev.modelplane.operator.ome.modelagent;
 
 import dev.modelplane.api.ome.v1beta1.BaseModel;
-import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.StorageSpec;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What the agent needs of a BaseModel or ClusterBaseModel: its key, its storage, whether it is being deleted and
- * whether metadata parsing is switched off.
+ * What the agent needs of a BaseModel, ClusterBaseModel or FineTunedWeight: its key, its storage, whether it is
+ * being deleted and whether metadata parsing is switched off (always, for a fine-tuned weight).
  *
  * @param key the model's key
  * @param storage {@code spec.storage} (null when the spec has none)
@@ -28,15 +28,19 @@ public record AgentModel(BaseModelKey key, StorageSpec storage, boolean deleting
 
   /** The view of a BaseModel or ClusterBaseModel. */
   public static AgentModel of(HasMetadata model) {
-    BaseModelSpec spec = switch (model) {
-      case BaseModel m -> m.getSpec();
-      case ClusterBaseModel m -> m.getSpec();
-      default -> throw new IllegalArgumentException("not a base model: " + model.getKind());
-    };
     Map<String, String> annotations = model.getMetadata().getAnnotations();
-    return new AgentModel(BaseModelKey.of(model), spec == null ? null : spec.storage(),
-        model.getMetadata().getDeletionTimestamp() != null,
-        annotations != null && "true".equalsIgnoreCase(annotations.get(SKIP_CONFIG_PARSING)));
+    boolean skip = annotations != null && "true".equalsIgnoreCase(annotations.get(SKIP_CONFIG_PARSING));
+    StorageSpec storage = switch (model) {
+      case BaseModel m -> m.getSpec() == null ? null : m.getSpec().storage();
+      case ClusterBaseModel m -> m.getSpec() == null ? null : m.getSpec().storage();
+      // An adapter has no config.json of a model to read.
+      case FineTunedWeight w -> {
+        skip = true;
+        yield w.getSpec() == null ? null : w.getSpec().storage();
+      }
+      default -> throw new IllegalArgumentException("not a base model or fine-tuned weight: " + model.getKind());
+    };
+    return new AgentModel(BaseModelKey.of(model), storage, model.getMetadata().getDeletionTimestamp() != null, skip);
   }
 
   /** The storage URI, or null. */

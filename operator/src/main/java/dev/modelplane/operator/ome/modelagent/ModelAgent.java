@@ -2,6 +2,7 @@ package dev.modelplane.operator.ome.modelagent;
 
 import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -48,6 +49,7 @@ public final class ModelAgent implements AutoCloseable {
   private SharedIndexInformer<Node> nodes;
   private SharedIndexInformer<BaseModel> baseModels;
   private SharedIndexInformer<ClusterBaseModel> clusterBaseModels;
+  private SharedIndexInformer<FineTunedWeight> fineTunedWeights;
   private volatile boolean started;
 
   private ModelAgent(KubernetesClient client, ModelAgentSettings settings, MeterRegistry registry) {
@@ -92,7 +94,9 @@ public final class ModelAgent implements AutoCloseable {
     baseModels.addEventHandler(new Handler<>((old, now) -> modelChanged(now)));
     clusterBaseModels = client.resources(ClusterBaseModel.class).runnableInformer(resync);
     clusterBaseModels.addEventHandler(new Handler<>((old, now) -> modelChanged(now)));
-    informers.addAll(List.of(nodes, baseModels, clusterBaseModels));
+    fineTunedWeights = client.resources(FineTunedWeight.class).runnableInformer(resync);
+    fineTunedWeights.addEventHandler(new Handler<>((old, now) -> modelChanged(now)));
+    informers.addAll(List.of(nodes, baseModels, clusterBaseModels, fineTunedWeights));
     for (SharedIndexInformer<?> informer : informers) {
       informer.start();
     }
@@ -114,7 +118,8 @@ public final class ModelAgent implements AutoCloseable {
     LOG.info("agent.started node={} namespace={} roots={} hfEndpoint={} workers={} reports={} models={}",
         settings.nodeName(), settings.namespace(), String.join(",", settings.roots().roots().stream()
             .map(r -> r.specPath().toString()).toList()), settings.hfEndpoint(), settings.maxConcurrentDownloads(),
-        reports, baseModels.getStore().list().size() + clusterBaseModels.getStore().list().size());
+        reports, baseModels.getStore().list().size() + clusterBaseModels.getStore().list().size()
+            + fineTunedWeights.getStore().list().size());
   }
 
   /** Whether the informers are synced and watching and the workers run. */
@@ -193,7 +198,8 @@ public final class ModelAgent implements AutoCloseable {
   private final class InformerView implements ModelSync.View {
     @Override
     public AgentModel current(BaseModelKey key) {
-      HasMetadata model = key.clusterScoped() ? clusterBaseModels.getStore().getByKey(key.name())
+      HasMetadata model = key.fineTunedWeight() ? fineTunedWeights.getStore().getByKey(key.name())
+          : key.clusterScoped() ? clusterBaseModels.getStore().getByKey(key.name())
           : baseModels.getStore().getByKey(key.namespace() + "/" + key.name());
       return model == null ? null : AgentModel.of(model);
     }
@@ -206,8 +212,9 @@ public final class ModelAgent implements AutoCloseable {
 
     @Override
     public Collection<AgentModel> allModels() {
-      return Stream.concat(baseModels.getStore().list().stream(), clusterBaseModels.getStore().list().stream())
-          .map(AgentModel::of).toList();
+      return Stream.of(baseModels.getStore().list(), clusterBaseModels.getStore().list(),
+          fineTunedWeights.getStore().list()).flatMap(List::stream).map(m -> AgentModel.of((HasMetadata) m))
+          .toList();
     }
   }
 

@@ -47,4 +47,17 @@ class BaseModelKeyTest {
     assertThat(a.labelKey()).isNotEqualTo(b.labelKey());
     assertThat(a.labelKey()).isEqualTo(new BaseModelKey("some-namespace", longName + "-1").labelKey());
   }
+
+  @Test
+  void fineTunedWeightsHaveTheirOwnKeysThatTheBaseModelControllersIgnore() {
+    BaseModelKey key = BaseModelKey.fineTunedWeight("support");
+    assertThat(key.reportKey()).isEqualTo("finetunedweight.support");
+    assertThat(key.labelKey()).isEqualTo("models.ome.io/finetunedweight.support");
+    assertThat(key).hasToString("finetunedweight/support");
+    assertThat(BaseModelKey.fromReportKey("finetunedweight.support")).contains(key);
+    assertThat(key).isNotEqualTo(new BaseModelKey(null, "support"));
+    var cm = new io.fabric8.kubernetes.api.model.ConfigMapBuilder().addToData("finetunedweight.support", "{}")
+        .addToData("clusterbasemodel.llama", "{}").build();
+    assertThat(NodeReportSources.models(cm, true)).extracting(r -> r.getName()).containsExactly("llama");
+  }
 }

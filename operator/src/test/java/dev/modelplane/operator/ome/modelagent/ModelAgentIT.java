@@ -3,6 +3,7 @@ package dev.modelplane.operator.ome.modelagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.api.ome.v1beta1.BaseModel;
+import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -124,6 +126,45 @@ class ModelAgentIT {
     admin.resources(BaseModel.class).withName("gguf").delete();
     org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> report(admin, ns, node, "gguf") == null && label(admin, node, "gguf") == null);
     assertThat(root.resolve("gguf/tiny-q4.gguf")).exists();
+  }
+
+  @Test
+  void fineTunedWeightsArePlacedLikeModelsUnderTheirOwnKey(KubeTest test) throws Exception {
+    KubernetesClient admin = test.client();
+    String ns = test.namespace();
+    String node = test.uniqueName("ftw");
+    test.addNodes(FakeNode.cpu(node));
+    Path root = Files.createDirectories(dir.resolve("root"));
+    Files.createDirectories(root.resolve("adapter"));
+    Files.writeString(root.resolve("adapter/adapter_config.json"), "{\"r\": 16}");
+    start(test, node, root);
+    String name = test.uniqueName("support");
+    admin.resource(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: FineTunedWeight
+        metadata: {name: %s}
+        spec:
+          baseModelRef: {name: llama}
+          modelType: LoRA
+          hyperParameters: {strategy: lora}
+          storage: {storageUri: "local:///mnt/models/adapter"}
+        """.formatted(name), FineTunedWeight.class)).create();
+    BaseModelKey key = BaseModelKey.fineTunedWeight(name);
+    try {
+      org.awaitility.Awaitility.await().atMost(TIMEOUT).untilAsserted(() -> {
+        ConfigMap cm = admin.configMaps().inNamespace(ns).withName(node).get();
+        assertThat(cm).isNotNull();
+        NodeReport report = NodeReport.parse(cm.getData().get("finetunedweight." + name));
+        assertThat(report.status()).isEqualTo(NodeReport.READY);
+        assertThat(report.config()).as("an adapter has no model config to read").isNull();
+        assertThat(admin.nodes().withName(node).get().getMetadata().getLabels())
+            .containsEntry("models.ome.io/finetunedweight." + name, "Ready");
+      });
+    } finally {
+      admin.resources(FineTunedWeight.class).withName(name).delete();
+    }
+    org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> !admin.nodes().withName(node).get().getMetadata()
+        .getLabels().containsKey(key.labelKey()));
   }
 
   @Test
