@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -222,20 +221,11 @@ public final class ControlPlane implements AutoCloseable {
   /** Applies every modelplane CRD and waits until the apiserver reports each one Established. */
   public void installCrds() {
     KubernetesClient c = client();
+    List<CustomResourceDefinition> crds = new ArrayList<>();
     for (Class<? extends HasMetadata> type : ApiResources.resourceClasses()) {
-      CustomResourceDefinition crd = c.getKubernetesSerialization()
-          .unmarshal(ApiResources.crdYaml(type), CustomResourceDefinition.class);
-      c.apiextensions().v1().customResourceDefinitions().resource(crd)
-          .fieldManager("modelplane-control-plane").forceConflicts().serverSideApply();
+      crds.add(c.getKubernetesSerialization().unmarshal(ApiResources.crdYaml(type), CustomResourceDefinition.class));
     }
-    for (Class<? extends HasMetadata> type : ApiResources.resourceClasses()) {
-      String name = HasMetadata.getPlural(type) + "." + HasMetadata.getGroup(type);
-      c.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(
-          crd -> crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
-              && crd.getStatus().getConditions().stream()
-              .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
-          60, TimeUnit.SECONDS);
-    }
+    CrdInstaller.apply(c, crds);
   }
 
   /**
@@ -243,39 +233,12 @@ public final class ControlPlane implements AutoCloseable {
    * Established; returns their names.
    */
   public List<String> installCrdFiles(List<Path> files) throws IOException {
-    KubernetesClient c = client();
-    List<String> names = new ArrayList<>();
-    for (Path file : files) {
-      try (var in = Files.newInputStream(file)) {
-        for (HasMetadata object : c.load(in).items()) {
-          if (object instanceof CustomResourceDefinition crd) {
-            c.apiextensions().v1().customResourceDefinitions().resource(crd)
-                .fieldManager("modelplane-control-plane").forceConflicts().serverSideApply();
-            names.add(crd.getMetadata().getName());
-          }
-        }
-      }
-    }
-    for (String name : names) {
-      c.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(
-          crd -> crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
-              && crd.getStatus().getConditions().stream()
-              .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
-          60, TimeUnit.SECONDS);
-    }
-    return names;
+    return CrdInstaller.apply(client(), CrdInstaller.read(client(), files));
   }
 
   /** Deletes the named CRDs (with their objects) and waits until they are gone. */
   public void removeCrds(List<String> names) {
-    KubernetesClient c = client();
-    for (String name : names) {
-      c.apiextensions().v1().customResourceDefinitions().withName(name).delete();
-    }
-    for (String name : names) {
-      c.apiextensions().v1().customResourceDefinitions().withName(name).waitUntilCondition(java.util.Objects::isNull,
-          60, TimeUnit.SECONDS);
-    }
+    CrdInstaller.remove(client(), names);
   }
 
   /** The apiserver URL, {@code https://127.0.0.1:<port>}. */
