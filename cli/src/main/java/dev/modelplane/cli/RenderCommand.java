@@ -51,7 +51,8 @@ final class RenderCommand implements Callable<Integer> {
         manifests.addAll(ManifestRenderer.parse(text, messages));
       }
     }
-    ManifestRenderer.Result result = ManifestRenderer.render(manifests, settings.settings(spec.commandLine()), namespace);
+    ManifestRenderer.Result result = ManifestRenderer.render(manifests, settings.settings(spec.commandLine()),
+        namespace);
     out.print(result.yaml());
     out.flush();
     messages.addAll(result.messages());

@@ -164,8 +164,7 @@ final class ComponentHealthReader {
   }
 
   private static String mainContainer(ComponentPlan c) {
-    var containers = c.pod().getSpec().getContainers();
-    return containers == null || containers.isEmpty() ? null : containers.getFirst().getName();
+    return c.mainContainer();
   }
 
   private static int orZero(Integer value) {

@@ -8,10 +8,10 @@ import java.util.Optional;
 
 /**
  * How each component is deployed, decided as OME decides it. The InferenceService's annotation
- * {@code ome.io/deploymentMode} VirtualDeployment deploys nothing. Per component: its own annotation wins (an engine may say MultiNodeRayVLLM); an engine or decoder with a
- * leader or worker is MultiNode; an engine or router with {@code minReplicas: 0} is Serverless (a decoder never is, and
- * a decoder makes a serverless engine a raw Deployment, as prefill and decode must both stay up); else
- * RawDeployment.
+ * {@code ome.io/deploymentMode: VirtualDeployment} deploys nothing. Per component: the engine's own annotation wins
+ * (it may say MultiNodeRayVLLM); an engine or decoder with a leader or worker is MultiNode; an engine or router
+ * with {@code minReplicas: 0} is Serverless (a decoder never is, and a decoder makes a serverless engine a raw
+ * Deployment, as prefill and decode must both stay up); else RawDeployment.
  */
 final class ComponentModes {
   /** The deployment modes OME writes in {@code ome.io/deploymentMode}. */

@@ -22,11 +22,12 @@ import java.util.Map;
  * @param keda KEDA settings: the component's own, else the InferenceService's, or null
  * @param defaultMaxReplicas the maximum when {@code maxReplicas} is unset (3, or 2 for a router)
  * @param servingPort the port the serving container listens on
+ * @param mainContainer the name of the serving container (or the router's)
  */
 public record ComponentPlan(String isvc, String component, String name, ComponentModes.Mode mode,
     PodTemplateSpec pod, PodTemplateSpec worker, int workerSize, ComponentExtensionSpec settings,
     Map<String, String> labels, Map<String, String> annotations, Map<String, String> serviceAnnotations,
-    KedaConfig keda, int defaultMaxReplicas, int servingPort) {
+    KedaConfig keda, int defaultMaxReplicas, int servingPort, String mainContainer) {
   public ComponentPlan {
     labels = Map.copyOf(labels);
     annotations = Map.copyOf(annotations);

@@ -107,7 +107,7 @@ final class ComponentPlanner {
         annotations), worker == null ? null : template(worker, podLabels, annotations), merged.workerSize(),
         merged.spec(), labels, annotations, isvc.getMetadata().getAnnotations(),
         merged.spec().getKedaConfig() != null ? merged.spec().getKedaConfig() : spec.kedaConfig(),
-        component.equals(ROUTER) ? 2 : 3, port);
+        component.equals(ROUTER) ? 2 : 3, port, serving == null ? null : serving.getName());
   }
 
   /** The router's identity, and the InferencePool the default router serves. */

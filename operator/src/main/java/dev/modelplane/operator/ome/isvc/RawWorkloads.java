@@ -83,9 +83,8 @@ final class RawWorkloads {
 
   private static List<ServicePort> ports(ComponentPlan plan) {
     List<ServicePort> ports = new ArrayList<>();
-    var containers = plan.pod().getSpec().getContainers();
-    List<ContainerPort> declared = containers == null || containers.isEmpty()
-        || containers.getFirst().getPorts() == null ? List.of() : containers.getFirst().getPorts();
+    var serving = ModelWiring.mainContainer(plan.pod().getSpec(), plan.mainContainer());
+    List<ContainerPort> declared = serving == null || serving.getPorts() == null ? List.of() : serving.getPorts();
     for (ContainerPort p : declared) {
       ports.add(new ServicePortBuilder().withName(p.getName() == null ? "port-" + p.getContainerPort() : p.getName())
           .withPort(p.getContainerPort()).withTargetPort(new IntOrString(p.getContainerPort()))

@@ -151,7 +151,8 @@ final class FormatMatch {
     Map<String, DiffusionComponent> extra = runtime.additionalComponents() == null ? Map.of()
         : runtime.additionalComponents();
     for (var e : extra.entrySet()) {
-      DiffusionComponent own = model.additionalComponents() == null ? null : model.additionalComponents().get(e.getKey());
+      DiffusionComponent own = model.additionalComponents() == null ? null
+          : model.additionalComponents().get(e.getKey());
       String reason = own == null ? "diffusion component " + e.getKey() + " missing in model"
           : componentMismatch(e.getKey(), own, e.getValue());
       if (reason != null) {

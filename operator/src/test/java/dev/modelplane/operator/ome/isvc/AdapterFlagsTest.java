@@ -35,8 +35,8 @@ class AdapterFlagsTest {
     AdapterFlags.add(args, "a", "/p");
     assertThat(args.getArgs()).containsExactly(
         "python3 -m vllm.entrypoints.openai.api_server --port 8080 --enable-lora --lora-modules a=/p");
-    Container command = new ContainerBuilder().withImage("img").withCommand("sh", "-c", "python3 -m sglang.launch_server")
-        .build();
+    Container command = new ContainerBuilder().withImage("img")
+        .withCommand("sh", "-c", "python3 -m sglang.launch_server").build();
     AdapterFlags.add(command, "a", "/p");
     assertThat(command.getCommand()).containsExactly("sh", "-c", "python3 -m sglang.launch_server --lora-paths a=/p");
   }
