@@ -5,6 +5,7 @@ import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkflowErrors;
@@ -126,7 +127,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
       return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
     }
     record(isvc, seen, applied, context);
-    Duration next = earliest(evictor.evictExpired(isvc, applied.plan(), applied.live(),
+    Duration next = Reschedule.earliest(evictor.evictExpired(isvc, applied.plan(), applied.live(),
             context.getSecondaryResources(Pod.class), context.getClient()),
         applied.integrations() == null ? null : applied.integrations().recheck(),
         applied.rollout() == null ? null : applied.rollout().recheck(),
@@ -135,16 +136,6 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
     return next == null ? control : control.rescheduleAfter(next);
   }
 
-  /** The shortest of the given waits, nulls ignored; null when all are. */
-  private static Duration earliest(Duration... waits) {
-    Duration min = null;
-    for (Duration d : waits) {
-      if (d != null && (min == null || d.compareTo(min) < 0)) {
-        min = d;
-      }
-    }
-    return min;
-  }
 
   /** Observe and validate, from the informer caches (plus one claim lookup for {@code modelCache.claimName}). */
   private Observed observe(InferenceService isvc, Context<InferenceService> context) {

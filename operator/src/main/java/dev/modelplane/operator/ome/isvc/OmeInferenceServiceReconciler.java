@@ -6,6 +6,7 @@ import dev.modelplane.api.ome.v1beta1.InferenceServiceStatus;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.StatusWriter;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -80,7 +81,7 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
         applied = result.applied();
         ComponentHealthReader.Health health = ComponentHealthReader.read(isvc, plan.plan(), result, context, settings);
         outcome = health.outcome();
-        next = earliest(result.missingKinds().isEmpty() ? null : NOT_INSTALLED_RECHECK,
+        next = Reschedule.earliest(result.missingKinds().isEmpty() ? null : NOT_INSTALLED_RECHECK,
             result.errors().isEmpty() ? null : ERROR_RETRY, health.unwatchedPending() ? UNWATCHED_RECHECK : null);
       }
     }
@@ -146,13 +147,4 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
     return status == null || status.annotations() == null ? null : status.annotations().get(OBJECTS_ANNOTATION);
   }
 
-  private static Duration earliest(Duration... waits) {
-    Duration min = null;
-    for (Duration d : waits) {
-      if (d != null && (min == null || d.compareTo(min) < 0)) {
-        min = d;
-      }
-    }
-    return min;
-  }
 }
