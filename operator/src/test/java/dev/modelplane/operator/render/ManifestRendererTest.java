@@ -59,7 +59,7 @@ class ManifestRendererTest {
     assertThat(result.objects()).allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("default"));
     assertThat(result.failed()).isTrue();
     assertThat(messages).containsExactly(
-        "skipped ConfigMap (v1): render expands LLMKube InferenceServices and checks OME base models");
+        "skipped ConfigMap (v1): render expands LLMKube and OME InferenceServices and checks OME base models");
     assertThat(result.messages()).containsExactly(
         "InferenceService default/chat2: warning: spec.contextSize: ignored with runtime vllm: only the llamacpp "
             + "runtime reads it",
