@@ -74,23 +74,27 @@ class OmeSamplesIT {
 
   @Test
   void theSamplesServeOnTheNodesWhereTheirModelsAre(KubeTest test) throws IOException {
-    KubernetesClient client = test.client();
+    // Cluster-wide: the samples name their own namespace (llm), which a test-namespaced client would override.
+    KubernetesClient client = test.controlPlane().client();
     test.installUpstreamCrds(UpstreamCrds.KEDA);
-    FakeNode a = FakeNode.nvidia(test.uniqueName("gpu-a"), 8);
-    FakeNode b = FakeNode.nvidia(test.uniqueName("gpu-b"), 8);
-    for (String model : MODELS) {
-      a = a.withLabel("models.ome.io/clusterbasemodel." + model, "Ready");
-      b = b.withLabel("models.ome.io/clusterbasemodel." + model, "Ready");
+    // The prefill/decode sample's pods use the host network (RDMA), so each needs a node of its own.
+    List<FakeNode> nodes = new ArrayList<>();
+    for (String n : List.of("gpu-a", "gpu-b", "gpu-c", "gpu-d")) {
+      FakeNode node = FakeNode.nvidia(test.uniqueName(n), 8);
+      for (String model : MODELS) {
+        node = node.withLabel("models.ome.io/clusterbasemodel." + model, "Ready");
+      }
+      nodes.add(node);
     }
-    test.addNodes(a, b);
-    if (client.namespaces().withName("llm").get() == null) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("llm").endMetadata().build())
-          .create();
-    }
+    test.addNodes(nodes.toArray(FakeNode[]::new));
     List<HasMetadata> applied = new ArrayList<>();
     applied.addAll(load(client, repo().resolve("deploy/runtimes")));
     applied.addAll(load(client, repo().resolve("deploy/samples/ome")).stream()
         .filter(o -> !o.getKind().equals("BenchmarkJob")).toList());
+    applied.stream().map(o -> o.getMetadata().getNamespace()).filter(java.util.Objects::nonNull).distinct()
+        .filter(ns -> client.namespaces().withName(ns).get() == null)
+        .forEach(ns -> client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
+            .endMetadata().build()).create());
     try {
       for (HasMetadata object : applied) {
         object.getMetadata().setResourceVersion(null);
@@ -101,6 +105,9 @@ class OmeSamplesIT {
       }
       KubernetesClient llm = client.adapt(io.fabric8.kubernetes.client.NamespacedKubernetesClient.class)
           .inNamespace("llm");
+      llm.getConfiguration().setNamespace("llm");
+      assertThat(llm.resources(InferenceService.class).list().getItems()).extracting(i -> i.getMetadata().getName())
+          .containsExactlyInAnyOrder("llama-3-1-8b", "llama-3-3-70b-pd", "mistral-7b-legacy");
       await().atMost(TIMEOUT).untilAsserted(() -> {
         for (String name : List.of("llama-3-1-8b", "llama-3-3-70b-pd")) {
           InferenceService isvc = llm.resources(InferenceService.class).withName(name).get();
