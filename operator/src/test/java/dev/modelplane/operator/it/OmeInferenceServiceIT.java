@@ -332,4 +332,45 @@ class OmeInferenceServiceIT {
       assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("tuned-engine").get()).isNull();
     });
   }
+
+  @Test
+  void aServerlessEngineBecomesAKnativeServiceAndACanaryKeepsTheRolledOutRevision(KubeTest test)
+      throws IOException {
+    client = test.client();
+    String s = suffix(test);
+    String modelName = "sl-" + s;
+    model(modelName, "sl-" + s);
+    runtime("sl-rt-" + s, "sl-" + s, ENGINE);
+    test.installUpstreamCrds(UpstreamCrds.KNATIVE_SERVING);
+    String ns = test.namespace();
+    isvc(ns, """
+          name: burst
+        spec:
+          model: {name: %s}
+          engine: {minReplicas: 0, maxReplicas: 3, scaleMetric: concurrency, scaleTarget: 4}
+        """.formatted(modelName));
+    var ksvcs = client.genericKubernetesResources("serving.knative.dev/v1", "Service");
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(ksvcs.withName("burst-engine").get()).isNotNull());
+    // What Knative's controller would report once the first revision serves all traffic.
+    var live = ksvcs.withName("burst-engine").get();
+    live.getAdditionalProperties().put("status", java.util.Map.of(
+        "latestCreatedRevisionName", "burst-engine-00001", "latestReadyRevisionName", "burst-engine-00001",
+        "traffic", List.of(java.util.Map.of("revisionName", "burst-engine-00001", "percent", 100)),
+        "conditions", List.of(java.util.Map.of("type", "Ready", "status", "True"))));
+    ksvcs.resource(live).updateStatus();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService isvc = get(ns, "burst");
+      assertThat(condition(isvc, "EngineReady").getStatus()).isEqualTo("True");
+      assertThat(isvc.getStatus().components().get("engine").latestRolledoutRevision())
+          .isEqualTo("burst-engine-00001");
+    });
+    client.resources(InferenceService.class).inNamespace(ns).withName("burst").edit(i -> {
+      i.getSpec().engine().setCanaryTrafficPercent(20L);
+      return i;
+    });
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(ksvcs.withName("burst-engine").get()
+        .getAdditionalProperties().get("spec").toString())
+        .contains("percent=20").contains("revisionName=burst-engine-00001").contains("tag=prev")
+        .contains("percent=80"));
+  }
 }

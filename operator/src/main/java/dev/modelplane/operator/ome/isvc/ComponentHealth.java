@@ -16,12 +16,22 @@ import java.util.List;
  * @param accelerator the accelerator class chosen for it, or null
  * @param pods the component's pods (leaders and workers alike)
  * @param mainContainer the name of the container serving the model
+ * @param latestReadyRevision a serverless component's newest ready revision, or null
+ * @param latestRolledoutRevision the revision that last took all of a serverless component's traffic, or null
  */
 public record ComponentHealth(String component, boolean ready, String reason, String message,
     String latestCreatedRevision, String url, AcceleratorSelection accelerator, List<Pod> pods,
-    String mainContainer) {
+    String mainContainer, String latestReadyRevision, String latestRolledoutRevision) {
   public ComponentHealth {
     pods = pods == null ? List.of() : List.copyOf(pods);
+  }
+
+  /** A component without revisions of its own (a Deployment or LeaderWorkerSet). */
+  public ComponentHealth(String component, boolean ready, String reason, String message,
+      String latestCreatedRevision, String url, AcceleratorSelection accelerator, List<Pod> pods,
+      String mainContainer) {
+    this(component, ready, reason, message, latestCreatedRevision, url, accelerator, pods, mainContainer, null,
+        null);
   }
 
   /** The condition type of this component: {@code EngineReady}, {@code DecoderReady} or {@code RouterReady}. */

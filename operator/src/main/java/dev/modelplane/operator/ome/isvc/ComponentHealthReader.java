@@ -12,6 +12,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Reads how each component of an InferenceService is doing: a Deployment's {@code Available} condition (from the
@@ -51,11 +52,11 @@ final class ComponentHealthReader {
       List<Pod> own = pods.stream().filter(p -> c.component().equals(p.getMetadata().getLabels()
           .get(OmeLabels.COMPONENT))).toList();
       ComponentHealth health = switch (c.mode()) {
-        case MULTI_NODE, MULTI_NODE_RAY_VLLM -> optional(c, own, applied, context, ns, OptionalWorkloads.LWS_API,
-            "LeaderWorkerSet", OptionalWorkloads.leaderWorkerSetName(c.name()), "Available",
-            "leaderworkersets.leaderworkerset.x-k8s.io");
-        case SERVERLESS -> optional(c, own, applied, context, ns, OptionalWorkloads.KNATIVE_API, "Service", c.name(),
-            "Ready", "services.serving.knative.dev");
+        case MULTI_NODE, MULTI_NODE_RAY_VLLM -> optional(isvc, c, own, applied, context, ns,
+            OptionalWorkloads.LWS_API, "LeaderWorkerSet", OptionalWorkloads.leaderWorkerSetName(c.name()),
+            "Available", "leaderworkersets.leaderworkerset.x-k8s.io");
+        case SERVERLESS -> optional(isvc, c, own, applied, context, ns, OptionalWorkloads.KNATIVE_API, "Service",
+            c.name(), "Ready", "services.serving.knative.dev");
         default -> applied.missingKinds().contains(SCALED_OBJECTS) && c.mode() == ComponentModes.Mode.RAW
             && "keda".equals(c.serviceAnnotations().get(Autoscalers.CLASS))
             ? new ComponentHealth(c.component(), false, "CRDNotInstalled", "ome.io/autoscalerClass keda needs "
@@ -93,8 +94,8 @@ final class ComponentHealthReader {
             + " replicas ready)", revision, Exposure.componentUrl(c.name(), ns), accelerator, pods, mainContainer(c));
   }
 
-  private static ComponentHealth optional(ComponentPlan c, List<Pod> pods, ObjectApplier.Result applied,
-      Context<InferenceService> context, String ns, String apiVersion, String kind, String objectName,
+  private static ComponentHealth optional(InferenceService isvc, ComponentPlan c, List<Pod> pods,
+      ObjectApplier.Result applied, Context<InferenceService> context, String ns, String apiVersion, String kind, String objectName,
       String conditionType, String crd) {
     if (applied.missingKinds().contains(crd)) {
       return new ComponentHealth(c.component(), false, "CRDNotInstalled", "the " + c.mode().value() + " mode needs "
@@ -116,12 +117,35 @@ final class ComponentHealthReader {
         : String.valueOf(condition.getOrDefault("message", kind + " " + objectName + " " + conditionType + "="
             + condition.get("status")));
     String revision = live == null ? null : live.getMetadata().getResourceVersion();
-    if (live != null && live.getAdditionalProperties().get("status") instanceof Map<?, ?> status
-        && status.get("latestCreatedRevisionName") != null) {
-      revision = String.valueOf(status.get("latestCreatedRevisionName"));
+    String readyRevision = null;
+    String rolledOut = previousRolledOut(isvc, c);
+    if (live != null && live.getAdditionalProperties().get("status") instanceof Map<?, ?> status) {
+      if (status.get("latestCreatedRevisionName") != null) {
+        revision = String.valueOf(status.get("latestCreatedRevisionName"));
+      }
+      readyRevision = status.get("latestReadyRevisionName") == null ? null
+          : String.valueOf(status.get("latestReadyRevisionName"));
+      rolledOut = Objects.requireNonNullElse(fullTraffic(status.get("traffic")), rolledOut);
     }
     return new ComponentHealth(c.component(), ready, reason, message, revision,
-        Exposure.componentUrl(c.name(), ns), null, pods, mainContainer(c));
+        Exposure.componentUrl(c.name(), ns), null, pods, mainContainer(c), readyRevision, rolledOut);
+  }
+
+  /** The revision a Knative Service's status sends all traffic to, or null during a split. */
+  private static String fullTraffic(Object traffic) {
+    if (!(traffic instanceof List<?> targets)) {
+      return null;
+    }
+    return targets.stream().filter(t -> t instanceof Map<?, ?> m && m.get("percent") instanceof Number n
+        && n.intValue() == 100 && m.get("revisionName") != null)
+        .map(t -> String.valueOf(((Map<?, ?>) t).get("revisionName"))).findFirst().orElse(null);
+  }
+
+  /** The rolled-out revision the previous status recorded for the component. */
+  private static String previousRolledOut(InferenceService isvc, ComponentPlan c) {
+    var status = isvc.getStatus();
+    var component = status == null || status.components() == null ? null : status.components().get(c.component());
+    return component == null ? null : component.latestRolledoutRevision();
   }
 
   @SuppressWarnings("unchecked")

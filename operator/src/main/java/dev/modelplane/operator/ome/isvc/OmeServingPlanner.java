@@ -130,8 +130,7 @@ final class OmeServingPlanner {
     if (status == null || status.components() == null || status.components().get(component) == null) {
       return null;
     }
-    var c = status.components().get(component);
-    return c.latestRolledoutRevision() != null ? c.latestRolledoutRevision() : c.latestReadyRevision();
+    return status.components().get(component).latestRolledoutRevision();
   }
 
   private static FailureReason failure(String reason) {

@@ -120,8 +120,8 @@ public final class OmeStatusAggregator {
       declared.add(c.conditionType());
       conditions = Conditions.set(conditions, c.conditionType(), c.ready() ? Conditions.TRUE : Conditions.FALSE,
           c.reason(), c.message(), generation, now);
-      components.put(c.component(), new ComponentStatusSpec(null, c.latestCreatedRevision(), null, null, null,
-          c.ready() ? c.url() : null, null, null, c.accelerator()));
+      components.put(c.component(), new ComponentStatusSpec(c.latestReadyRevision(), c.latestCreatedRevision(),
+          null, c.latestRolledoutRevision(), null, c.ready() ? c.url() : null, null, null, c.accelerator()));
       if (!c.ready() && notReady == null) {
         notReady = c.conditionType() + ": " + c.message();
       }
