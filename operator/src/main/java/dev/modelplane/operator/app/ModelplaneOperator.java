@@ -7,6 +7,7 @@ import dev.modelplane.operator.llmkube.isvc.InferenceServiceReconciler;
 import dev.modelplane.operator.llmkube.model.ModelReconciler;
 import dev.modelplane.operator.ome.basemodel.BaseModelReconciler;
 import dev.modelplane.operator.ome.basemodel.ClusterBaseModelReconciler;
+import dev.modelplane.operator.ome.basemodel.FineTunedWeightReconciler;
 import dev.modelplane.operator.ome.isvc.OmeInferenceServiceReconciler;
 import dev.modelplane.operator.modelsource.ModelInspector;
 import dev.modelplane.operator.scheduling.GpuQueue;
@@ -84,6 +85,7 @@ public final class ModelplaneOperator implements AutoCloseable {
       }
     });
     operator.register(new ClusterBaseModelReconciler(settings, events, clock));
+    operator.register(new FineTunedWeightReconciler(settings, events, clock));
     operator.register(new OmeInferenceServiceReconciler(settings, events, clock), o -> {
       if (!namespaces.isEmpty()) {
         o.settingNamespaces(namespaces);

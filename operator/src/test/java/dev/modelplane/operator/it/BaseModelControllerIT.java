@@ -180,6 +180,41 @@ class BaseModelControllerIT {
   }
 
   @Test
+  void fineTunedWeightsGetTheirStatusFromTheAgentsAndWaitForThemOnDelete(KubeTest kube) {
+    KubernetesClient client = kube.client();
+    String node = kube.uniqueName("ftw");
+    node(client, node);
+    String name = kube.uniqueName("lora");
+    client.resource(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: FineTunedWeight
+        metadata: {name: %s}
+        spec:
+          baseModelRef: {name: llama}
+          modelType: LoRA
+          hyperParameters: {strategy: dpo}
+          storage: {storageUri: "hf://org/adapter", path: /mnt/models/adapter}
+        """.formatted(name), dev.modelplane.api.ome.v1beta1.FineTunedWeight.class)).create();
+    BaseModelKey key = BaseModelKey.fineTunedWeight(name);
+    report(client, node, key, new NodeReport(name, NodeReport.READY, null, null, null, null, "hf://org/adapter"));
+    eventually(TIMEOUT).untilAsserted(() -> {
+      var w = client.resources(dev.modelplane.api.ome.v1beta1.FineTunedWeight.class).withName(name).get();
+      assertThat(w.getMetadata().getFinalizers()).containsExactly("finetunedweights.ome.io/finalizer");
+      assertThat(w.getStatus().state()).isEqualTo(LifeCycleState.Ready);
+      assertThat(w.getStatus().nodesReady()).containsExactly(node);
+      assertThat(Conditions.find(w.getStatus().conditions(), "Degraded").getMessage())
+          .isEqualTo("spec.hyperParameters.strategy: dpo is not served; supported: lora, tfew");
+    });
+    client.resources(dev.modelplane.api.ome.v1beta1.FineTunedWeight.class).withName(name).delete();
+    await().during(Duration.ofSeconds(2)).atMost(TIMEOUT).untilAsserted(() -> assertThat(client.resources(
+        dev.modelplane.api.ome.v1beta1.FineTunedWeight.class).withName(name).get()).isNotNull());
+    report(client, node, key, null);
+    eventually(TIMEOUT).untilAsserted(() -> assertThat(client.resources(
+        dev.modelplane.api.ome.v1beta1.FineTunedWeight.class).withName(name).get()).isNull());
+    client.nodes().withName(node).delete();
+  }
+
+  @Test
   void optOutAnnotationKeepsTheSpecAsWritten(KubeTest kube) {
     KubernetesClient client = kube.client();
     String nodeA = kube.uniqueName("bm-skip");

@@ -3,6 +3,7 @@ package dev.modelplane.operator.ome.basemodel;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
@@ -33,14 +34,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles BaseModels and ClusterBaseModels (one subclass each): observe the model agents' per-node reports →
- * validate the storage → fill empty spec metadata from what a node downloaded → record status. The agents do the
- * downloads; this controller holds the finalizer so a deleted model waits until every agent has removed its files,
- * label and report, and drops the reports of deleted nodes.
+ * Reconciles what the model agents place on nodes — BaseModels, ClusterBaseModels and FineTunedWeights (one
+ * subclass each): observe the agents' per-node reports → validate the storage → fill a base model's empty spec
+ * metadata from what a node downloaded → record status. The agents do the downloads; this controller holds the
+ * finalizer so a deleted model waits until every agent has removed its files, label and report, and drops the
+ * reports of deleted nodes.
  *
- * @param <R> BaseModel or ClusterBaseModel
+ * @param <R> BaseModel, ClusterBaseModel or FineTunedWeight
  */
-public abstract class BaseModelController<R extends CustomResource<BaseModelSpec, ModelStatusSpec>>
+public abstract class BaseModelController<R extends CustomResource<?, ModelStatusSpec>>
     implements Reconciler<R>, Cleaner<R> {
   private static final Logger LOG = LoggerFactory.getLogger(BaseModelController.class);
   /** Deletion waits for the agents; their ConfigMap updates wake it earlier. */
@@ -66,10 +68,22 @@ public abstract class BaseModelController<R extends CustomResource<BaseModelSpec
     return !io.fabric8.kubernetes.api.model.Namespaced.class.isAssignableFrom(kind);
   }
 
+  /** Whether a report key names an object of this controller's kind. */
+  private boolean mine(BaseModelKey key) {
+    return key.fineTunedWeight() == FineTunedWeight.class.equals(kind) && key.clusterScoped() == clusterScoped();
+  }
+
+  /** The object's storage problems (a subclass adds its own). */
+  protected List<FieldProblem> validate(R model, BaseModelKey key) {
+    return model.getSpec() instanceof BaseModelSpec spec ? BaseModelValidator.validate(spec, key.clusterScoped())
+        : List.of();
+  }
+
   @Override
   public List<EventSource<?, R>> prepareEventSources(EventSourceContext<R> context) {
-    var configMaps = NodeReportSources.configMaps(context, kind, clusterScoped(), settings.modelAgentNamespace());
-    var nodes = NodeReportSources.nodes(context, kind, clusterScoped(), configMaps, settings.modelAgentNamespace());
+    java.util.function.Predicate<BaseModelKey> mine = this::mine;
+    var configMaps = NodeReportSources.configMaps(context, kind, mine, settings.modelAgentNamespace());
+    var nodes = NodeReportSources.nodes(context, kind, mine, configMaps, settings.modelAgentNamespace());
     return List.of(configMaps, nodes);
   }
 
@@ -77,7 +91,7 @@ public abstract class BaseModelController<R extends CustomResource<BaseModelSpec
   public UpdateControl<R> reconcile(R model, Context<R> context) {
     BaseModelKey key = BaseModelKey.of(model);
     NodeReportSources.Seen seen = NodeReportSources.read(context, key);
-    List<FieldProblem> problems = BaseModelValidator.validate(model.getSpec(), key.clusterScoped());
+    List<FieldProblem> problems = validate(model, key);
     dropOrphans(seen.orphans(), context);
     fillMetadata(model, key, seen.reports(), context);
     record(model, key, seen.reports(), problems, context);
@@ -98,7 +112,8 @@ public abstract class BaseModelController<R extends CustomResource<BaseModelSpec
    * copy — unless the model opts out with {@code ome.oracle.com/skip-config-parsing: "true"}.
    */
   private void fillMetadata(R model, BaseModelKey key, Map<String, NodeReport> reports, Context<R> context) {
-    if (ModelMetadataPatch.skipsConfigParsing(model.getMetadata().getAnnotations())) {
+    if (!(model.getSpec() instanceof BaseModelSpec spec)
+        || ModelMetadataPatch.skipsConfigParsing(model.getMetadata().getAnnotations())) {
       return;
     }
     NodeReport source = new TreeMap<>(reports).values().stream()
@@ -113,7 +128,7 @@ public abstract class BaseModelController<R extends CustomResource<BaseModelSpec
       LOG.warn("unreadable metadata model={} error=\"{}\"", key, e.getMessage());
       return;
     }
-    ObjectNode fill = ModelMetadataPatch.fillEmpty(model.getSpec(), metadata);
+    ObjectNode fill = ModelMetadataPatch.fillEmpty(spec, metadata);
     if (fill.isEmpty()) {
       return;
     }

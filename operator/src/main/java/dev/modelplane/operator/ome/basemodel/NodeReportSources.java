@@ -1,6 +1,5 @@
 package dev.modelplane.operator.ome.basemodel;
 
-import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
 import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
@@ -15,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -34,15 +34,15 @@ final class NodeReportSources {
    * an entry for (an agent removing its entry is what a deleting model waits for, and the informer hands the mapper
    * only the new state, so the mapper remembers each ConfigMap's previous models).
    */
-  static <R extends CustomResource<BaseModelSpec, ModelStatusSpec>> InformerEventSource<ConfigMap, R> configMaps(
-      EventSourceContext<R> context, Class<R> kind, boolean clusterScoped, String namespace) {
+  static <R extends CustomResource<?, ModelStatusSpec>> InformerEventSource<ConfigMap, R> configMaps(
+      EventSourceContext<R> context, Class<R> kind, Predicate<BaseModelKey> mine, String namespace) {
     Map<String, Set<ResourceID>> previous = new ConcurrentHashMap<>();
     return new InformerEventSource<>(InformerEventSourceConfiguration.from(ConfigMap.class, kind)
         .withName(CONFIGMAPS)
         .withNamespaces(Set.of(namespace))
         .withLabelSelector(NodeReports.CONFIGMAP_SELECTOR)
         .withSecondaryToPrimaryMapper(cm -> {
-          Set<ResourceID> now = models(cm, clusterScoped);
+          Set<ResourceID> now = models(cm, mine);
           Set<ResourceID> before = previous.put(cm.getMetadata().getName(), now);
           if (before == null || now.containsAll(before)) {
             return now;
@@ -56,8 +56,8 @@ final class NodeReportSources {
   }
 
   /** Nodes; only a deletion matters: it wakes the models the node's ConfigMap names, whose reports then drop. */
-  static <R extends CustomResource<BaseModelSpec, ModelStatusSpec>> InformerEventSource<Node, R> nodes(
-      EventSourceContext<R> context, Class<R> kind, boolean clusterScoped,
+  static <R extends CustomResource<?, ModelStatusSpec>> InformerEventSource<Node, R> nodes(
+      EventSourceContext<R> context, Class<R> kind, Predicate<BaseModelKey> mine,
       InformerEventSource<ConfigMap, R> configMaps, String namespace) {
     return new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, kind)
         .withName(NODES)
@@ -65,18 +65,18 @@ final class NodeReportSources {
         .withOnAddFilter(node -> false)
         .withOnUpdateFilter((newNode, oldNode) -> false)
         .withSecondaryToPrimaryMapper(node -> configMaps.get(new ResourceID(node.getMetadata().getName(), namespace))
-            .map(cm -> models(cm, clusterScoped)).orElse(Set.of()))
+            .map(cm -> models(cm, mine)).orElse(Set.of()))
         .withPrimaryToSecondaryMapper((R model) -> Set.of())
         .build(), context);
   }
 
-  /** The models of one kind a ConfigMap has entries for. */
-  static Set<ResourceID> models(ConfigMap cm, boolean clusterScoped) {
+  /** The objects of one kind ({@code mine}) a ConfigMap has entries for. */
+  static Set<ResourceID> models(ConfigMap cm, Predicate<BaseModelKey> mine) {
     if (cm.getData() == null) {
       return Set.of();
     }
     return cm.getData().keySet().stream().map(BaseModelKey::fromReportKey).flatMap(java.util.Optional::stream)
-        .filter(k -> !k.fineTunedWeight() && k.clusterScoped() == clusterScoped)
+        .filter(mine)
         .map(k -> new ResourceID(k.name(), k.namespace())).collect(Collectors.toSet());
   }
 
@@ -91,7 +91,7 @@ final class NodeReportSources {
 
   /** The model's reports from nodes that exist, and the ConfigMaps of nodes that are gone. */
   @SuppressWarnings("unchecked")
-  static <R extends CustomResource<BaseModelSpec, ModelStatusSpec>> Seen read(Context<R> context, BaseModelKey key) {
+  static <R extends CustomResource<?, ModelStatusSpec>> Seen read(Context<R> context, BaseModelKey key) {
     var cms = (InformerEventSource<ConfigMap, R>) context.eventSourceRetriever()
         .getEventSourceFor(ConfigMap.class, CONFIGMAPS);
     var nodes = (InformerEventSource<Node, R>) context.eventSourceRetriever().getEventSourceFor(Node.class, NODES);

@@ -58,6 +58,9 @@ class BaseModelKeyTest {
     assertThat(key).isNotEqualTo(new BaseModelKey(null, "support"));
     var cm = new io.fabric8.kubernetes.api.model.ConfigMapBuilder().addToData("finetunedweight.support", "{}")
         .addToData("clusterbasemodel.llama", "{}").build();
-    assertThat(NodeReportSources.models(cm, true)).extracting(r -> r.getName()).containsExactly("llama");
+    assertThat(NodeReportSources.models(cm, k -> !k.fineTunedWeight() && k.clusterScoped()))
+        .extracting(r -> r.getName()).containsExactly("llama");
+    assertThat(NodeReportSources.models(cm, BaseModelKey::fineTunedWeight)).extracting(r -> r.getName())
+        .containsExactly("support");
   }
 }
