@@ -178,14 +178,18 @@ class SimulatorGatewayE2ETest {
     });
     Simulator victim = sims.get(1);
     String victimAddress = hostPort(victim);
+    // The in-flight count is the one that made the wait end: read again afterwards, it could already be 0.
+    java.util.concurrent.atomic.AtomicReference<Double> seen = new java.util.concurrent.atomic.AtomicReference<>();
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
       double done = 0;
       for (Simulator s : sims) {
         done += metric(s, "vllm:request_success_total");
       }
-      return done >= 15 && metric(victim, "vllm:num_requests_running") > 0;
+      double running = metric(victim, "vllm:num_requests_running");
+      seen.set(running + metric(victim, "vllm:num_requests_waiting"));
+      return done >= 15 && running > 0;
     });
-    double inFlight = metric(victim, "vllm:num_requests_running") + metric(victim, "vllm:num_requests_waiting");
+    double inFlight = seen.get();
     double completedBeforeKill = 0;
     for (Simulator s : sims) {
       completedBeforeKill += metric(s, "vllm:request_success_total");
