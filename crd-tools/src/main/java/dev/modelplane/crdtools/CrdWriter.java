@@ -127,7 +127,10 @@ public final class CrdWriter {
     Files.writeString(services, names);
   }
 
-  /** Keeps printer columns in the order the class declares them (the generator sorts them by name). */
+  /**
+   * Keeps printer columns in the order the class declares them (the generator sorts them by name), without the
+   * default priority 0.
+   */
   private static void orderPrinterColumns(Class<?> type, ObjectNode version) {
     if (!(version.get("additionalPrinterColumns") instanceof ArrayNode columns)) {
       return;
@@ -143,7 +146,14 @@ public final class CrdWriter {
       return index < 0 ? Integer.MAX_VALUE : index;
     }));
     columns.removeAll();
-    sorted.forEach(columns::add);
+    for (JsonNode column : sorted) {
+      // The apiserver drops a zero priority (its default), so a CRD that carries it never equals what is stored:
+      // every server-side apply by another field manager would then conflict on spec.versions.
+      if (column instanceof ObjectNode c && c.path("priority").isNumber() && c.path("priority").asInt() == 0) {
+        c.remove("priority");
+      }
+      columns.add(column);
+    }
   }
 
   private static boolean containsText(ArrayNode array, String text) {
