@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 /** {@code modelplane crds}: the CustomResourceDefinitions of every modelplane kind. */
 @Command(
     name = "crds",
+    mixinStandardHelpOptions = true,
     description = {"Prints the CustomResourceDefinitions of every modelplane kind as one YAML stream.",
         "Install them with: modelplane crds | kubectl apply --server-side -f -"})
 final class CrdsCommand implements Callable<Integer> {

@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
 /** {@code modelplane dev-cluster up|down|status}: a real control plane on loopback for local use and demos. */
 @Command(
     name = "dev-cluster",
+    mixinStandardHelpOptions = true,
     description = {"Runs a local Kubernetes control plane (etcd, kube-apiserver, controller-manager, scheduler and "
         + "kwok fake nodes) on 127.0.0.1, in the background, with the modelplane CRDs installed.",
         "Nothing leaves loopback: pod IPs are 127.x addresses."},
@@ -91,8 +92,8 @@ final class DevClusterCommand implements Runnable {
     }
   }
 
-  @Command(name = "up", description = "Starts the cluster in the background (builds the binaries first if needed) "
-      + "and prints KUBECONFIG=<path> as its last line.")
+  @Command(name = "up", mixinStandardHelpOptions = true, description = "Starts the cluster in the background "
+      + "(builds the binaries first if needed) and prints KUBECONFIG=<path> as its last line.")
   static final class Up extends Base {
     @Option(names = "--cpu-nodes", defaultValue = "1", description = "Fake CPU-only nodes (default: ${DEFAULT-VALUE}).")
     int cpuNodes;
@@ -164,7 +165,7 @@ final class DevClusterCommand implements Runnable {
     }
   }
 
-  @Command(name = "down", description = "Stops the cluster and removes its state.")
+  @Command(name = "down", mixinStandardHelpOptions = true, description = "Stops the cluster and removes its state.")
   static final class Down extends Base {
     @Override
     public Integer call() throws Exception {
@@ -188,7 +189,8 @@ final class DevClusterCommand implements Runnable {
     }
   }
 
-  @Command(name = "status", description = "Says whether the cluster runs, where, and how much memory it uses.")
+  @Command(name = "status", mixinStandardHelpOptions = true,
+      description = "Says whether the cluster runs, where, and how much memory it uses.")
   static final class Status extends Base {
     @Override
     public Integer call() throws Exception {

@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
 /** {@code modelplane model-agent}: the per-node agent that places OME BaseModels and ClusterBaseModels on a node. */
 @Command(
     name = "model-agent",
+    mixinStandardHelpOptions = true,
     description = {"Downloads the OME BaseModels and ClusterBaseModels whose spec.storage selects this node "
         + "(hf://, s3://; checks local:// and pvc://) and reports per-node state as a node label and an entry in "
         + "the node's status ConfigMap. Runs once per node (a DaemonSet). Serves /healthz, /readyz and /metrics on "

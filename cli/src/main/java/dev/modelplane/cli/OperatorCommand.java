@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
 /** {@code modelplane operator}: runs the controllers against the current kubeconfig or the in-cluster config. */
 @Command(
     name = "operator",
+    mixinStandardHelpOptions = true,
     description = {"Runs the modelplane controllers (LLMKube Model and InferenceService, OME BaseModel and "
         + "ClusterBaseModel) against the cluster of the "
         + "current kubeconfig, or the in-cluster service account. Serves /healthz, /readyz and /metrics "

@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
 /** {@code modelplane render}: the objects the operator would create, as YAML, without a cluster. */
 @Command(
     name = "render",
+    mixinStandardHelpOptions = true,
     description = {"Prints, as YAML, the objects the operator would create for the given manifests: for every "
         + "LLMKube InferenceService its Deployment, Service, HorizontalPodAutoscaler and model-cache claim, with its "
         + "Model resolved from the same files; for every OME InferenceService the objects of each component, with "

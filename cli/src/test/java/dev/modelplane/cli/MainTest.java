@@ -45,6 +45,18 @@ class MainTest {
     assertThat(r.out()).contains("crds", "help");
   }
 
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"operator", "render", "crds", "dev-cluster",
+      "dev-cluster up", "dev-cluster down", "dev-cluster status", "model-agent", "router", "simulator"})
+  void everySubcommandAnswersHelp(String command) {
+    List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+    args.add("--help");
+    Result r = run(args.toArray(String[]::new));
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("Usage: modelplane " + command);
+    assertThat(r.err()).isEmpty();
+  }
+
   @Test
   void crdsPrintsEveryCrdAsOneStream() throws Exception {
     Result r = run("crds");
