@@ -56,6 +56,15 @@ class RenderCommandTest {
   }
 
   @Test
+  void everyLlmkubeSampleServiceRendersWithTheModelsTheSamplesDefine() throws Exception {
+    Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
+    MainTest.Result r = MainTest.run("render", "-f", root.resolve("deploy/samples/llmkube").toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out().lines().filter(l -> l.equals("kind: Deployment")).count()).isEqualTo(8);
+  }
+
+  @Test
   void anOmeServiceNoRuntimeFitsListsTheExcludedRuntimes(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("ome.yaml");
     Files.writeString(file, """
