@@ -1,6 +1,11 @@
 package dev.modelplane.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelplane.cli.devcluster.ClusterAddons;
+import dev.modelplane.cli.devcluster.DirectoryProvisioner;
+import dev.modelplane.cli.devcluster.LiveStages;
+import dev.modelplane.cli.devcluster.PodRunner;
+import dev.modelplane.cli.devcluster.SimulatorLauncher;
 import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.ControlPlaneBinaries;
@@ -17,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -105,6 +111,9 @@ final class DevClusterCommand implements Runnable {
         description = "nvidia.com/gpu capacity of each GPU node (default: ${DEFAULT-VALUE}).")
     int gpusPerNode;
 
+    @Option(names = "--no-live-pods", description = "Leave every pod to kwok: no simulator behind model-server pods.")
+    boolean noLivePods;
+
     @Option(names = "--timeout", defaultValue = "PT10M",
         description = "How long to wait for the cluster, ISO-8601 (default: ${DEFAULT-VALUE}; a first run builds "
             + "the binaries, which takes much longer: that build runs before the wait starts).")
@@ -135,6 +144,9 @@ final class DevClusterCommand implements Runnable {
           Main.class.getName(), "dev-cluster", "serve", "--state-dir", dir.toString(),
           "--cpu-nodes", Integer.toString(cpuNodes), "--gpu-nodes", Integer.toString(gpuNodes),
           "--gpus-per-node", Integer.toString(gpusPerNode)));
+      if (noLivePods) {
+        command.add("--no-live-pods");
+      }
       if (new java.io.File("/usr/bin/setsid").canExecute()) {
         command.add(0, "/usr/bin/setsid"); // its own session: closing the terminal does not stop the cluster
       }
@@ -221,6 +233,9 @@ final class DevClusterCommand implements Runnable {
     @Option(names = "--gpus-per-node", defaultValue = "1")
     int gpusPerNode;
 
+    @Option(names = "--no-live-pods")
+    boolean noLivePods;
+
     @Mixin
     LogOptions logging = new LogOptions();
 
@@ -231,17 +246,19 @@ final class DevClusterCommand implements Runnable {
       Path work = dir.resolve("work");
       deleteRecursively(work);
       Files.createDirectories(work);
-      try (ControlPlane cp = ControlPlane.start(ControlPlaneBinaries.findOrBuild(), work, true,
-          ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER, ControlPlane.Component.KWOK)) {
+      UnaryOperator<String> stages = noLivePods ? UnaryOperator.identity() : LiveStages::rewrite;
+      try (ControlPlane cp = ControlPlane.start(ControlPlaneBinaries.findOrBuild(), work, true, stages,
+          ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER, ControlPlane.Component.KWOK);
+          DirectoryProvisioner volumes = new DirectoryProvisioner(cp.client(), work.resolve("volumes"));
+          PodRunner runner = new PodRunner(cp.client(), work.resolve("pods"),
+              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString()))) {
         cp.installCrds();
-        List<FakeNode> nodes = new ArrayList<>();
-        for (int i = 0; i < cpuNodes; i++) {
-          nodes.add(FakeNode.cpu("cpu-node-" + i));
+        ClusterAddons.install(cp.client());
+        volumes.start();
+        cp.addNodes(nodes(cpuNodes, gpuNodes, gpusPerNode).toArray(FakeNode[]::new));
+        if (!noLivePods) {
+          runner.start();
         }
-        for (int i = 0; i < gpuNodes; i++) {
-          nodes.add(FakeNode.nvidia("gpu-node-" + i, gpusPerNode));
-        }
-        cp.addNodes(nodes.toArray(FakeNode[]::new));
         Path kubeconfig = dir.resolve("kubeconfig");
         Files.copy(cp.kubeconfig(), kubeconfig, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Map<String, Long> memory = cp.memoryMiB();
@@ -258,6 +275,21 @@ final class DevClusterCommand implements Runnable {
       }
       return 0;
     }
+  }
+
+  /** GPU products the fake GPU nodes get in turn, so manifests pinning a common one can schedule. */
+  static final List<String> GPU_PRODUCTS = List.of("NVIDIA-L4", "NVIDIA-H100-80GB-HBM3", "NVIDIA-L40S");
+
+  static List<FakeNode> nodes(int cpuNodes, int gpuNodes, int gpusPerNode) {
+    List<FakeNode> nodes = new ArrayList<>();
+    for (int i = 0; i < cpuNodes; i++) {
+      nodes.add(FakeNode.cpu("cpu-node-" + i));
+    }
+    for (int i = 0; i < gpuNodes; i++) {
+      nodes.add(FakeNode.nvidia("gpu-node-" + i, gpusPerNode)
+          .withLabel("nvidia.com/gpu.product", GPU_PRODUCTS.get(i % GPU_PRODUCTS.size())));
+    }
+    return nodes;
   }
 
   static List<String> tail(Path file, int lines) {

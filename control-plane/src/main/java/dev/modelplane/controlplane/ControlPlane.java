@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,12 +56,15 @@ public final class ControlPlane implements AutoCloseable {
   private final Set<Component> running = EnumSet.noneOf(Component.class);
   private final Thread shutdownHook = new Thread(this::close, "control-plane-shutdown");
   private final Duration startupTime;
+  private final UnaryOperator<String> kwokStages;
   private KubernetesClient client;
   private int nextNodeIndex;
   private boolean closed;
 
-  private ControlPlane(Path binDir, Path workDir, boolean ownsWorkDir) throws IOException {
+  private ControlPlane(Path binDir, Path workDir, boolean ownsWorkDir, UnaryOperator<String> kwokStages)
+      throws IOException {
     this.binDir = binDir;
+    this.kwokStages = kwokStages;
     this.workDir = workDir;
     this.ownsWorkDir = ownsWorkDir;
     long t0 = System.nanoTime();
@@ -109,7 +113,16 @@ public final class ControlPlane implements AutoCloseable {
   /** Starts a control plane from the binaries in {@code binDir}, keeping its files in {@code workDir}. */
   public static ControlPlane start(Path binDir, Path workDir, boolean removeWorkDirOnClose, Component... components)
       throws IOException {
-    ControlPlane cp = new ControlPlane(binDir, workDir, removeWorkDirOnClose);
+    return start(binDir, workDir, removeWorkDirOnClose, UnaryOperator.identity(), components);
+  }
+
+  /**
+   * As {@link #start(Path, Path, boolean, Component...)}, with kwok's stages (the YAML of kwok's default node and
+   * pod stages) rewritten by {@code kwokStages} — e.g. to leave some pods' readiness to another process.
+   */
+  public static ControlPlane start(Path binDir, Path workDir, boolean removeWorkDirOnClose,
+      UnaryOperator<String> kwokStages, Component... components) throws IOException {
+    ControlPlane cp = new ControlPlane(binDir, workDir, removeWorkDirOnClose, kwokStages);
     try {
       cp.enable(components);
     } catch (IOException | RuntimeException e) {
@@ -163,8 +176,12 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private void startKwok() throws IOException {
-    launch("kwok", List.of(bin("kwok"), "--kubeconfig=" + kubeconfig,
-        "--config=" + binDir.resolve("../etc/kwok-stages.yaml").normalize(),
+    Path stages = binDir.resolve("../etc/kwok-stages.yaml").normalize();
+    String rewritten = kwokStages.apply(Files.readString(stages));
+    if (!rewritten.equals(Files.readString(stages))) {
+      stages = Files.writeString(workDir.resolve("kwok-stages.yaml"), rewritten);
+    }
+    launch("kwok", List.of(bin("kwok"), "--kubeconfig=" + kubeconfig, "--config=" + stages,
         "--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=" + FakeNode.KWOK_ANNOTATION + "=fake",
         // Nodes without an InternalIP or pod CIDR get loopback ones, never kwok's 10.x defaults.
         "--node-ip=127.0.0.1", "--cidr=127.1.0.0/16", "--node-lease-duration-seconds=40", "--v=1"));

@@ -57,6 +57,23 @@ final class Rank {
     return System.nanoTime() - startNanos >= config.startupDuration().toNanos();
   }
 
+  /**
+   * Whether {@code model} names the base model (true) or an adapter (false); an unknown name is the base model
+   * with {@code --accept-any-model}, else a 404.
+   */
+  private boolean checkModel(String model) throws CompletionRequest.RequestException {
+    if (servedNames.contains(model)) {
+      return true;
+    }
+    if (adapters.contains(model)) {
+      return false;
+    }
+    if (config.acceptAnyModel()) {
+      return true;
+    }
+    throw new CompletionRequest.RequestException(ApiError.modelNotFound("The model `" + model + "` does not exist."));
+  }
+
   /** A request ready for the engine. */
   record Prepared(CompletionRequest request, String model, int promptTokens,
       TextGenerator.Output output, int maxTokens, String adapter, int[] promptIds) {
@@ -69,13 +86,9 @@ final class Rank {
       throw new CompletionRequest.RequestException(injected);
     }
     String model = r.model() == null ? servedNames.get(0) : r.model();
-    String adapter = null;
-    if (!servedNames.contains(model)) {
-      if (!adapters.contains(model)) {
-        throw new CompletionRequest.RequestException(ApiError.modelNotFound(
-            "The model `" + model + "` does not exist."));
-      }
-      adapter = model;
+    String adapter = checkModel(model) ? null : model;
+    if (adapter == null && !servedNames.contains(model)) {
+      model = servedNames.get(0);
     }
     int[] ids = r.promptIds() != null ? r.promptIds() : Tokenizer.tokenize(r.prompt()).ids();
     int maxLen = config.maxModelLen();
@@ -139,10 +152,7 @@ final class Rank {
           "prompt"));
     }
     String model = body.path("model").asText(servedNames.get(0));
-    if (!servedNames.contains(model) && !adapters.contains(model)) {
-      throw new CompletionRequest.RequestException(ApiError.modelNotFound("The model `" + model
-          + "` does not exist."));
-    }
+    checkModel(model);
     Tokenizer.Tokens t = Tokenizer.tokenize(text);
     ObjectNode root = JSON.createObjectNode().put("count", t.size()).put("max_model_len", config.maxModelLen());
     ArrayNode tokens = root.putArray("tokens");
@@ -160,10 +170,7 @@ final class Rank {
 
   String embeddingsJson(JsonNode body) throws CompletionRequest.RequestException {
     String model = body.path("model").asText(servedNames.get(0));
-    if (!servedNames.contains(model) && !adapters.contains(model)) {
-      throw new CompletionRequest.RequestException(ApiError.modelNotFound("The model `" + model
-          + "` does not exist."));
-    }
+    checkModel(model);
     JsonNode input = body.get("input");
     List<int[]> inputs = new java.util.ArrayList<>();
     if (input == null || input.isNull()) {

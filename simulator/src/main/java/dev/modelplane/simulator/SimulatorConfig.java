@@ -26,6 +26,10 @@ public final class SimulatorConfig {
       description = "Names the API accepts for the base model; the first one labels the metrics.")
   List<String> servedModelNames = new ArrayList<>();
 
+  @Option(names = "--accept-any-model", description = "Serve requests naming any model (not an adapter) with the "
+      + "base model, as llama.cpp's server and TGI do (modelplane).")
+  boolean acceptAnyModel;
+
   @Option(names = "--preset", description = "Latency/capacity preset for a real model and GPU (modelplane): "
       + "llama-3.1-8b-h100, llama-3.1-70b-h100-tp4, llama-3.1-70b-h100-tp8, small-3b-l40s.")
   String preset;
@@ -245,6 +249,11 @@ public final class SimulatorConfig {
     return maxCpuLoras == null ? maxLoras : maxCpuLoras;
   }
 
+  /** Whether a request naming an unknown model is served by the base model. */
+  public boolean acceptAnyModel() {
+    return acceptAnyModel;
+  }
+
   /** The names the API accepts for the base model, the first labelling metrics. */
   public List<String> servedNames() {
     return servedModelNames.isEmpty() ? List.of(model) : List.copyOf(servedModelNames);
@@ -335,6 +344,7 @@ public final class SimulatorConfig {
 
   public SimulatorConfig port(int v) { port = v; return this; }
   public SimulatorConfig host(String v) { host = v; return this; }
+  public SimulatorConfig acceptAnyModel(boolean v) { acceptAnyModel = v; return this; }
   public SimulatorConfig servedModelNames(List<String> v) { servedModelNames = new ArrayList<>(v); return this; }
   public SimulatorConfig preset(String v) { preset = v; return this; }
   public SimulatorConfig latencyCalculator(String v) { latencyCalculator = v; return this; }

@@ -53,6 +53,21 @@ class SimulatorHttpTest {
   }
 
   @Test
+  void acceptAnyModelServesUnknownNamesWithTheBaseModelButKeepsAdapters() throws Exception {
+    try (Simulator lenient = Simulator.start(SimulatorConfig.of("/models/qwen.gguf").host("127.0.0.1").port(0)
+        .mode("echo").seed(3).acceptAnyModel(true).interTokenLatency(Duration.ofMillis(1))
+        .prefillOverhead(Duration.ofMillis(1)).loraModules(List.of("sql-lora=/adapters/sql")))) {
+      SimClient c = new SimClient(lenient.port());
+      SimClient.Response any = c.post("/v1/completions", SimClient.completion("whatever-the-client-says", "hi", 2,
+          false));
+      assertThat(any.status()).isEqualTo(200);
+      assertThat(any.json().get("model").asText()).isEqualTo("/models/qwen.gguf");
+      assertThat(c.post("/v1/completions", SimClient.completion("sql-lora", "hi", 2, false)).json()
+          .get("model").asText()).isEqualTo("sql-lora");
+    }
+  }
+
+  @Test
   void contextLongerThanMaxModelLenIs400() throws Exception {
     SimClient.Response r = client.post("/v1/completions", SimClient.completion("test-model", "hi there", 5000, false));
     assertThat(r.status()).isEqualTo(400);

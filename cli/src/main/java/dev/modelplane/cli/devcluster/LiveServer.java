@@ -1,0 +1,63 @@
+package dev.modelplane.cli.devcluster;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One live model-server container: its simulator process and what the pod's status says about it. Touched only on
+ * the pod runner's thread.
+ */
+final class LiveServer {
+  /** What a container status reports: running (ready or not) or waiting to restart after a crash. */
+  enum State { RUNNING, WAITING }
+
+  /** The last time the process ended on its own. */
+  record Termination(int exitCode, Instant startedAt, Instant finishedAt) {
+  }
+
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+  final SimulatorPlan plan;
+  Process process;
+  State state = State.WAITING;
+  boolean ready;
+  int restarts;
+  Instant startedAt;
+  Instant nextStart = Instant.EPOCH;
+  Termination lastTermination;
+  boolean stopping;
+
+  LiveServer(SimulatorPlan plan) {
+    this.plan = plan;
+  }
+
+  /** Records a crash and when to try again: 1 s, doubling up to 30 s (the kubelet's backoff, shortened). */
+  void crashed(int exitCode, Instant now) {
+    lastTermination = new Termination(exitCode, startedAt == null ? now : startedAt, now);
+    restarts++;
+    ready = false;
+    state = State.WAITING;
+    process = null;
+    long seconds = 1L << Math.min(5, restarts - 1);
+    nextStart = now.plus(Duration.ofSeconds(seconds).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF
+        : Duration.ofSeconds(seconds));
+  }
+
+  /** Ends the process: SIGTERM, then SIGKILL after {@code grace}. */
+  void stop(Duration grace) {
+    stopping = true;
+    Process p = process;
+    if (p == null) {
+      return;
+    }
+    p.destroy();
+    try {
+      if (!p.waitFor(grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

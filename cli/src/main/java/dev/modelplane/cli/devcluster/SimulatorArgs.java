@@ -1,0 +1,251 @@
+package dev.modelplane.cli.devcluster;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Maps a model server's command line to simulator flags with the same meaning: served model names, batch size
+ * (max sequences, running requests, parallel slots), context length, LoRA adapters, and tensor parallelism (or the
+ * GPUs the container asks for) to a latency preset. Flags without a simulator meaning are reported, not guessed.
+ */
+public final class SimulatorArgs {
+  /** Context length assumed when the command line names none (the model's own would apply). */
+  static final int DEFAULT_CONTEXT = 32768;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Set<Integer> BLOCK_SIZES = Set.of(8, 16, 32, 64, 128);
+
+  private SimulatorArgs() {
+  }
+
+  /** The simulator plan of {@code container}, a {@code kind} server in {@code pod}. */
+  public static SimulatorPlan plan(Pod pod, Container container, ServerKind kind) {
+    ContainerArgv argv = ContainerArgv.of(pod, container);
+    Map<String, String> env = ContainerArgv.environment(pod, container);
+    Mapping m = new Mapping(argv);
+    switch (kind) {
+      case VLLM -> vllm(m, container);
+      case SGLANG -> sglang(m);
+      case LLAMA_CPP -> llamaCpp(m);
+      case TGI -> tgi(m, env);
+      case SIMULATOR -> {
+        return simulator(argv, container);
+      }
+    }
+    String[] portFlags = kind == ServerKind.TGI ? new String[] {"--port", "-p"} : new String[] {"--port"};
+    int port = m.integer(portFlags).or(() -> envInt(env, kind == ServerKind.TGI ? "PORT" : ""))
+        .orElse(containerPort(container).orElse(kind.defaultPort()));
+    int gpus = gpus(container);
+    int tp = m.tensorParallel.orElse(gpus);
+    m.args.addAll(List.of("--preset", preset(gpus, tp), "--enable-kvcache"));
+    return new SimulatorPlan(kind, container.getName(), port, m.args, argv.flagsExcept(m.known));
+  }
+
+  private static void vllm(Mapping m, Container container) {
+    boolean entrypointOnly = container.getCommand() == null || container.getCommand().isEmpty();
+    Optional<String> model = m.value("--model").or(() -> m.argv.after("serve"))
+        .or(() -> entrypointOnly ? m.argv.first() : Optional.empty());
+    List<String> served = m.values("--served-model-name");
+    m.served(served.isEmpty() ? model.stream().toList() : served);
+    model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    m.tensorParallel = m.integer("--tensor-parallel-size", "-tp");
+    m.copy("--max-num-seqs", "--max-num-seqs");
+    m.context(m.integer("--max-model-len"));
+    m.copy("--max-num-batched-tokens", "--max-num-batched-tokens");
+    m.integer("--block-size").filter(BLOCK_SIZES::contains)
+        .ifPresent(v -> m.args.addAll(List.of("--block-size", v.toString())));
+    m.copy("--max-loras", "--max-loras");
+    m.copy("--max-cpu-loras", "--max-cpu-loras");
+    m.copy("--seed", "--seed");
+    m.loras(m.values("--lora-modules"));
+    m.known.addAll(List.of("--host", "--enable-lora", "--uvicorn-log-level"));
+  }
+
+  private static void sglang(Mapping m) {
+    Optional<String> model = m.value("--model-path", "--model");
+    m.served(m.value("--served-model-name").or(() -> model).stream().toList());
+    model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    m.tensorParallel = m.integer("--tp", "--tp-size", "--tensor-parallel-size");
+    m.copy("--max-num-seqs", "--max-running-requests");
+    m.context(m.integer("--context-length"));
+    m.integer("--page-size").filter(BLOCK_SIZES::contains)
+        .ifPresent(v -> m.args.addAll(List.of("--block-size", v.toString())));
+    m.copy("--max-loras", "--max-loras-per-batch");
+    m.copy("--seed", "--random-seed");
+    m.loras(m.values("--lora-paths"));
+    m.known.addAll(List.of("--host", "--enable-lora", "--enable-metrics"));
+  }
+
+  private static void llamaCpp(Mapping m) {
+    Optional<String> model = m.value("--model", "-m").or(() -> m.value("--hf-repo", "-hf", "-hfr"));
+    m.served(m.value("--alias", "-a").or(() -> model).stream().toList());
+    model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    int parallel = m.integer("--parallel", "-np").filter(v -> v > 0).orElse(1);
+    m.args.addAll(List.of("--max-num-seqs", Integer.toString(parallel), "--accept-any-model"));
+    // llama-server divides its context between the slots: each request gets ctx-size / parallel tokens.
+    m.context(m.integer("--ctx-size", "-c").filter(v -> v > 0).map(v -> Math.max(1, v / parallel)));
+    m.copy("--seed", "--seed", "-s");
+    m.known.addAll(List.of("--host", "--metrics"));
+  }
+
+  private static void tgi(Mapping m, Map<String, String> env) {
+    Optional<String> model = m.value("--model-id").or(() -> Optional.ofNullable(env.get("MODEL_ID")));
+    m.served(model.stream().toList());
+    model.ifPresent(v -> m.args.addAll(List.of("--model", v, "--accept-any-model")));
+    m.tensorParallel = m.integer("--num-shard").or(() -> envInt(env, "NUM_SHARD"));
+    m.copy("--max-num-seqs", "--max-batch-size");
+    m.context(m.integer("--max-total-tokens").or(() -> envInt(env, "MAX_TOTAL_TOKENS")));
+    m.loras(m.value("--lora-adapters").or(() -> Optional.ofNullable(env.get("LORA_ADAPTERS")))
+        .map(v -> List.of(v.split(","))).orElse(List.of()));
+    m.known.addAll(List.of("--hostname", "-H"));
+  }
+
+  private static SimulatorPlan simulator(ContainerArgv argv, Container container) {
+    List<String> tokens = new ArrayList<>(argv.tokens());
+    if (!tokens.isEmpty() && "simulator".equals(tokens.get(0))) {
+      tokens.remove(0);
+    }
+    int port = containerPort(container).orElse(ServerKind.SIMULATOR.defaultPort());
+    List<String> args = new ArrayList<>();
+    for (int i = 0; i < tokens.size(); i++) {
+      String t = tokens.get(i);
+      if (("--host".equals(t) || "--port".equals(t)) && i + 1 < tokens.size()) {
+        port = "--port".equals(t) ? parseInt(tokens.get(i + 1)).orElse(port) : port;
+        i++;
+      } else {
+        args.add(t);
+      }
+    }
+    return new SimulatorPlan(ServerKind.SIMULATOR, container.getName(), port, args, List.of());
+  }
+
+  /** The latency preset for a server with {@code gpus} GPUs and tensor parallelism {@code tp}. */
+  static String preset(int gpus, int tp) {
+    if (gpus <= 0 && tp <= 1) {
+      return "small-3b-l40s";
+    }
+    return tp <= 1 ? "llama-3.1-8b-h100" : tp <= 4 ? "llama-3.1-70b-h100-tp4" : "llama-3.1-70b-h100-tp8";
+  }
+
+  static int gpus(Container container) {
+    if (container.getResources() == null) {
+      return 0;
+    }
+    int most = 0;
+    for (Map<String, Quantity> m : new ArrayList<>(java.util.Arrays.asList(container.getResources().getLimits(),
+        container.getResources().getRequests()))) {
+      if (m == null) {
+        continue;
+      }
+      for (Map.Entry<String, Quantity> e : m.entrySet()) {
+        if (e.getKey().endsWith("/gpu")) {
+          most = Math.max(most, e.getValue().getNumericalAmount().intValue());
+        }
+      }
+    }
+    return most;
+  }
+
+  private static Optional<Integer> containerPort(Container container) {
+    return container.getPorts() == null ? Optional.empty() : container.getPorts().stream()
+        .filter(p -> p.getProtocol() == null || "TCP".equals(p.getProtocol()))
+        .map(ContainerPort::getContainerPort).filter(p -> p != null && p > 0).findFirst();
+  }
+
+  private static Optional<Integer> envInt(Map<String, String> env, String name) {
+    return Optional.ofNullable(env.get(name)).flatMap(SimulatorArgs::parseInt);
+  }
+
+  static Optional<Integer> parseInt(String text) {
+    try {
+      return Optional.of(Integer.parseInt(text.trim()));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The simulator flags built so far and the server flags they account for. */
+  private static final class Mapping {
+    final ContainerArgv argv;
+    final List<String> args = new ArrayList<>();
+    final Set<String> known = new HashSet<>();
+    Optional<Integer> tensorParallel = Optional.empty();
+    private boolean contextSet;
+
+    Mapping(ContainerArgv argv) {
+      this.argv = argv;
+    }
+
+    Optional<String> value(String... names) {
+      known.addAll(List.of(names));
+      return argv.value(names);
+    }
+
+    List<String> values(String... names) {
+      known.addAll(List.of(names));
+      return argv.values(names);
+    }
+
+    Optional<Integer> integer(String... names) {
+      return value(names).flatMap(SimulatorArgs::parseInt);
+    }
+
+    void copy(String simulatorFlag, String... names) {
+      integer(names).ifPresent(v -> args.addAll(List.of(simulatorFlag, v.toString())));
+    }
+
+    void served(List<String> names) {
+      if (!names.isEmpty()) {
+        args.add("--served-model-name");
+        args.addAll(names);
+      }
+    }
+
+    void context(Optional<Integer> tokens) {
+      if (!contextSet) {
+        contextSet = true;
+        args.addAll(List.of("--max-model-len", tokens.orElse(DEFAULT_CONTEXT).toString()));
+      }
+    }
+
+    /** LoRA adapters as {@code name=path}, a bare path, or JSON with name/path or lora_name/lora_path. */
+    void loras(List<String> entries) {
+      List<String> specs = new ArrayList<>();
+      for (String entry : entries) {
+        String e = entry.trim();
+        if (e.isEmpty()) {
+          continue;
+        }
+        ObjectNode node = JSON.createObjectNode();
+        if (e.startsWith("{")) {
+          try {
+            var parsed = JSON.readTree(e);
+            node.put("name", parsed.path("name").asText(parsed.path("lora_name").asText("")));
+            node.put("path", parsed.path("path").asText(parsed.path("lora_path").asText("")));
+          } catch (java.io.IOException ex) {
+            continue;
+          }
+        } else {
+          int eq = e.indexOf('=');
+          node.put("name", eq > 0 ? e.substring(0, eq) : e).put("path", eq > 0 ? e.substring(eq + 1) : e);
+        }
+        if (!node.path("name").asText().isEmpty()) {
+          specs.add(node.toString());
+        }
+      }
+      if (!specs.isEmpty()) {
+        args.add("--lora-modules");
+        args.addAll(specs);
+      }
+    }
+  }
+}
