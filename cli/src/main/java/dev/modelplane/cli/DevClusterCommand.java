@@ -121,84 +121,119 @@ final class DevClusterCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      Path dir = stateDir();
-      Optional<State> running = readState(dir);
-      if (running.isPresent()) {
-        out().println("modelplane dev-cluster is already running (pid " + running.get().pid() + ", "
-            + running.get().server() + ")");
-        out().println("KUBECONFIG=" + running.get().kubeconfig());
-        return 0;
+      Optional<State> state = startOrReuse(stateDir(), new Shape(cpuNodes, gpuNodes, gpusPerNode, !noLivePods),
+          timeout, out(), err());
+      if (state.isEmpty()) {
+        return 1;
       }
-      err().println("dev-cluster: locating the control-plane binaries (the first run builds them from Go modules)...");
-      err().flush();
-      Path bin = ControlPlaneBinaries.findOrBuild();
-      Files.createDirectories(dir);
-      Files.deleteIfExists(dir.resolve("state.json"));
-      List<String> command = new ArrayList<>();
-      command.add(ProcessHandle.current().info().command().orElse("java"));
-      String root = System.getProperty("modelplane.repo.root");
-      if (root != null) {
-        command.add("-Dmodelplane.repo.root=" + root);
-      }
-      command.addAll(List.of("-Dmodelplane.control-plane.bin=" + bin, "-cp", System.getProperty("java.class.path"),
-          Main.class.getName(), "dev-cluster", "serve", "--state-dir", dir.toString(),
-          "--cpu-nodes", Integer.toString(cpuNodes), "--gpu-nodes", Integer.toString(gpuNodes),
-          "--gpus-per-node", Integer.toString(gpusPerNode)));
-      if (noLivePods) {
-        command.add("--no-live-pods");
-      }
-      if (new java.io.File("/usr/bin/setsid").canExecute()) {
-        command.add(0, "/usr/bin/setsid"); // its own session: closing the terminal does not stop the cluster
-      }
-      Path log = dir.resolve("dev-cluster.log");
-      Process process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-      Instant deadline = Instant.now().plus(timeout);
-      while (Instant.now().isBefore(deadline)) {
-        Optional<State> state = readState(dir);
-        if (state.isPresent()) {
-          out().println("modelplane dev-cluster is up: " + state.get().server() + " (control plane ready in "
-              + state.get().startupMillis() + " ms; logs in " + dir.resolve("work/logs") + ")");
-          out().println("Stop it with: modelplane dev-cluster down");
-          out().println("KUBECONFIG=" + state.get().kubeconfig());
-          return 0;
-        }
-        if (!process.isAlive()) {
-          err().println("dev-cluster: the background process exited with " + process.exitValue() + "; see " + log);
-          err().println(String.join("\n", tail(log, 20)));
-          return 1;
-        }
-        Thread.sleep(200);
-      }
-      process.destroy();
-      err().println("dev-cluster: not ready after " + timeout + "; see " + log);
-      return 1;
+      out().println("Stop it with: modelplane dev-cluster down");
+      out().println("KUBECONFIG=" + state.get().kubeconfig());
+      return 0;
     }
+  }
+
+  /** Nodes and live pods of a cluster to start. */
+  record Shape(int cpuNodes, int gpuNodes, int gpusPerNode, boolean livePods) {
+  }
+
+  /**
+   * The cluster of {@code dir}: the running one, or a new one started in the background (building the binaries
+   * first when needed). Empty, with the reason on {@code err}, when it did not come up within {@code timeout}.
+   */
+  static Optional<State> startOrReuse(Path dir, Shape shape, Duration timeout, PrintWriter out, PrintWriter err)
+      throws IOException, InterruptedException {
+    Optional<State> running = readState(dir);
+    if (running.isPresent()) {
+      out.println("modelplane dev-cluster is already running (pid " + running.get().pid() + ", "
+          + running.get().server() + ")");
+      return running;
+    }
+    err.println("dev-cluster: locating the control-plane binaries (the first run builds them from Go modules, "
+        + "about 12 minutes on 2 cores)...");
+    err.flush();
+    Path bin = ControlPlaneBinaries.findOrBuild();
+    Files.createDirectories(dir);
+    Files.deleteIfExists(dir.resolve("state.json"));
+    List<String> command = new ArrayList<>(javaCommand());
+    command.addAll(List.of("-Dmodelplane.control-plane.bin=" + bin, Main.class.getName(), "dev-cluster", "serve",
+        "--state-dir", dir.toString(), "--cpu-nodes", Integer.toString(shape.cpuNodes()),
+        "--gpu-nodes", Integer.toString(shape.gpuNodes()), "--gpus-per-node", Integer.toString(shape.gpusPerNode())));
+    if (!shape.livePods()) {
+      command.add("--no-live-pods");
+    }
+    Path log = dir.resolve("dev-cluster.log");
+    Process process = startDetached(command, log, Map.of());
+    Instant deadline = Instant.now().plus(timeout);
+    while (Instant.now().isBefore(deadline)) {
+      Optional<State> state = readState(dir);
+      if (state.isPresent()) {
+        out.println("modelplane dev-cluster is up: " + state.get().server() + " (control plane ready in "
+            + state.get().startupMillis() + " ms; logs in " + dir.resolve("work/logs") + ")");
+        return state;
+      }
+      if (!process.isAlive()) {
+        err.println("dev-cluster: the background process exited with " + process.exitValue() + "; see " + log);
+        err.println(String.join("\n", tail(log, 20)));
+        return Optional.empty();
+      }
+      Thread.sleep(200);
+    }
+    process.destroy();
+    err.println("dev-cluster: not ready after " + timeout + "; see " + log);
+    return Optional.empty();
+  }
+
+  /** This JVM and its class path, to start another command of this distribution. */
+  static List<String> javaCommand() {
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    String root = System.getProperty("modelplane.repo.root");
+    if (root != null) {
+      command.add("-Dmodelplane.repo.root=" + root);
+    }
+    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    return command;
+  }
+
+  /** Starts {@code command} in its own session (closing the terminal does not stop it), output to {@code log}. */
+  static Process startDetached(List<String> command, Path log, Map<String, String> env) throws IOException {
+    List<String> full = new ArrayList<>(command);
+    if (new java.io.File("/usr/bin/setsid").canExecute()) {
+      full.add(0, "/usr/bin/setsid");
+    }
+    ProcessBuilder builder = new ProcessBuilder(full).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    builder.environment().putAll(env);
+    return builder.start();
   }
 
   @Command(name = "down", mixinStandardHelpOptions = true, description = "Stops the cluster and removes its state.")
   static final class Down extends Base {
     @Override
     public Integer call() throws Exception {
-      Path dir = stateDir();
-      Optional<State> state = readState(dir);
-      if (state.isEmpty()) {
-        out().println("modelplane dev-cluster is not running");
-        Files.deleteIfExists(dir.resolve("state.json"));
-        return 0;
-      }
-      ProcessHandle handle = ProcessHandle.of(state.get().pid()).orElseThrow();
-      handle.destroy();
-      try {
-        handle.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (java.util.concurrent.TimeoutException e) {
-        handle.destroyForcibly();
-      }
+      return stop(stateDir(), out());
+    }
+  }
+
+  /** Stops the cluster of {@code dir} (and with it its live pods' simulators) and removes its state file. */
+  static int stop(Path dir, PrintWriter out) throws IOException, InterruptedException {
+    Optional<State> state = readState(dir);
+    if (state.isEmpty()) {
+      out.println("modelplane dev-cluster is not running");
       Files.deleteIfExists(dir.resolve("state.json"));
-      out().println("modelplane dev-cluster stopped");
       return 0;
     }
+    ProcessHandle handle = ProcessHandle.of(state.get().pid()).orElseThrow();
+    handle.destroy();
+    try {
+      handle.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      handle.destroyForcibly();
+    }
+    Files.deleteIfExists(dir.resolve("state.json"));
+    out.println("modelplane dev-cluster stopped");
+    return 0;
   }
 
   @Command(name = "status", mixinStandardHelpOptions = true,

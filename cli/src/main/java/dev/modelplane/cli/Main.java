@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Kubernetes-native serving of large language models.",
-    subcommands = {CommandLine.HelpCommand.class, CrdsCommand.class, DevClusterCommand.class,
+    subcommands = {CommandLine.HelpCommand.class, UpCommand.class, DownCommand.class, CrdsCommand.class,
+        DevClusterCommand.class,
         SimulatorCommand.class, dev.modelplane.router.RouterCommand.class, RenderCommand.class,
         OperatorCommand.class, ModelAgentCommand.class})
 public final class Main implements Runnable {

@@ -24,6 +24,7 @@ public record ContainerArgv(List<String> tokens) {
   private static final Pattern KUBE_REF = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
   private static final Pattern SHELL_REF = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
   private static final Pattern FIELD_KEY = Pattern.compile("metadata\\.(labels|annotations)\\['(.+)']");
+  private static final Pattern PYTHON = Pattern.compile("(.*/)?python[0-9.]*");
   private static final Set<String> SHELLS = Set.of("sh", "bash", "dash", "ash", "zsh");
 
   public ContainerArgv {
@@ -46,7 +47,13 @@ public record ContainerArgv(List<String> tokens) {
       words = shellWords(words.get(script), env);
     }
     List<String> out = new ArrayList<>();
-    for (String w : words) {
+    for (int i = 0; i < words.size(); i++) {
+      String w = words.get(i);
+      if (PYTHON.matcher(w).matches() && i + 2 < words.size() && "-m".equals(words.get(i + 1))) {
+        out.add(words.get(i + 2)); // python3 -m sglang.launch_server: the module is the program
+        i += 2;
+        continue;
+      }
       int eq = w.indexOf('=');
       if (w.startsWith("-") && eq > 1) {
         out.add(w.substring(0, eq));
@@ -159,8 +166,16 @@ public record ContainerArgv(List<String> tokens) {
       return -1;
     }
     String program = words.get(0).substring(words.get(0).lastIndexOf('/') + 1);
-    int c = words.indexOf("-c");
-    return SHELLS.contains(program) && c > 0 && c + 1 < words.size() ? c + 1 : -1;
+    if (!SHELLS.contains(program)) {
+      return -1;
+    }
+    // The script follows the first option carrying c: -c, -lc, -ec, ...
+    for (int i = 1; i + 1 < words.size() && words.get(i).startsWith("-"); i++) {
+      if (!words.get(i).startsWith("--") && words.get(i).indexOf('c') > 0) {
+        return i + 1;
+      }
+    }
+    return -1;
   }
 
   /** Splits a shell script into words: quotes, backslash escapes and continuations, variables from {@code env}. */

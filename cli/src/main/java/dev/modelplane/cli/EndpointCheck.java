@@ -1,0 +1,110 @@
+package dev.modelplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Proves the platform answers: one chat completion through the router to a pool that was just applied. */
+final class EndpointCheck {
+  static final String POOL_HEADER = "x-modelplane-inference-pool";
+  private static final String POOL_API = "inference.networking.k8s.io/v1";
+  private static final String LLMKUBE_API = "inference.llmkube.dev/v1alpha1";
+
+  private final String host;
+  private final int port;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  /** A successful answer: which pool and model, the reply, and whether the pool must be named in requests. */
+  record Answer(String pool, String model, String text, boolean namePool) {
+    String curl(String base) {
+      return "curl " + base + "/chat/completions -H 'Content-Type: application/json' \\\n"
+          + (namePool ? "  -H '" + POOL_HEADER + ": " + pool + "' \\\n" : "")
+          + "  -d '{\"model\": \"" + model + "\", \"messages\": [{\"role\": \"user\", \"content\": \"Hello!\"}]}'";
+    }
+  }
+
+  EndpointCheck(String host, int port) {
+    this.host = UpCommand.hostForUrl(host);
+    this.port = port;
+  }
+
+  /** Asks the first applied pool (else any pool) until it answers or {@code limit} passes. */
+  Optional<Answer> firstAnswer(KubernetesClient client, List<HasMetadata> applied, Duration limit)
+      throws InterruptedException {
+    List<GenericKubernetesResource> pools = client.genericKubernetesResources(POOL_API, "InferencePool")
+        .inAnyNamespace().list().getItems();
+    Optional<HasMetadata> target = applied.stream().filter(o -> "InferencePool".equals(o.getKind())).findFirst()
+        .or(() -> pools.stream().map(p -> (HasMetadata) p).findFirst());
+    if (target.isEmpty()) {
+      return Optional.empty();
+    }
+    String pool = target.get().getMetadata().getNamespace() + "/" + target.get().getMetadata().getName();
+    Instant deadline = Instant.now().plus(limit);
+    while (Instant.now().isBefore(deadline)) {
+      Optional<String> model = modelOf(client, applied, target.get(), pool);
+      if (model.isPresent()) {
+        Optional<String> text = chat(pool, model.get());
+        if (text.isPresent()) {
+          return Optional.of(new Answer(pool, model.get(), text.get(), pools.size() > 1));
+        }
+      }
+      Thread.sleep(1000);
+    }
+    return Optional.empty();
+  }
+
+  /** The model to ask for: an applied LLMKube service's Model when it feeds the pool, else the pool's first model. */
+  private Optional<String> modelOf(KubernetesClient client, List<HasMetadata> applied, HasMetadata pool,
+      String poolKey) throws InterruptedException {
+    JsonNode spec = DevClusterCommand.JSON.valueToTree(pool).path("spec");
+    String app = spec.path("selector").path("matchLabels").path("app").asText("");
+    for (HasMetadata o : applied) {
+      if (LLMKUBE_API.equals(o.getApiVersion()) && "InferenceService".equals(o.getKind())
+          && o.getMetadata().getName().equals(app)) {
+        JsonNode ref = DevClusterCommand.JSON.valueToTree(o).path("spec").path("modelRef");
+        if (ref.isTextual()) {
+          return Optional.of(ref.asText());
+        }
+      }
+    }
+    try {
+      HttpResponse<String> r = http.send(request("/v1/models", poolKey).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      JsonNode body = r.statusCode() == 200 ? UpCommand.json(r.body()) : null;
+      return body == null ? Optional.empty() : Optional.of(body.path("data").path(0).path("id").asText())
+          .filter(s -> !s.isEmpty());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private Optional<String> chat(String pool, String model) throws InterruptedException {
+    String body = "{\"model\":" + DevClusterCommand.JSON.valueToTree(model) + ",\"max_tokens\":12,"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
+    try {
+      HttpResponse<String> r = http.send(request("/v1/chat/completions", pool)
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      JsonNode json = r.statusCode() == 200 ? UpCommand.json(r.body()) : null;
+      return json == null ? Optional.empty()
+          : Optional.of(json.path("choices").path(0).path("message").path("content").asText().strip());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private HttpRequest.Builder request(String path, String pool) {
+    return HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path)).timeout(Duration.ofSeconds(30))
+        .header(POOL_HEADER, pool);
+  }
+}

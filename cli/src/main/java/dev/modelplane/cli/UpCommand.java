@@ -1,0 +1,299 @@
+package dev.modelplane.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.common.logging.LogFormat;
+import dev.modelplane.common.logging.LogSetup;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code modelplane up}: the whole platform on this machine — the dev cluster with live model-server pods, the
+ * operator, and the router serving every InferencePool — then a manifest applied and followed until it answers.
+ */
+@Command(name = "up", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Starts the dev cluster (live model-server pods backed by simulators), the operator and the "
+        + "router, applies a manifest (default: deploy/samples/quickstart.yaml) and waits until it answers; ends "
+        + "with the OpenAI base URL and a curl line. Running it again reuses what runs.",
+        "Stop everything with: modelplane down"})
+final class UpCommand implements Callable<Integer> {
+  static final String QUICKSTART = "deploy/samples/quickstart.yaml";
+
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Option(names = {"-f", "--filename"}, paramLabel = "FILE",
+      description = "Manifest to apply ('-' for stdin); repeatable. Default: the quickstart sample.")
+  List<String> files = new ArrayList<>();
+
+  @Option(names = "--no-apply", description = "Start the platform only; apply nothing.")
+  boolean noApply;
+
+  @Option(names = "--state-dir", paramLabel = "DIR",
+      description = "State, kubeconfig and logs (default: ~/.cache/modelplane/dev-cluster).")
+  Path stateDirOption;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Router listen address (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--port", defaultValue = "8080", description = "OpenAI gateway port (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--grpc-port", defaultValue = "9002", description = "Envoy ext_proc port (default: ${DEFAULT-VALUE}).")
+  int grpcPort;
+
+  @Option(names = "--grpc-health-port", defaultValue = "9003", description = "gRPC health port (default: ${DEFAULT-VALUE}).")
+  int grpcHealthPort;
+
+  @Option(names = "--metrics-port", defaultValue = "9090", description = "Router metrics port (default: ${DEFAULT-VALUE}).")
+  int metricsPort;
+
+  @Option(names = "--operator-port", defaultValue = "8081",
+      description = "Operator health and metrics port (default: ${DEFAULT-VALUE}).")
+  int operatorPort;
+
+  @Option(names = "--cpu-nodes", defaultValue = "1", description = "Fake CPU nodes of a new cluster (default: ${DEFAULT-VALUE}).")
+  int cpuNodes;
+
+  @Option(names = "--gpu-nodes", defaultValue = "2", description = "Fake GPU nodes of a new cluster (default: ${DEFAULT-VALUE}).")
+  int gpuNodes;
+
+  @Option(names = "--gpus-per-node", defaultValue = "1", description = "GPUs per fake GPU node (default: ${DEFAULT-VALUE}).")
+  int gpusPerNode;
+
+  @Option(names = "--timeout", defaultValue = "PT10M",
+      description = "How long to wait for the cluster and then for the manifest, ISO-8601 (default: ${DEFAULT-VALUE}).")
+  Duration timeout;
+
+  private PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  private PrintWriter err() {
+    return spec.commandLine().getErr();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Instant started = Instant.now();
+    LogSetup.configure(LogFormat.KEYVALUE, "warn,io.fabric8=error");
+    Path dir = DevClusterCommand.stateDir(stateDirOption);
+    List<byte[]> manifests = manifests();
+    step(1, "dev cluster (control plane, fake GPU nodes, live model-server pods)");
+    Optional<DevClusterCommand.State> cluster = DevClusterCommand.startOrReuse(dir,
+        new DevClusterCommand.Shape(cpuNodes, gpuNodes, gpusPerNode, true), timeout, out(), err());
+    if (cluster.isEmpty()) {
+      return 1;
+    }
+    step(2, "operator and router");
+    PlatformState platform = platform(dir, cluster.get());
+    if (platform == null) {
+      return 1;
+    }
+    Config config = Config.fromKubeconfig(Files.readString(Path.of(cluster.get().kubeconfig())));
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      List<HasMetadata> applied = new ArrayList<>();
+      if (!noApply) {
+        step(3, "apply " + (files.isEmpty() ? QUICKSTART : String.join(", ", files)));
+        for (byte[] manifest : manifests) {
+          applied.addAll(ManifestRollout.apply(client, new ByteArrayInputStream(manifest)));
+        }
+        step(4, "wait until ready");
+        if (!ManifestRollout.waitReady(client, applied, timeout, out())) {
+          err().println("up: not ready after " + timeout + "; look with: KUBECONFIG=" + cluster.get().kubeconfig()
+              + " kubectl get modelplane,pods -A (operator log: " + dir.resolve("operator.log") + ")");
+          return 1;
+        }
+      }
+      step(5, "check the endpoint");
+      EndpointCheck check = new EndpointCheck(host, port);
+      Optional<EndpointCheck.Answer> answer = noApply ? Optional.empty()
+          : check.firstAnswer(client, applied, Duration.ofSeconds(90));
+      summary(cluster.get(), platform, answer, dir, Duration.between(started, Instant.now()));
+      return noApply || answer.isPresent() ? 0 : 1;
+    }
+  }
+
+  private List<byte[]> manifests() throws IOException {
+    if (noApply) {
+      return List.of();
+    }
+    List<byte[]> out = new ArrayList<>();
+    if (files.isEmpty()) {
+      String root = System.getProperty("modelplane.repo.root");
+      Path quickstart = root == null ? null : Path.of(root, QUICKSTART);
+      if (quickstart != null && Files.exists(quickstart)) {
+        out.add(Files.readAllBytes(quickstart));
+      } else {
+        try (InputStream in = UpCommand.class.getResourceAsStream("quickstart.yaml")) {
+          if (in == null) {
+            throw new IOException("the quickstart manifest is missing; pass -f FILE");
+          }
+          out.add(in.readAllBytes());
+        }
+      }
+    }
+    for (String f : files) {
+      if ("-".equals(f)) {
+        out.add(ManifestRollout.read(System.in));
+      } else if (!Files.isRegularFile(Path.of(f))) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-f " + f + ": no such file");
+      } else {
+        out.add(Files.readAllBytes(Path.of(f)));
+      }
+    }
+    return out;
+  }
+
+  private void step(int n, String what) {
+    out().println("[" + n + "/5] " + what);
+    out().flush();
+  }
+
+  /** The operator and router of this cluster: the running ones, or new ones. */
+  private PlatformState platform(Path dir, DevClusterCommand.State cluster) throws IOException, InterruptedException {
+    Optional<PlatformState> existing = PlatformState.read(dir);
+    if (existing.isPresent() && existing.get().runningAgainst(cluster.pid())) {
+      out().println("  operator (pid " + existing.get().operatorPid() + ") and router (pid "
+          + existing.get().routerPid() + ") already run");
+      return existing.get();
+    }
+    existing.ifPresent(PlatformState::stop);
+    for (int p : new int[] {port, grpcPort, grpcHealthPort, metricsPort, operatorPort}) {
+      if (!free(host, p)) {
+        err().println("up: port " + p + " on " + host + " is in use; choose others with --port, --grpc-port, "
+            + "--grpc-health-port, --metrics-port, --operator-port");
+        return null;
+      }
+    }
+    Map<String, String> env = Map.of("KUBECONFIG", cluster.kubeconfig());
+    List<String> operator = new ArrayList<>(DevClusterCommand.javaCommand());
+    operator.addAll(List.of(Main.class.getName(), "operator", "--kubeconfig", cluster.kubeconfig(),
+        "--no-leader-elect", "--http-port", Integer.toString(operatorPort), "--bind-address", "127.0.0.1",
+        "--no-model-inspection"));
+    Process op = DevClusterCommand.startDetached(operator, dir.resolve("operator.log"), env);
+    List<String> router = new ArrayList<>(DevClusterCommand.javaCommand());
+    router.addAll(List.of(Main.class.getName(), "router", "--all-pools", "--pool-namespace", "*", "--host", host,
+        "--port", Integer.toString(port), "--grpc-port", Integer.toString(grpcPort),
+        "--grpc-health-port", Integer.toString(grpcHealthPort), "--metrics-port", Integer.toString(metricsPort)));
+    Process rt = DevClusterCommand.startDetached(router, dir.resolve("router.log"), env);
+    PlatformState state = new PlatformState(cluster.pid(), op.pid(), rt.pid(), host, port);
+    state.write(dir);
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    boolean up = waitUntil(Duration.ofSeconds(120), () -> ok(http, "http://127.0.0.1:" + operatorPort + "/readyz")
+        && ok(http, "http://" + hostForUrl(host) + ":" + port + "/health"), op, rt);
+    if (!up) {
+      err().println("up: the operator or the router did not start; see " + dir.resolve("operator.log") + " and "
+          + dir.resolve("router.log"));
+      state.stop();
+      return null;
+    }
+    out().println("  operator (pid " + op.pid() + ", log " + dir.resolve("operator.log") + ")");
+    out().println("  router (pid " + rt.pid() + ", log " + dir.resolve("router.log") + ")");
+    return state;
+  }
+
+  private static boolean waitUntil(Duration limit, BooleanSupplier condition, Process... processes)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(limit);
+    while (Instant.now().isBefore(deadline)) {
+      if (condition.getAsBoolean()) {
+        return true;
+      }
+      for (Process p : processes) {
+        if (!p.isAlive()) {
+          return false;
+        }
+      }
+      Thread.sleep(250);
+    }
+    return false;
+  }
+
+  static boolean ok(HttpClient http, String url) {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  static String hostForUrl(String host) {
+    if ("0.0.0.0".equals(host) || "::".equals(host)) {
+      return "127.0.0.1";
+    }
+    return host.contains(":") ? "[" + host + "]" : host;
+  }
+
+  private static boolean free(String host, int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new InetSocketAddress(host, port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private void summary(DevClusterCommand.State cluster, PlatformState platform, Optional<EndpointCheck.Answer> answer,
+      Path dir, Duration took) {
+    PrintWriter out = out();
+    String base = "http://" + hostForUrl(platform.host()) + ":" + platform.port() + "/v1";
+    out.println();
+    if (answer.isPresent()) {
+      EndpointCheck.Answer a = answer.get();
+      out.println("modelplane is up in " + took.toSeconds() + " s. OpenAI base URL: " + base);
+      out.println("  model " + a.model() + " in pool " + a.pool() + " answered: " + a.text());
+      out.println();
+      out.println(a.curl(base));
+    } else if (noApply) {
+      out.println("modelplane is up in " + took.toSeconds() + " s. OpenAI base URL: " + base
+          + " (no manifest applied: modelplane up -f FILE)");
+    } else {
+      err().println("up: the objects are ready but no request through the router succeeded; see "
+          + dir.resolve("router.log"));
+    }
+    out.println();
+    out.println("kubectl:  export KUBECONFIG=" + cluster.kubeconfig());
+    out.println("logs:     " + dir + " (operator.log, router.log, work/pods/<namespace>/<pod>/<container>.log)");
+    out.println("stop:     ./modelplane down");
+    out.flush();
+  }
+
+  /** Reads a JSON body, or null. */
+  static JsonNode json(String body) {
+    try {
+      return DevClusterCommand.JSON.readTree(body);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}
