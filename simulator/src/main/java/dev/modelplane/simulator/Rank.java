@@ -103,7 +103,8 @@ final class Rank {
     int maxTokens = r.maxTokens() != null ? r.maxTokens() : maxLen - ids.length;
     TextGenerator.Output out;
     synchronized (random) {
-      out = TextGenerator.generate(config.mode(), r.echoSource(), maxTokens, r.ignoreEos(), r.stop(), random);
+      out = TextGenerator.generate(config.mode(), r.echoSource(), maxTokens, r.maxTokens() != null,
+          r.ignoreEos(), r.stop(), random);
     }
     long blocks = ((long) ids.length + out.tokens().size() + engine.blockSize() - 1) / engine.blockSize();
     if (blocks > engine.maxBlocks()) {

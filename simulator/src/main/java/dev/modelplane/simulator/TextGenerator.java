@@ -22,14 +22,27 @@ final class TextGenerator {
   private TextGenerator() {
   }
 
+  /** A length drawn from N(40, 20), resampled until it lies in [1, max] (clamped after 64 tries). */
+  static int unlimitedLength(int max, SplittableRandom random) {
+    for (int i = 0; i < 64; i++) {
+      double v = random.nextGaussian(40, 20);
+      if (v >= 1 && v <= max) {
+        return (int) Math.round(v);
+      }
+    }
+    return Math.max(1, Math.min(max, 40));
+  }
+
   /**
    * @param echoSource the text echo mode repeats (the last user message, or the prompt)
    * @param maxTokens the limit from the request (or what the context leaves)
+   * @param limited whether the request set the limit; without one a random answer is about 40 tokens long (normal,
+   *     standard deviation 20, within the context), as a chat model's usually are, not up to the whole context
    * @param ignoreEos generate exactly {@code maxTokens}
    * @param stop stop strings; the output ends before the first one
    */
-  static Output generate(String mode, String echoSource, int maxTokens, boolean ignoreEos, List<String> stop,
-      SplittableRandom random) {
+  static Output generate(String mode, String echoSource, int maxTokens, boolean limited, boolean ignoreEos,
+      List<String> stop, SplittableRandom random) {
     List<String> tokens = new ArrayList<>();
     String reason;
     if ("echo".equals(mode)) {
@@ -43,7 +56,9 @@ final class TextGenerator {
       }
       reason = n < src.size() || ignoreEos ? "length" : "stop";
     } else {
-      int n = ignoreEos ? maxTokens : Math.max(1, Math.min(maxTokens, 1 + random.nextInt(Math.max(1, maxTokens))));
+      int n = ignoreEos ? maxTokens : limited
+          ? Math.max(1, Math.min(maxTokens, 1 + random.nextInt(Math.max(1, maxTokens))))
+          : unlimitedLength(maxTokens, random);
       for (int i = 0; i < n; i++) {
         tokens.add(WORDS[random.nextInt(WORDS.length)] + " ");
       }

@@ -11,6 +11,21 @@ import picocli.CommandLine;
 /** Pure units: durations, tokenizer, KV cache, latency model, flags. */
 class UnitsTest {
   @Test
+  void randomAnswersWithoutMaxTokensAreChatSizedNotContextSized() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+    int[] lengths = java.util.stream.IntStream.range(0, 2000)
+        .map(i -> TextGenerator.generate("random", "", 4096, false, false, List.of(), random).tokens().size()).toArray();
+    assertThat(java.util.Arrays.stream(lengths).min().orElseThrow()).isPositive();
+    assertThat(java.util.Arrays.stream(lengths).max().orElseThrow()).isLessThanOrEqualTo(4096);
+    assertThat(java.util.Arrays.stream(lengths).average().orElseThrow()).isBetween(36.0, 44.0);
+    assertThat(TextGenerator.unlimitedLength(5, random)).isBetween(1, 5);
+    // With max_tokens the length stays uniform up to the limit.
+    assertThat(java.util.stream.IntStream.range(0, 2000)
+        .map(i -> TextGenerator.generate("random", "", 1000, true, false, List.of(), random).tokens().size()).max()
+        .orElseThrow()).isGreaterThan(900);
+  }
+
+  @Test
   void durationFlagsTakeGoSyntaxOrThePeersMilliseconds() {
     DurationFlag flag = new DurationFlag();
     assertThat(flag.convert("100ms")).isEqualTo(Duration.ofMillis(100));

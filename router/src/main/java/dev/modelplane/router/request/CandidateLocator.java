@@ -27,7 +27,8 @@ final class CandidateLocator {
     List<EndpointState> all = filterSubset(input.pool().endpoints(), input.subsetHint());
     if (all.isEmpty()) {
       throw new RouterException(ErrorCode.SERVICE_UNAVAILABLE,
-          "failed to find endpoint candidates for serving the request");
+          "failed to find endpoint candidates for serving the request: pool " + input.pool().key()
+              + " has no ready endpoint");
     }
     long now = nanoClock.getAsLong();
     List<EndpointState> usable = new ArrayList<>(all.size());

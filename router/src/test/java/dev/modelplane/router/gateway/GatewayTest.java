@@ -145,7 +145,8 @@ class GatewayTest {
     router.pools().getOrCreate(PoolKey.STATIC);
     HttpResponse<String> r = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"hello\"}");
     assertThat(r.statusCode()).isEqualTo(503);
-    assertThat(r.body()).contains("failed to find endpoint candidates");
+    assertThat(r.body()).contains("failed to find endpoint candidates", "pool " + PoolKey.STATIC
+        + " has no ready endpoint");
   }
 
   @Test

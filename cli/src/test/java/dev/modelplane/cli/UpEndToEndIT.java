@@ -1,0 +1,266 @@
+package dev.modelplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.modelplane.controlplane.ControlPlaneBinaries;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code modelplane up} as a user runs it, then the platform it starts: the official OpenAI Python SDK streams a chat
+ * completion through the router to a live llama.cpp pod; a 3-replica service shows the router spreading distinct
+ * prompts and keeping a shared prefix on one pod; scale to zero gives a clear 503; delete stops the simulators;
+ * {@code down} stops everything.
+ */
+class UpEndToEndIT {
+  @TempDir
+  static Path state;
+  static int port;
+  static List<String> upArgs;
+  static HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  @BeforeAll
+  static void binaries() throws IOException {
+    if (ControlPlaneBinaries.find().isEmpty()) {
+      if ("true".equals(System.getenv("CI"))) {
+        throw new IllegalStateException("CI=true and no control-plane binaries: run hack/control-plane/build.sh");
+      }
+      Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
+    }
+    port = OperatorFixtures.freePort();
+    upArgs = List.of("--state-dir", state.toString(), "--port", Integer.toString(port),
+        "--grpc-port", Integer.toString(OperatorFixtures.freePort()),
+        "--grpc-health-port", Integer.toString(OperatorFixtures.freePort()),
+        "--metrics-port", Integer.toString(OperatorFixtures.freePort()),
+        "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "PT5M");
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (state != null && Files.exists(state)) {
+      modelplane(List.of("down", "--state-dir", state.toString()), 120);
+    }
+  }
+
+  @Test
+  void upServesTheQuickstartThenSpreadsScalesToZeroAndStops() throws Exception {
+    Run up = modelplane(concat(List.of("up"), upArgs), 600);
+    assertThat(up.exit()).as(up.output()).isZero();
+    assertThat(up.output()).contains("[1/5]", "[5/5]", "InferenceService/qwen-chat: Ready",
+        "InferencePool/qwen-chat: 1 ready endpoint", "OpenAI base URL: http://127.0.0.1:" + port + "/v1",
+        "stop:     ./modelplane down");
+    String base = "http://127.0.0.1:" + port + "/v1";
+
+    // The curl line it prints works as printed.
+    String curl = up.output().substring(up.output().indexOf("curl "), up.output().indexOf("}]}'") + 4);
+    Run curlRun = run(List.of("bash", "-c", curl + " --silent --show-error --fail"), 60);
+    assertThat(curlRun.exit()).as(curlRun.output()).isZero();
+    assertThat(curlRun.output()).contains("\"object\":\"chat.completion\"");
+
+    // The official OpenAI Python SDK streams through the router.
+    List<String> clients = setupClients();
+    Run sdk = run(List.of(clients.get(0), "-c", """
+        import sys, openai
+        c = openai.OpenAI(base_url=sys.argv[1], api_key="unused")
+        s = c.chat.completions.create(model="qwen2-5-0-5b-instruct", stream=True, max_tokens=8,
+            messages=[{"role": "user", "content": "Hello from the SDK"}], extra_body={"ignore_eos": True})
+        parts = [ch.choices[0].delta.content or "" for ch in s if ch.choices]
+        print("chunks", len(parts))
+        """, base), 120);
+    assertThat(sdk.exit()).as(sdk.output()).isZero();
+    assertThat(Integer.parseInt(sdk.output().replaceAll("(?s).*chunks (\\d+).*", "$1"))).isEqualTo(8);
+
+    // A second service with three replicas, applied by `up -f` on the running platform.
+    Path spread = state.resolve("spread.yaml");
+    Files.writeString(spread, SPREAD);
+    Run again = modelplane(concat(List.of("up", "-f", spread.toString()), upArgs), 600);
+    assertThat(again.exit()).as(again.output()).isZero();
+    assertThat(again.output()).contains("already running", "already run", "InferencePool/spread: 3 ready endpoints");
+
+    try (KubernetesClient client = new KubernetesClientBuilder()
+        .withConfig(Config.fromKubeconfig(Files.readString(state.resolve("kubeconfig")))).build()) {
+      List<String> ips = client.pods().inNamespace("default").withLabel("app", "spread").list().getItems().stream()
+          .map(p -> p.getStatus().getPodIP()).toList();
+      assertThat(ips).hasSize(3).allSatisfy(ip -> assertThat(ip).startsWith("127."));
+
+      Map<String, Double> before = served(ips);
+      ExecutorService pool = Executors.newFixedThreadPool(3);
+      List<Future<Integer>> distinct = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        String prompt = "request " + i + " " + "distinct words ".repeat(20) + i;
+        distinct.add(pool.submit(() -> chat("default/spread", prompt).statusCode()));
+      }
+      for (Future<Integer> f : distinct) {
+        assertThat(f.get(60, TimeUnit.SECONDS)).isEqualTo(200);
+      }
+      pool.shutdown();
+      Map<String, Double> afterDistinct = served(ips);
+      assertThat(ips).allSatisfy(ip -> assertThat(afterDistinct.get(ip) - before.get(ip))
+          .as("requests served by %s of 30 distinct prompts", ip).isPositive());
+
+      String shared = "You are a careful assistant for a large retailer. ".repeat(60);
+      for (int i = 0; i < 20; i++) {
+        assertThat(chat("default/spread", shared + " Question " + i).statusCode()).isEqualTo(200);
+      }
+      Map<String, Double> afterShared = served(ips);
+      assertThat(ips.stream().map(ip -> afterShared.get(ip) - afterDistinct.get(ip)).toList())
+          .as("requests per pod for 20 prompts sharing a prefix").contains(20.0);
+
+      // Scale to zero: the router answers 503 with a clear body.
+      client.genericKubernetesResources("inference.llmkube.dev/v1alpha1", "InferenceService").inNamespace("default")
+          .withName("spread").edit(r -> {
+            ((Map<String, Object>) r.getAdditionalProperties().get("spec")).put("replicas", 0);
+            return r;
+          });
+      await().atMost(Duration.ofSeconds(90)).until(() -> client.pods().inNamespace("default")
+          .withLabel("app", "spread").list().getItems().isEmpty());
+      await().atMost(Duration.ofSeconds(30)).until(() -> chat("default/spread", "anyone?").statusCode() == 503);
+      HttpResponse<String> none = chat("default/spread", "anyone?");
+      assertThat(none.body()).contains("\"error\"").containsIgnoringCase("no ready endpoint");
+      ips.forEach(ip -> assertThat(listening(ip, 8080)).as("simulator on %s stopped", ip).isFalse());
+
+      // Delete the quickstart service: its simulator stops with its pod.
+      Pod qwen = client.pods().inNamespace("default").withLabel("app", "qwen-chat").list().getItems().get(0);
+      assertThat(listening(qwen.getStatus().getPodIP(), 8080)).isTrue();
+      client.genericKubernetesResources("inference.llmkube.dev/v1alpha1", "InferenceService").inNamespace("default")
+          .withName("qwen-chat").delete();
+      await().atMost(Duration.ofSeconds(90)).until(() -> !listening(qwen.getStatus().getPodIP(), 8080));
+    }
+
+    PlatformState platform = PlatformState.read(state).orElseThrow();
+    Run down = modelplane(List.of("down", "--state-dir", state.toString()), 120);
+    assertThat(down.exit()).as(down.output()).isZero();
+    assertThat(down.output()).contains("router and operator stopped", "dev-cluster stopped");
+    assertThat(PlatformState.alive(platform.operatorPid()) || PlatformState.alive(platform.routerPid())
+        || PlatformState.alive(platform.clusterPid())).isFalse();
+    assertThat(ProcessHandle.allProcesses().filter(p -> p.info().arguments()
+        .map(a -> String.join(" ", a).contains("-Dmodelplane.live-pod=" + state)).orElse(false)).count()).isZero();
+  }
+
+  private static final String SPREAD = """
+      apiVersion: inference.llmkube.dev/v1alpha1
+      kind: InferenceService
+      metadata:
+        name: spread
+      spec:
+        modelRef: qwen2-5-0-5b-instruct
+        runtime: llamacpp
+        replicas: 3
+        contextSize: 65536
+        parallelSlots: 4
+        resources:
+          cpu: "1"
+          memory: 1Gi
+      ---
+      apiVersion: inference.networking.k8s.io/v1
+      kind: InferencePool
+      metadata:
+        name: spread
+      spec:
+        selector:
+          matchLabels:
+            app: spread
+        targetPorts:
+        - number: 8080
+        endpointPickerRef:
+          name: modelplane-router
+          port:
+            number: 9002
+      """;
+
+  private static HttpResponse<String> chat(String pool, String prompt) throws IOException, InterruptedException {
+    String body = "{\"model\":\"qwen2-5-0-5b-instruct\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\","
+        + "\"content\":" + DevClusterCommand.JSON.valueToTree(prompt) + "}]}";
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+        .header(EndpointCheck.POOL_HEADER, pool).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Successful requests each simulator has counted (its vLLM-style metric). */
+  private static Map<String, Double> served(List<String> ips) throws IOException, InterruptedException {
+    Map<String, Double> out = new HashMap<>();
+    for (String ip : ips) {
+      String text = http.send(HttpRequest.newBuilder(URI.create("http://" + ip + ":8080/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      out.put(ip, text.lines().filter(l -> l.startsWith("vllm:request_success_total"))
+          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum());
+    }
+    return out;
+  }
+
+  private static boolean listening(String ip, int port) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(ip, port), 500);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static List<String> setupClients() throws Exception {
+    Run r = run(List.of("bash", OperatorFixtures.repoRoot().resolve("hack/clients/setup.sh").toString()), 600);
+    if (r.exit() != 0) {
+      if ("true".equals(System.getenv("CI"))) {
+        throw new IllegalStateException("hack/clients/setup.sh failed: " + r.output());
+      }
+      Assumptions.abort("the OpenAI SDKs could not be installed: " + r.output());
+    }
+    return r.output().lines().filter(l -> l.startsWith("/")).toList();
+  }
+
+  record Run(int exit, String output) {
+  }
+
+  static Run modelplane(List<String> args, long timeoutSeconds) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Dmodelplane.repo.root=" + OperatorFixtures.repoRoot(), "-jar", OperatorFixtures.jar().toString()));
+    command.addAll(args);
+    return run(command, timeoutSeconds);
+  }
+
+  static Run run(List<String> command, long timeoutSeconds) throws Exception {
+    Path log = Files.createTempFile("modelplane-up-it", ".log");
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+    if (!done) {
+      p.destroyForcibly();
+    }
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    Files.deleteIfExists(log);
+    return new Run(done ? p.exitValue() : -1, output);
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+}
