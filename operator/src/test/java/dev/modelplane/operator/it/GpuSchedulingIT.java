@@ -219,6 +219,36 @@ class GpuSchedulingIT {
   }
 
   @Test
+  void podsRefusedForAMissingRuntimeClassComeSoonAfterItIsCreated(KubeTest test) throws Exception {
+    test.addNodes(FakeNode.cpu("cpu-" + suffix(test)));
+    KubernetesClient client = test.client();
+    String runtimeClass = "rc-" + suffix(test);
+    client.resource(model("llama", "source: test-org/llama-gguf")).create();
+    client.resource(isvc("refused", "modelRef: llama\nreplicas: 1\nresources: {cpu: 100m}\nruntimeClassName: "
+        + runtimeClass)).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      InferenceService refused = get(client, test.namespace(), "refused");
+      assertThat(refused.getStatus()).isNotNull();
+      assertThat(refused.getStatus().conditions()).anySatisfy(c -> assertThat(c.getMessage())
+          .contains("pods cannot be created").contains(runtimeClass));
+    });
+    // Let the ReplicaSet controller's backoff grow past what the assertion below allows.
+    Thread.sleep(30_000);
+    assertThat(client.pods().withLabel("app", "refused").list().getItems()).isEmpty();
+    client.resource(new io.fabric8.kubernetes.api.model.node.v1.RuntimeClassBuilder().withNewMetadata()
+        .withName(runtimeClass).endMetadata().withHandler("runc").build()).create();
+    try {
+      await().atMost(Duration.ofSeconds(25)).untilAsserted(() -> assertThat(client.pods().withLabel("app", "refused")
+          .list().getItems()).hasSize(1));
+      assertThat(client.apps().replicaSets().withLabel("app", "refused").list().getItems())
+          .anySatisfy(rs -> assertThat(rs.getMetadata().getAnnotations()).containsKey("modelplane.dev/nudged-at"));
+    } finally {
+      client.resource(new io.fabric8.kubernetes.api.model.node.v1.RuntimeClassBuilder().withNewMetadata()
+          .withName(runtimeClass).endMetadata().withHandler("runc").build()).delete();
+    }
+  }
+
+  @Test
   void readyPodsMakeTheServiceReady(KubeTest test) throws IOException {
     test.addNodes(FakeNode.cpu("cpu-" + suffix(test)));
     KubernetesClient client = test.client();

@@ -64,6 +64,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
   private final IdleProbe idleProbe = new IdleProbe(Duration.ofSeconds(2));
   private final AccelerationReader acceleration;
   private final ExpiredPodEvictor evictor;
+  private final ReplicaSetNudge nudge;
 
   public InferenceServiceReconciler(OperatorSettings settings, GpuQueue queue, EventRecorder events, Clock clock) {
     this.settings = settings;
@@ -72,6 +73,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
     this.gpuWaits = new GpuWaits(queue);
     this.acceleration = new AccelerationReader(events);
     this.evictor = new ExpiredPodEvictor(events, clock, idleProbe);
+    this.nudge = new ReplicaSetNudge(clock);
     queue.onMoved(moved -> moved.forEach(e -> queueEvents.propagateEvent(new ResourceID(e.name(), e.namespace()))));
   }
 
@@ -131,7 +133,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
             context.getSecondaryResources(Pod.class), context.getClient()),
         applied.integrations() == null ? null : applied.integrations().recheck(),
         applied.rollout() == null ? null : applied.rollout().recheck(),
-        applied.error() == null ? null : ERROR_RETRY);
+        applied.error() == null ? null : ERROR_RETRY, nudge.nudge(applied.live(), context.getClient()));
     UpdateControl<InferenceService> control = UpdateControl.noUpdate();
     return next == null ? control : control.rescheduleAfter(next);
   }

@@ -207,14 +207,7 @@ public final class IsvcStatusAggregator {
 
   /** The Deployment's ReplicaFailure message (the API server refused its pods), or null. */
   static String replicaFailure(IsvcObservation o) {
-    if (o.deployment() == null || o.deployment().getStatus() == null
-        || o.deployment().getStatus().getConditions() == null) {
-      return null;
-    }
-    return o.deployment().getStatus().getConditions().stream()
-        .filter(c -> "ReplicaFailure".equals(c.getType()) && "True".equals(c.getStatus()))
-        .map(c -> c.getMessage() == null ? c.getReason() : c.getMessage())
-        .findFirst().orElse(null);
+    return o.deployment() == null ? null : ReplicaSetNudge.replicaFailure(o.deployment());
   }
 
   /** The spec field a pod-admission error points at, when it names one. */
