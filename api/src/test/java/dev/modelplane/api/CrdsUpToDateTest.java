@@ -12,15 +12,20 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The CRDs checked in under deploy/crds must be exactly what the build generates from the Java types. */
+/**
+ * The CRDs checked in under deploy/crds and in the Helm chart must be exactly what the build generates from the Java
+ * types.
+ */
 class CrdsUpToDateTest {
-  static final String FIX = "deploy/crds is stale: run ./hack/update-crds and commit the result";
+  static final String FIX = "deploy/crds or deploy/helm/modelplane/crds is stale: run ./hack/update-crds and commit "
+      + "the result";
 
   @Test
   void checkedInCrdsMatchTheGeneratedOnes() throws IOException {
-    Path deployed = Crds.repoRoot().resolve("deploy/crds");
-    List<String> problems = staleFiles(deployed);
-    assertThat(problems).as(FIX).isEmpty();
+    for (String dir : List.of("deploy/crds", "deploy/helm/modelplane/crds")) {
+      List<String> problems = staleFiles(Crds.repoRoot().resolve(dir));
+      assertThat(problems).as(dir + ": " + FIX).isEmpty();
+    }
   }
 
   @Test

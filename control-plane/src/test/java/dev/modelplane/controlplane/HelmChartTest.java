@@ -1,0 +1,209 @@
+package dev.modelplane.controlplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Helm chart deploy/helm/modelplane: lint, its values schema, its output accepted by the real API server
+ * (server-side dry run), and the same operator as the kustomize manifests in deploy/operator (RBAC rule for rule,
+ * container for container, the same PriorityClasses).
+ */
+@WithControlPlane
+class HelmChartTest {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static Path helm;
+
+  @BeforeAll
+  static void buildHelm() throws Exception {
+    Run built = run(List.of("bash", root().resolve("hack/helm/build.sh").toString()), 1800);
+    if (built.exit() != 0) {
+      if ("true".equals(System.getenv("CI"))) {
+        Assertions.fail("hack/helm/build.sh failed (CI=true needs Helm): " + built.output());
+      }
+      Assumptions.abort("Helm could not be built: " + built.output());
+    }
+    helm = Path.of(built.output().strip().lines().reduce((a, b) -> b).orElseThrow());
+  }
+
+  @Test
+  void chartLintsCleanly() throws Exception {
+    Run lint = helm("lint", "--strict", chart().toString());
+    assertThat(lint.exit()).as(lint.output()).isZero();
+    assertThat(lint.output()).contains("1 chart(s) linted, 0 chart(s) failed");
+  }
+
+  @Test
+  void defaultsMatchTheKustomizeOperatorAndTheApiServerAcceptsThem(KubeTest test) throws Exception {
+    List<JsonNode> chart = template(test.namespace());
+    List<JsonNode> kustomize = new ArrayList<>();
+    for (String f : List.of("rbac.yaml", "deployment.yaml", "priority-classes.yaml")) {
+      kustomize.addAll(documents(Files.readString(root().resolve("deploy/operator").resolve(f))));
+    }
+    assertThat(rules(find(chart, "ClusterRole", "mp-operator")))
+        .isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator")));
+    for (String role : List.of("modelplane-operator-leader-election", "modelplane-operator-model-reports")) {
+      assertThat(rules(find(chart, "Role", role))).isEqualTo(rules(find(kustomize, "Role", role)));
+    }
+    JsonNode ours = find(chart, "Deployment", "modelplane-operator").at("/spec/template/spec");
+    JsonNode theirs = find(kustomize, "Deployment", "modelplane-operator").at("/spec/template/spec");
+    for (String field : List.of("/securityContext", "/volumes", "/serviceAccountName")) {
+      assertThat(ours.at(field)).as(field).isEqualTo(theirs.at(field));
+    }
+    for (String field : List.of("/ports", "/livenessProbe", "/readinessProbe", "/resources", "/securityContext",
+        "/volumeMounts", "/env")) {
+      assertThat(ours.at("/containers/0" + field)).as(field).isEqualTo(theirs.at("/containers/0" + field));
+    }
+    assertThat(ours.at("/containers/0/args").toString())
+        .isEqualTo(theirs.at("/containers/0/args").toString().replace("modelplane-system", test.namespace()));
+    for (JsonNode pc : kustomize.stream().filter(d -> "PriorityClass".equals(d.path("kind").asText())).toList()) {
+      JsonNode mine = find(chart, "PriorityClass", pc.at("/metadata/name").asText());
+      for (String field : List.of("/value", "/preemptionPolicy", "/globalDefault", "/description")) {
+        assertThat(mine.at(field)).as(field).isEqualTo(pc.at(field));
+      }
+    }
+    assertThat(find(chart, "Deployment", "modelplane-router").at("/spec/template/spec/containers/0/args").toString())
+        .contains("\"--all-pools\"", "\"--pool-namespace=" + test.namespace() + "\"");
+    dryRun(test, chart);
+  }
+
+  @Test
+  void watchedNamespacesGetRolesAndTheUnionIsTheClusterWideRole(KubeTest test) throws Exception {
+    List<JsonNode> chart = template(test.namespace(), "--set", "operator.watchNamespaces={" + test.namespace() + "}",
+        "--set", "router.pools={chat,embed}");
+    Set<String> union = new TreeSet<>(rules(find(chart, "ClusterRole", "mp-operator")));
+    JsonNode role = find(chart, "Role", "mp-operator");
+    assertThat(role.at("/metadata/namespace").asText()).isEqualTo(test.namespace());
+    union.addAll(rules(role));
+    List<JsonNode> kustomize = documents(Files.readString(root().resolve("deploy/operator/rbac.yaml")));
+    assertThat(union).isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator")));
+    assertThat(rules(find(chart, "ClusterRole", "mp-operator"))).noneMatch(r -> r.contains("deployments"));
+    assertThat(find(chart, "Deployment", "modelplane-operator").at("/spec/template/spec/containers/0/args")
+        .toString()).contains("\"--namespaces=" + test.namespace() + "\"");
+    assertThat(find(chart, "Deployment", "modelplane-router").at("/spec/template/spec/containers/0/args").toString())
+        .contains("\"--pool=chat\",\"--pool=embed\"").doesNotContain("--all-pools");
+    dryRun(test, chart);
+  }
+
+  @Test
+  void invalidValuesAreRefusedNamingTheField() throws Exception {
+    Run negative = helm("template", "mp", chart().toString(), "--set", "operator.replicas=-1");
+    assertThat(negative.exit()).isNotZero();
+    assertThat(negative.output()).contains("replicas").contains("minimum");
+    Run port = helm("template", "mp", chart().toString(), "--set", "router.ports.http=70000");
+    assertThat(port.exit()).isNotZero();
+    assertThat(port.output()).contains("http");
+    Run unknown = helm("template", "mp", chart().toString(), "--set", "operator.replica=2");
+    assertThat(unknown.exit()).isNotZero();
+    assertThat(unknown.output()).contains("replica");
+    Run badFlag = helm("template", "mp", chart().toString(), "--set", "operator.extraArgs={verbose}");
+    assertThat(badFlag.exit()).isNotZero();
+    assertThat(badFlag.output()).contains("extraArgs");
+  }
+
+  private static void dryRun(KubeTest test, List<JsonNode> objects) throws Exception {
+    Path file = Files.createTempFile("chart", ".yaml");
+    StringBuilder all = new StringBuilder();
+    for (JsonNode o : objects) {
+      if (!"CustomResourceDefinition".equals(o.path("kind").asText())) {
+        all.append("---\n").append(YAML.writeValueAsString(o));
+      }
+    }
+    Files.writeString(file, all);
+    Path kubectl = ControlPlaneBinaries.find().orElseThrow().resolve("kubectl");
+    Run apply = run(List.of(kubectl.toString(), "--kubeconfig", test.controlPlane().kubeconfig().toString(),
+        "apply", "--server-side", "--dry-run=server", "--field-manager=helm-test", "-f", file.toString()), 120);
+    Files.deleteIfExists(file);
+    assertThat(apply.exit()).as(apply.output()).isZero();
+    assertThat(apply.output()).contains("deployment.apps/modelplane-operator serverside-applied (server dry run)");
+  }
+
+  private List<JsonNode> template(String namespace, String... extra) throws Exception {
+    List<String> args = new ArrayList<>(List.of("template", "mp", chart().toString(), "--namespace", namespace,
+        "--include-crds"));
+    args.addAll(List.of(extra));
+    Run r = helm(args.toArray(String[]::new));
+    assertThat(r.exit()).as(r.output()).isZero();
+    return documents(r.output());
+  }
+
+  /** A role's rules as one "group resource verb" line per permission, so groupings do not matter. */
+  private static Set<String> rules(JsonNode role) {
+    Set<String> out = new TreeSet<>();
+    for (JsonNode rule : role.path("rules")) {
+      for (JsonNode g : rule.path("apiGroups")) {
+        for (JsonNode r : rule.path("resources")) {
+          for (JsonNode v : rule.path("verbs")) {
+            out.add(g.asText() + " " + r.asText() + " " + v.asText());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static JsonNode find(List<JsonNode> docs, String kind, String name) {
+    return docs.stream().filter(d -> kind.equals(d.path("kind").asText())
+        && name.equals(d.at("/metadata/name").asText())).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + kind + " " + name));
+  }
+
+  private static List<JsonNode> documents(String yaml) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
+      while (it.hasNext()) {
+        JsonNode d = it.next();
+        if (d != null && d.isObject()) {
+          out.add(d);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Run helm(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(helm.toString()));
+    command.addAll(List.of(args));
+    return run(command, 120);
+  }
+
+  record Run(int exit, String output) {
+  }
+
+  private static Run run(List<String> command, long seconds) throws Exception {
+    Path log = Files.createTempFile("helm-test", ".log");
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    boolean done = p.waitFor(seconds, TimeUnit.SECONDS);
+    if (!done) {
+      p.destroyForcibly();
+    }
+    String out = Files.readString(log, StandardCharsets.UTF_8);
+    Files.deleteIfExists(log);
+    return new Run(done ? p.exitValue() : -1, out);
+  }
+
+  private static Path chart() {
+    return root().resolve("deploy/helm/modelplane");
+  }
+
+  private static Path root() {
+    String root = System.getProperty("modelplane.repo.root");
+    return root != null ? Path.of(root) : Path.of("..").toAbsolutePath().normalize();
+  }
+}
