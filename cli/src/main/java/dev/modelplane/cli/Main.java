@@ -13,7 +13,10 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Kubernetes-native serving of large language models.",
-    subcommands = {CommandLine.HelpCommand.class, UpCommand.class, DownCommand.class, CrdsCommand.class,
+    subcommands = {CommandLine.HelpCommand.class, UpCommand.class, DownCommand.class,
+        dev.modelplane.cli.user.DeployCommand.class, dev.modelplane.cli.user.ListCommand.class,
+        dev.modelplane.cli.user.StatusCommand.class, dev.modelplane.cli.user.QueueCommand.class,
+        dev.modelplane.cli.user.DeleteCommand.class, dev.modelplane.cli.user.ChatCommand.class, CrdsCommand.class,
         DevClusterCommand.class,
         SimulatorCommand.class, dev.modelplane.router.RouterCommand.class, RenderCommand.class,
         OperatorCommand.class, ModelAgentCommand.class})

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** Applies manifests and follows the objects until they are ready, printing each change of phase. */
-final class ManifestRollout {
+public final class ManifestRollout {
   static final String FIELD_MANAGER = "modelplane-up";
   private static final Set<String> READY_PHASES = Set.of("Ready", "Running", "Succeeded", "Available", "Bound");
   /** API groups whose objects the operator gives a status: wait for one. */
@@ -32,7 +32,12 @@ final class ManifestRollout {
   }
 
   /** Server-side applies every object of {@code manifest} (namespace {@code default} when none is given). */
-  static List<HasMetadata> apply(KubernetesClient client, InputStream manifest) {
+  public static List<HasMetadata> apply(KubernetesClient client, InputStream manifest) {
+    return apply(client, manifest, FIELD_MANAGER);
+  }
+
+  /** As {@link #apply(KubernetesClient, InputStream)}, as {@code fieldManager}. */
+  public static List<HasMetadata> apply(KubernetesClient client, InputStream manifest, String fieldManager) {
     List<HasMetadata> applied = new ArrayList<>();
     for (HasMetadata item : client.load(manifest).items()) {
       if (item == null) {
@@ -44,7 +49,7 @@ final class ManifestRollout {
       if (item.getMetadata().getManagedFields() != null) {
         item.getMetadata().setManagedFields(null);
       }
-      applied.add(client.resource(item).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply());
+      applied.add(client.resource(item).fieldManager(fieldManager).forceConflicts().serverSideApply());
     }
     return applied;
   }
@@ -72,8 +77,8 @@ final class ManifestRollout {
    * Follows {@code objects} until every one is ready, printing a line whenever one's summary changes. False when
    * {@code timeout} passed first.
    */
-  static boolean waitReady(KubernetesClient client, List<HasMetadata> objects, Duration timeout, PrintWriter out)
-      throws InterruptedException {
+  public static boolean waitReady(KubernetesClient client, List<HasMetadata> objects, Duration timeout,
+      PrintWriter out) throws InterruptedException {
     Map<String, String> shown = new LinkedHashMap<>();
     Instant deadline = Instant.now().plus(timeout);
     while (true) {

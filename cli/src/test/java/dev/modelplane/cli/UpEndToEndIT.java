@@ -97,6 +97,15 @@ class UpEndToEndIT {
     assertThat(sdk.exit()).as(sdk.output()).isZero();
     assertThat(Integer.parseInt(sdk.output().replaceAll("(?s).*chunks (\\d+).*", "$1"))).isEqualTo(8);
 
+    // The user CLI on the same platform: list, and chat streamed through the router.
+    String kubeconfig = state.resolve("kubeconfig").toString();
+    Run list = modelplane(List.of("list", "--kubeconfig", kubeconfig), 60);
+    assertThat(list.output()).containsPattern("default\\s+inferenceservice.llmkube\\s+qwen-chat\\s+Ready");
+    Run chat = modelplane(List.of("chat", "qwen-chat", "Hello", "--max-tokens", "6", "--kubeconfig", kubeconfig,
+        "--url", base), 60);
+    assertThat(chat.exit()).as(chat.output()).isZero();
+    assertThat(chat.output().strip()).isNotEmpty();
+
     // A second service with three replicas, applied by `up -f` on the running platform.
     Path spread = state.resolve("spread.yaml");
     Files.writeString(spread, SPREAD);

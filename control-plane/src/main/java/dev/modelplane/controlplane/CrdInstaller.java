@@ -37,7 +37,11 @@ final class CrdInstaller {
     return crds;
   }
 
-  /** Applies {@code crds} server-side and waits until each is Established; returns their names. */
+  /**
+   * Applies {@code crds} server-side and waits until each is Established and its kind is in the API discovery of
+   * every served version (discovery is published a moment after Established; clients that look kinds up there, as
+   * fabric8's generic resources do, would otherwise miss it); returns their names.
+   */
   static List<String> apply(KubernetesClient client, List<CustomResourceDefinition> crds) {
     List<String> names = new ArrayList<>();
     for (CustomResourceDefinition crd : crds) {
@@ -52,7 +56,33 @@ final class CrdInstaller {
               .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
           WAIT_SECONDS, TimeUnit.SECONDS);
     }
+    for (CustomResourceDefinition crd : crds) {
+      for (var version : crd.getSpec().getVersions()) {
+        if (Boolean.TRUE.equals(version.getServed())) {
+          awaitDiscovery(client, crd.getSpec().getGroup() + "/" + version.getName(), crd.getSpec().getNames()
+              .getKind());
+        }
+      }
+    }
     return names;
+  }
+
+  private static void awaitDiscovery(KubernetesClient client, String groupVersion, String kind) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (System.nanoTime() < deadline) {
+      var resources = client.getApiResources(groupVersion);
+      if (resources != null && resources.getResources().stream().anyMatch(r -> kind.equals(r.getKind()))) {
+        return;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    throw new IllegalStateException(kind + " (" + groupVersion + ") did not appear in API discovery within "
+        + WAIT_SECONDS + " s");
   }
 
   /**
