@@ -107,7 +107,7 @@ final class DevClusterCommand implements Runnable {
     @Option(names = "--gpu-nodes", defaultValue = "2", description = "Fake GPU nodes (default: ${DEFAULT-VALUE}).")
     int gpuNodes;
 
-    @Option(names = "--gpus-per-node", defaultValue = "1",
+    @Option(names = "--gpus-per-node", defaultValue = "2",
         description = "nvidia.com/gpu capacity of each GPU node (default: ${DEFAULT-VALUE}).")
     int gpusPerNode;
 
@@ -265,7 +265,7 @@ final class DevClusterCommand implements Runnable {
     @Option(names = "--gpu-nodes", defaultValue = "2")
     int gpuNodes;
 
-    @Option(names = "--gpus-per-node", defaultValue = "1")
+    @Option(names = "--gpus-per-node", defaultValue = "2")
     int gpusPerNode;
 
     @Option(names = "--no-live-pods")
@@ -321,8 +321,11 @@ final class DevClusterCommand implements Runnable {
       nodes.add(FakeNode.cpu("cpu-node-" + i));
     }
     for (int i = 0; i < gpuNodes; i++) {
+      // The GPUs also show as render devices (the generic device plugin's devic.es/dri-render), which Vulkan
+      // builds of llama.cpp ask for.
       nodes.add(FakeNode.nvidia("gpu-node-" + i, gpusPerNode)
-          .withLabel("nvidia.com/gpu.product", GPU_PRODUCTS.get(i % GPU_PRODUCTS.size())));
+          .withLabel("nvidia.com/gpu.product", GPU_PRODUCTS.get(i % GPU_PRODUCTS.size()))
+          .withCapacity("devic.es/dri-render", Integer.toString(gpusPerNode)));
     }
     return nodes;
   }

@@ -19,7 +19,9 @@ import java.util.Set;
 /** Applies manifests and follows the objects until they are ready, printing each change of phase. */
 public final class ManifestRollout {
   static final String FIELD_MANAGER = "modelplane-up";
-  private static final Set<String> READY_PHASES = Set.of("Ready", "Running", "Succeeded", "Available", "Bound");
+  /** Phases that end the wait: ready, or deliberately not running (suspended, scaled to zero). */
+  private static final Set<String> READY_PHASES = Set.of("Ready", "Running", "Succeeded", "Available", "Bound",
+      "Suspended", "Stopped");
   /** API groups whose objects the operator gives a status: wait for one. */
   private static final Set<String> OPERATOR_GROUPS = Set.of("inference.llmkube.dev", "ome.io", "model.otterscale.io");
   private static final String POOL_API = "inference.networking.k8s.io/v1";

@@ -57,32 +57,39 @@ final class UpCommand implements Callable<Integer> {
       description = "State, kubeconfig and logs (default: ~/.cache/modelplane/dev-cluster).")
   Path stateDirOption;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Router listen address (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--host", defaultValue = "127.0.0.1",
+      description = "Router listen address (default: ${DEFAULT-VALUE}).")
   String host;
 
   @Option(names = "--port", defaultValue = "8080", description = "OpenAI gateway port (default: ${DEFAULT-VALUE}).")
   int port;
 
-  @Option(names = "--grpc-port", defaultValue = "9002", description = "Envoy ext_proc port (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--grpc-port", defaultValue = "9002",
+      description = "Envoy ext_proc port (default: ${DEFAULT-VALUE}).")
   int grpcPort;
 
-  @Option(names = "--grpc-health-port", defaultValue = "9003", description = "gRPC health port (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--grpc-health-port", defaultValue = "9003",
+      description = "gRPC health port (default: ${DEFAULT-VALUE}).")
   int grpcHealthPort;
 
-  @Option(names = "--metrics-port", defaultValue = "9090", description = "Router metrics port (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--metrics-port", defaultValue = "9090",
+      description = "Router metrics port (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
   @Option(names = "--operator-port", defaultValue = "8081",
       description = "Operator health and metrics port (default: ${DEFAULT-VALUE}).")
   int operatorPort;
 
-  @Option(names = "--cpu-nodes", defaultValue = "1", description = "Fake CPU nodes of a new cluster (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--cpu-nodes", defaultValue = "1",
+      description = "Fake CPU nodes of a new cluster (default: ${DEFAULT-VALUE}).")
   int cpuNodes;
 
-  @Option(names = "--gpu-nodes", defaultValue = "2", description = "Fake GPU nodes of a new cluster (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--gpu-nodes", defaultValue = "2",
+      description = "Fake GPU nodes of a new cluster (default: ${DEFAULT-VALUE}).")
   int gpuNodes;
 
-  @Option(names = "--gpus-per-node", defaultValue = "1", description = "GPUs per fake GPU node (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--gpus-per-node", defaultValue = "2",
+      description = "GPUs per fake GPU node (default: ${DEFAULT-VALUE}).")
   int gpusPerNode;
 
   @Option(names = "--timeout", defaultValue = "PT10M",
@@ -129,12 +136,13 @@ final class UpCommand implements Callable<Integer> {
           return 1;
         }
       }
-      step(5, "check the endpoint");
-      EndpointCheck check = new EndpointCheck(host, port);
-      Optional<EndpointCheck.Answer> answer = noApply ? Optional.empty()
-          : check.firstAnswer(client, applied, Duration.ofSeconds(90));
-      summary(cluster.get(), platform, answer, dir, Duration.between(started, Instant.now()));
-      return noApply || answer.isPresent() ? 0 : 1;
+      boolean pool = applied.stream().anyMatch(o -> "InferencePool".equals(o.getKind()));
+      step(5, pool ? "check the endpoint" : "check the endpoint: skipped, the manifest has no InferencePool for "
+          + "the router to serve");
+      Optional<EndpointCheck.Answer> answer = pool
+          ? new EndpointCheck(host, port).firstAnswer(client, applied, Duration.ofSeconds(90)) : Optional.empty();
+      summary(cluster.get(), platform, answer, pool, dir, Duration.between(started, Instant.now()));
+      return !pool || answer.isPresent() ? 0 : 1;
     }
   }
 
@@ -264,7 +272,7 @@ final class UpCommand implements Callable<Integer> {
   }
 
   private void summary(DevClusterCommand.State cluster, PlatformState platform, Optional<EndpointCheck.Answer> answer,
-      Path dir, Duration took) {
+      boolean checked, Path dir, Duration took) {
     PrintWriter out = out();
     String base = "http://" + hostForUrl(platform.host()) + ":" + platform.port() + "/v1";
     out.println();
@@ -274,9 +282,9 @@ final class UpCommand implements Callable<Integer> {
       out.println("  model " + a.model() + " in pool " + a.pool() + " answered: " + a.text());
       out.println();
       out.println(a.curl(base));
-    } else if (noApply) {
-      out.println("modelplane is up in " + took.toSeconds() + " s. OpenAI base URL: " + base
-          + " (no manifest applied: modelplane up -f FILE)");
+    } else if (!checked) {
+      out.println("modelplane is up in " + took.toSeconds() + " s. OpenAI base URL: " + base + (noApply
+          ? " (no manifest applied: modelplane up -f FILE)" : " (add an InferencePool to route to what was applied)"));
     } else {
       err().println("up: the objects are ready but no request through the router succeeded; see "
           + dir.resolve("router.log"));

@@ -153,7 +153,9 @@ class UpEndToEndIT {
       await().atMost(Duration.ofSeconds(30)).until(() -> chat("default/spread", "anyone?").statusCode() == 503);
       HttpResponse<String> none = chat("default/spread", "anyone?");
       assertThat(none.body()).contains("\"error\"").containsIgnoringCase("no ready endpoint");
-      ips.forEach(ip -> assertThat(listening(ip, 8080)).as("simulator on %s stopped", ip).isFalse());
+      // The pods are gone at once; their simulators stop within the grace period (SIGTERM, SIGKILL after 5 s).
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> ips.forEach(ip ->
+          assertThat(listening(ip, 8080)).as("simulator on %s stopped", ip).isFalse()));
 
       // Delete the quickstart service: its simulator stops with its pod.
       Pod qwen = client.pods().inNamespace("default").withLabel("app", "qwen-chat").list().getItems().get(0);

@@ -71,7 +71,8 @@ class UserCommandsTest {
     MainTest.Result deploy = run(test, "deploy", "chat", "--model", "https://example.com/qwen.gguf", "--gpus", "1");
     assertThat(deploy.code()).as(deploy.err()).isZero();
     assertThat(deploy.out()).contains("Model " + test.namespace() + "/chat applied",
-        "InferenceService " + test.namespace() + "/chat applied", "InferencePool " + test.namespace() + "/chat applied");
+        "InferenceService " + test.namespace() + "/chat applied",
+        "InferencePool " + test.namespace() + "/chat applied");
     KubernetesClient client = test.client();
     client.resource(new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder().withApiVersion(LLMKUBE)
         .withKind("Model").withNewMetadata().withName("hand-made").endMetadata()
@@ -113,7 +114,8 @@ class UserCommandsTest {
     MainTest.Result noPool = run(test, "chat", "nope", "hi");
     assertThat(noPool.code()).isEqualTo(1);
     assertThat(noPool.err()).contains("no InferencePool nope");
-    MainTest.Result noRouter = run(test, "chat", "chat", "hi", "--url", "http://127.0.0.1:" + OperatorFixtures.freePort());
+    MainTest.Result noRouter = run(test, "chat", "chat", "hi", "--url",
+        "http://127.0.0.1:" + OperatorFixtures.freePort());
     assertThat(noRouter.code()).isEqualTo(1);
     assertThat(noRouter.err()).contains("no router at");
 

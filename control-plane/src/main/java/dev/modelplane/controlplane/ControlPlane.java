@@ -206,6 +206,7 @@ public final class ControlPlane implements AutoCloseable {
       if (fake.gpus() > 0) {
         capacity.put(fake.gpuResource(), new Quantity(Integer.toString(fake.gpus())));
       }
+      fake.capacity().forEach((resource, amount) -> capacity.put(resource, new Quantity(amount)));
       Map<String, String> labels = new LinkedHashMap<>(fake.labels());
       labels.put("kubernetes.io/hostname", fake.name());
       labels.put("kubernetes.io/os", "linux");

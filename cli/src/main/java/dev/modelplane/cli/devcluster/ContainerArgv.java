@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  */
 public record ContainerArgv(List<String> tokens) {
   private static final Pattern KUBE_REF = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
-  private static final Pattern SHELL_REF = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
+  private static final Pattern SHELL_REF =
+      Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
   private static final Pattern FIELD_KEY = Pattern.compile("metadata\\.(labels|annotations)\\['(.+)']");
   private static final Pattern PYTHON = Pattern.compile("(.*/)?python[0-9.]*");
   private static final Set<String> SHELLS = Set.of("sh", "bash", "dash", "ash", "zsh");
@@ -147,7 +148,7 @@ public record ContainerArgv(List<String> tokens) {
     });
   }
 
-  /** {@code $(VAR)} → value when defined (kept as written otherwise, as the kubelet does); {@code $$(VAR)} escapes. */
+  /** {@code $(VAR)} → its value when defined (else kept, as the kubelet does); {@code $$(VAR)} escapes. */
   static String expandKubernetes(String word, Map<String, String> env) {
     StringBuilder out = new StringBuilder();
     Matcher m = KUBE_REF.matcher(word);

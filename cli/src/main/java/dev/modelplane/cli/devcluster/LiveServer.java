@@ -43,21 +43,22 @@ final class LiveServer {
         : Duration.ofSeconds(seconds));
   }
 
-  /** Ends the process: SIGTERM, then SIGKILL after {@code grace}. */
-  void stop(Duration grace) {
+  /**
+   * Ends the process without waiting: SIGTERM now, SIGKILL if it still runs after {@code grace}. Returns when the
+   * process has exited (for whoever must wait).
+   */
+  java.util.concurrent.CompletableFuture<Process> stop(Duration grace) {
     stopping = true;
     Process p = process;
     if (p == null) {
-      return;
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
     p.destroy();
-    try {
-      if (!p.waitFor(grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly();
-      }
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    p.onExit().orTimeout(grace.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        .exceptionally(timeout -> {
+          p.destroyForcibly();
+          return p;
+        });
+    return p.onExit();
   }
 }

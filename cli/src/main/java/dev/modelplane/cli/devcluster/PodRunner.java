@@ -20,7 +20,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -188,7 +190,8 @@ public final class PodRunner implements AutoCloseable {
       return;
     }
     live.servers.values().forEach(s -> s.stop(STOP_GRACE));
-    LOG.atInfo().addKeyValue("event", "live_pod_stopped").addKeyValue("pod", live.key()).log("pod gone; simulator stopped");
+    LOG.atInfo().addKeyValue("event", "live_pod_stopped").addKeyValue("pod", live.key())
+        .log("pod gone; simulator stopped");
   }
 
   private void tick() {
@@ -252,10 +255,14 @@ public final class PodRunner implements AutoCloseable {
       informer.stop();
     }
     try {
-      loop.submit(() -> {
-        pods.values().forEach(p -> p.servers.values().forEach(s -> s.stop(STOP_GRACE)));
+      List<CompletableFuture<Process>> exits = loop.submit(() -> {
+        List<CompletableFuture<Process>> all = new ArrayList<>();
+        pods.values().forEach(p -> p.servers.values().forEach(s -> all.add(s.stop(STOP_GRACE))));
         pods.clear();
-      }).get(30, TimeUnit.SECONDS);
+        return all;
+      }).get(10, TimeUnit.SECONDS);
+      CompletableFuture.allOf(exits.toArray(CompletableFuture[]::new)).get(STOP_GRACE.toSeconds() + 10,
+          TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.atWarn().setCause(e).log("pod runner: stopping simulators took too long");
     }

@@ -15,8 +15,8 @@ public enum ServerKind {
   VLLM("vllm-openai|vllm|vllm-cpu|vllm-tpu|llm-d|llm-d-cuda|llm-d-rocm|llm-d-xpu", 8000),
   /** SGLang's server images (not its router). Default port 30000. */
   SGLANG("sglang", 30000),
-  /** llama.cpp's server images. Default port 8080. */
-  LLAMA_CPP("llama\\.cpp", 8080),
+  /** llama.cpp's server images, and LLMKube's Vulkan and ROCm builds of it. Default port 8080. */
+  LLAMA_CPP("llama\\.cpp|llmkube-llama-vulkan|llmkube-llama-rocm", 8080),
   /** Hugging Face text-generation-inference. Default port 80. */
   TGI("text-generation-inference", 80),
   /** Simulators: llm-d's inference simulator, or modelplane's own image running {@code simulator}. Port 8000. */

@@ -56,7 +56,9 @@ class LiveStagesTest {
   @Test
   void theSelectorTestsImagesWithOneRegexAndTheModelplaneImageByItsFirstArgument() {
     assertThat(ServerKind.podSelectorJq()).startsWith("[.spec.containers[] | select((.image // \"\" | test(\"(^|/)(")
-        .contains("vllm-openai|").contains("|sglang|llama\\\\.cpp|text-generation-inference|llm-d-inference-sim)")
+        .contains("vllm-openai|")
+        .contains("|sglang|llama\\\\.cpp|llmkube-llama-vulkan|llmkube-llama-rocm|text-generation-inference|"
+            + "llm-d-inference-sim)")
         .endsWith("and ((.args // [])[0:1] == [\"simulator\"])))] | length > 0");
   }
 

@@ -32,6 +32,8 @@ class SimulatorArgsTest {
     assertThat(ServerKind.of(image("ghcr.io/ggml-org/llama.cpp:server-cuda-b10068"))).contains(ServerKind.LLAMA_CPP);
     assertThat(ServerKind.of(image("ghcr.io/huggingface/text-generation-inference:3.3.7"))).contains(ServerKind.TGI);
     assertThat(ServerKind.of(image("localhost:5000/vllm@sha256:abc"))).contains(ServerKind.VLLM);
+    assertThat(ServerKind.of(image("ghcr.io/defilantech/llmkube-llama-vulkan@sha256:cbab8af6")))
+        .contains(ServerKind.LLAMA_CPP);
     assertThat(ServerKind.of(image("ghcr.io/llm-d/llm-d-inference-sim:v0.6"))).contains(ServerKind.SIMULATOR);
     // Routers, endpoint pickers, look-alikes and unknown servers stay fake.
     assertThat(ServerKind.of(image("docker.io/lmsysorg/sglang-router:v0.2.4"))).isEmpty();
@@ -92,7 +94,8 @@ class SimulatorArgsTest {
 
   @Test
   void llamaCppAcceptsAnyModelAndSplitsItsContextBetweenSlots() {
-    SimulatorPlan p = plan(new ContainerBuilder().withName("llama-server").withImage("ghcr.io/ggml-org/llama.cpp:server")
+    SimulatorPlan p = plan(new ContainerBuilder().withName("llama-server")
+        .withImage("ghcr.io/ggml-org/llama.cpp:server")
         .withArgs("--model", "/models/k/qwen.gguf", "--port", "8080", "--host", "::", "--ctx-size", "8192",
             "--parallel", "4", "-ngl", "99", "--flash-attn", "on").build());
     assertThat(p.port()).isEqualTo(8080);

@@ -1,0 +1,103 @@
+package dev.modelplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.modelplane.controlplane.ControlPlaneBinaries;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The LLMKube and Gateway API Inference Extension samples are self-contained: each, applied alone with
+ * {@code modelplane up -f} on the local platform, reaches Ready (or, for the suspended one, Suspended) — its Models,
+ * claims, PriorityClass, RuntimeClass and GPUs are all there. A sample with an InferencePool answers through the
+ * router. Each sample's objects are deleted before the next.
+ */
+class SamplesUpIT {
+  @org.junit.jupiter.api.io.TempDir
+  static Path state;
+  static List<String> ports;
+
+  @BeforeAll
+  static void platform() throws Exception {
+    if (ControlPlaneBinaries.find().isEmpty()) {
+      if ("true".equals(System.getenv("CI"))) {
+        throw new IllegalStateException("CI=true and no control-plane binaries: run hack/control-plane/build.sh");
+      }
+      Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
+    }
+    ports = List.of("--state-dir", state.toString(), "--port", port(), "--grpc-port", port(), "--grpc-health-port",
+        port(), "--metrics-port", port(), "--operator-port", port(), "--timeout", "PT3M");
+    UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up", "--no-apply"), ports), 600);
+    assertThat(up.exit()).as(up.output()).isZero();
+  }
+
+  @AfterAll
+  static void down() throws Exception {
+    if (state != null && Files.exists(state)) {
+      UpEndToEndIT.modelplane(List.of("down", "--state-dir", state.toString()), 120);
+    }
+  }
+
+  static Stream<Path> samples() throws IOException {
+    Path root = OperatorFixtures.repoRoot().resolve("deploy/samples");
+    try (Stream<Path> llmkube = Files.list(root.resolve("llmkube"));
+        Stream<Path> gie = Files.list(root.resolve("gie"))) {
+      return Stream.concat(llmkube.filter(p -> p.getFileName().toString().startsWith("inferenceservice-")),
+          gie).sorted().toList().stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("samples")
+  void sampleReachesReadyWithUp(Path sample) throws Exception {
+    UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up", "-f", sample.toString()), ports), 400);
+    try {
+      assertThat(up.exit()).as(up.output()).isZero();
+      assertThat(up.output()).contains("[4/5] wait until ready");
+      String kind = Files.readString(sample).contains("kind: InferencePool") ? "answered: " : "skipped";
+      assertThat(up.output()).contains(kind);
+    } finally {
+      try (KubernetesClient client = new KubernetesClientBuilder()
+          .withConfig(Config.fromKubeconfig(Files.readString(state.resolve("kubeconfig")))).build()) {
+        List<HasMetadata> objects = client.load(Files.newInputStream(sample)).items();
+        for (HasMetadata o : objects) {
+          if (o.getMetadata().getNamespace() == null && !o.getKind().startsWith("Cluster")) {
+            o.getMetadata().setNamespace("default");
+          }
+          client.resource(o).delete();
+        }
+        await().atMost(Duration.ofSeconds(120)).until(() -> client.pods().inNamespace("default").list().getItems()
+            .isEmpty());
+      }
+    }
+  }
+
+  private static String port() {
+    try {
+      return Integer.toString(OperatorFixtures.freePort());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+}
