@@ -45,8 +45,11 @@ public final class ManifestRollout {
       if (item == null) {
         continue;
       }
-      if (namespaced(client, item) && item.getMetadata().getNamespace() == null) {
-        item.getMetadata().setNamespace("default");
+      if (namespaced(client, item)) {
+        if (item.getMetadata().getNamespace() == null) {
+          item.getMetadata().setNamespace("default");
+        }
+        ensureNamespace(client, item.getMetadata().getNamespace());
       }
       if (item.getMetadata().getManagedFields() != null) {
         item.getMetadata().setManagedFields(null);
@@ -54,6 +57,14 @@ public final class ManifestRollout {
       applied.add(client.resource(item).fieldManager(fieldManager).forceConflicts().serverSideApply());
     }
     return applied;
+  }
+
+  /** Creates {@code namespace} when it does not exist (manifests often name one of their own). */
+  private static void ensureNamespace(KubernetesClient client, String namespace) {
+    if (client.namespaces().withName(namespace).get() == null) {
+      client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+          .withName(namespace).endMetadata().build()).fieldManager(FIELD_MANAGER).serverSideApply();
+    }
   }
 
   private static boolean namespaced(KubernetesClient client, HasMetadata item) {

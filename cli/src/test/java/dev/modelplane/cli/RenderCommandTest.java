@@ -60,7 +60,8 @@ class RenderCommandTest {
     Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
     MainTest.Result r = MainTest.run("render", "-f", root.resolve("deploy/samples/llmkube").toString());
     assertThat(r.code()).as(r.err()).isZero();
-    assertThat(r.err()).isEmpty();
+    // The samples carry the claims they mount; render creates none of them and says so, nothing else.
+    assertThat(r.err().lines()).allMatch(l -> l.startsWith("skipped PersistentVolumeClaim (v1): "));
     assertThat(r.out().lines().filter(l -> l.equals("kind: Deployment")).count()).isEqualTo(8);
   }
 
