@@ -157,9 +157,24 @@ class UpEndToEndIT {
       await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> ips.forEach(ip ->
           assertThat(listening(ip, 8080)).as("simulator on %s stopped", ip).isFalse()));
 
-      // Delete the quickstart service: its simulator stops with its pod.
+      // A simulator killed is a container restart: not Ready, restarted after a backoff, Ready again.
       Pod qwen = client.pods().inNamespace("default").withLabel("app", "qwen-chat").list().getItems().get(0);
-      assertThat(listening(qwen.getStatus().getPodIP(), 8080)).isTrue();
+      String ip = qwen.getStatus().getPodIP();
+      ProcessHandle simulator = ProcessHandle.allProcesses().filter(p -> p.info().arguments()
+          .map(a -> String.join(" ", a)).filter(a -> a.contains("-Dmodelplane.live-pod=" + state)
+              && a.contains("--host " + ip + " ")).isPresent()).findFirst().orElseThrow();
+      simulator.destroyForcibly();
+      await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+        Pod p = client.pods().inNamespace("default").withName(qwen.getMetadata().getName()).get();
+        assertThat(p.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
+        assertThat(p.getStatus().getContainerStatuses().get(0).getLastState().getTerminated().getExitCode())
+            .isEqualTo(137);
+        assertThat(p.getStatus().getConditions()).anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus())
+            .isEqualTo("Ready=True"));
+      });
+      assertThat(listening(ip, 8080)).isTrue();
+
+      // Delete the quickstart service: its simulator stops with its pod.
       client.genericKubernetesResources("inference.llmkube.dev/v1alpha1", "InferenceService").inNamespace("default")
           .withName("qwen-chat").delete();
       await().atMost(Duration.ofSeconds(90)).until(() -> !listening(qwen.getStatus().getPodIP(), 8080));

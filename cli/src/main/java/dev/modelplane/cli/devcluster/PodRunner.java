@@ -105,20 +105,6 @@ public final class PodRunner implements AutoCloseable {
     loop.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** The live containers of a pod (for {@code up} and tests): container name → simulator port, when known. */
-  public Map<String, Integer> liveContainers(String namespace, String name) {
-    try {
-      return loop.submit(() -> {
-        Map<String, Integer> out = new LinkedHashMap<>();
-        pods.values().stream().filter(p -> p.key().equals(namespace + "/" + name))
-            .forEach(p -> p.servers.forEach((c, s) -> out.put(c, s.plan.port())));
-        return out;
-      }).get(10, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      return Map.of();
-    }
-  }
-
   private void observe(Pod pod) {
     String uid = pod.getMetadata().getUid();
     if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -147,7 +133,8 @@ public final class PodRunner implements AutoCloseable {
       LOG.atInfo().addKeyValue("event", "live_container").addKeyValue("pod", live.key())
           .addKeyValue("container", server.plan.container()).addKeyValue("server", server.plan.kind())
           .addKeyValue("address", live.host() + ":" + server.plan.port())
-          .addKeyValue("ignored_flags", server.plan.ignored()).log("serving a model-server container with a simulator");
+          .addKeyValue("ignored_flags", server.plan.ignored())
+          .log("serving a model-server container with a simulator");
       launch(live, server);
     }
   }
