@@ -41,10 +41,17 @@ class OperatorProcessIT {
   Path dir;
 
   @AfterEach
-  void stopProcesses() throws IOException {
+  void stopProcesses() throws Exception {
     for (OperatorProcess p : processes) {
+      // Kept in the failsafe report, for when a test fails: the threads of a replica still running, then its log.
+      if (p.process.isAlive()) {
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+            Long.toString(p.process.pid()), "Thread.print").redirectErrorStream(true).start();
+        String threads = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        jcmd.waitFor(30, TimeUnit.SECONDS);
+        System.out.println("----- threads of " + p.logFile().getFileName() + "\n" + threads);
+      }
       p.kill();
-      // Kept in the failsafe report, for when a test fails.
       System.out.println("----- " + p.logFile().getFileName() + "\n" + p.log());
     }
   }
@@ -78,8 +85,8 @@ class OperatorProcessIT {
     // Structured logs: the lines of a reconcile name its resource (JOSDK's MDC) — the status line, or the retry line
     // when the first apply met a conflict.
     java.util.regex.Pattern reconcileLine = java.util.regex.Pattern.compile(
-        "level=INFO logger=InferenceServiceReconciler event=(status|retry) isvc=" + ns + "/first .*resource=" + ns
-            + "/first resource.kind=InferenceService");
+        "level=INFO logger=(InferenceServiceReconciler|ModelReconciler) event=(status|retry) (isvc|model)=" + ns
+            + "/first .*resource=" + ns + "/first resource.kind=(InferenceService|Model)");
     // Either replica's: on a loaded machine the leader may change hands before the line is written.
     await().atMost(TIMEOUT).until(() -> reconcileLine.matcher(a.log() + b.log()).find());
 
