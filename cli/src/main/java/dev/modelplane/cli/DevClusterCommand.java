@@ -82,7 +82,8 @@ final class DevClusterCommand implements Runnable {
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--state-dir", paramLabel = "DIR",
-        description = "Where the cluster keeps its state, kubeconfig and logs (default: ~/.cache/modelplane/dev-cluster).")
+        description = "Where the cluster keeps its state, kubeconfig and logs "
+            + "(default: ~/.cache/modelplane/dev-cluster).")
     Path stateDirOption;
 
     Path stateDir() {
@@ -257,7 +258,8 @@ final class DevClusterCommand implements Runnable {
     }
   }
 
-  @Command(name = "serve", hidden = true, description = "Runs the cluster in the foreground until stopped (used by up).")
+  @Command(name = "serve", hidden = true,
+      description = "Runs the cluster in the foreground until stopped (used by up).")
   static final class Serve extends Base {
     @Option(names = "--cpu-nodes", defaultValue = "1")
     int cpuNodes;
@@ -286,7 +288,7 @@ final class DevClusterCommand implements Runnable {
           ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER, ControlPlane.Component.KWOK);
           DirectoryProvisioner volumes = new DirectoryProvisioner(cp.client(), work.resolve("volumes"));
           PodRunner runner = new PodRunner(cp.client(), work.resolve("pods"),
-              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString()))) {
+              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString(), Main.class.getName()))) {
         cp.installCrds();
         ClusterAddons.install(cp.client());
         volumes.start();

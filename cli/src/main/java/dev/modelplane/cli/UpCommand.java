@@ -1,6 +1,7 @@
 package dev.modelplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.cli.user.ManifestRollout;
 import dev.modelplane.common.logging.LogFormat;
 import dev.modelplane.common.logging.LogSetup;
 import io.fabric8.kubernetes.api.model.HasMetadata;

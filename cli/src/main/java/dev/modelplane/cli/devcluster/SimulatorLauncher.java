@@ -1,6 +1,5 @@
 package dev.modelplane.cli.devcluster;
 
-import dev.modelplane.cli.Main;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,12 +24,13 @@ public interface SimulatorLauncher {
    * Simulators as JVMs of this distribution ({@code modelplane simulator}), sized small: many run on one machine.
    *
    * @param tag identifies this pod runner's processes (recorded in their command line)
+   * @param mainClass the distribution's main class, whose {@code simulator} subcommand runs a simulator
    */
-  static SimulatorLauncher javaProcesses(String tag) {
+  static SimulatorLauncher javaProcesses(String tag, String mainClass) {
     return new SimulatorLauncher() {
       @Override
       public Process start(SimulatorPlan plan, String host, Path log) throws IOException {
-        return startJava(tag, plan, host, log);
+        return startJava(tag, mainClass, plan, host, log);
       }
 
       @Override
@@ -43,12 +43,13 @@ public interface SimulatorLauncher {
     };
   }
 
-  private static Process startJava(String tag, SimulatorPlan plan, String host, Path log) throws IOException {
+  private static Process startJava(String tag, String mainClass, SimulatorPlan plan, String host, Path log)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(List.of(MARKER + tag, "-XX:+UseSerialGC", "-Xms16m", "-Xmx256m", "-Xss512k",
         "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "simulator", "--host", host, "--port", Integer.toString(plan.port())));
+        mainClass, "simulator", "--host", host, "--port", Integer.toString(plan.port())));
     command.addAll(plan.args());
     Files.createDirectories(log.getParent());
     return new ProcessBuilder(command).redirectErrorStream(true)

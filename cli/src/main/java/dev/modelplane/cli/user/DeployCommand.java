@@ -3,7 +3,6 @@ package dev.modelplane.cli.user;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelplane.cli.ManifestRollout;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.render.ManifestRenderer;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,4 +1,4 @@
-package dev.modelplane.cli;
+package dev.modelplane.cli.user;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -18,7 +18,7 @@ import java.util.Set;
 
 /** Applies manifests and follows the objects until they are ready, printing each change of phase. */
 public final class ManifestRollout {
-  static final String FIELD_MANAGER = "modelplane-up";
+  public static final String FIELD_MANAGER = "modelplane-up";
   /** Phases that end the wait: ready, or deliberately not running (suspended, scaled to zero). */
   private static final Set<String> READY_PHASES = Set.of("Ready", "Running", "Succeeded", "Available", "Bound",
       "Suspended", "Stopped");
@@ -27,7 +27,7 @@ public final class ManifestRollout {
   private static final String POOL_API = "inference.networking.k8s.io/v1";
 
   /** Where an object stands: ready or not, and a one-line summary. */
-  record Readiness(boolean ready, String summary) {
+  public record Readiness(boolean ready, String summary) {
   }
 
   private ManifestRollout() {
@@ -80,7 +80,7 @@ public final class ManifestRollout {
   }
 
   /** Reads {@code in} fully (so a file can be applied and echoed). */
-  static byte[] read(InputStream in) throws IOException {
+  public static byte[] read(InputStream in) throws IOException {
     try (in) {
       return in.readAllBytes();
     }
@@ -121,7 +121,7 @@ public final class ManifestRollout {
     try {
       GenericKubernetesResource fresh = client.genericKubernetesResources(object.getApiVersion(), object.getKind())
           .inNamespace(object.getMetadata().getNamespace()).withName(object.getMetadata().getName()).get();
-      return fresh == null ? null : DevClusterCommand.JSON.valueToTree(fresh);
+      return fresh == null ? null : OutputFormat.JSON_MAPPER.valueToTree(fresh);
     } catch (KubernetesClientException e) {
       return null;
     }
@@ -143,7 +143,7 @@ public final class ManifestRollout {
   }
 
   /** Readiness from the usual status shapes: phase, OME's state, a Ready condition, Deployment replicas. */
-  static Readiness readiness(JsonNode object) {
+  public static Readiness readiness(JsonNode object) {
     if (object == null) {
       return new Readiness(false, "not found");
     }
