@@ -176,11 +176,8 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private void startKwok() throws IOException {
-    Path stages = binDir.resolve("../etc/kwok-stages.yaml").normalize();
-    String rewritten = kwokStages.apply(Files.readString(stages));
-    if (!rewritten.equals(Files.readString(stages))) {
-      stages = Files.writeString(workDir.resolve("kwok-stages.yaml"), rewritten);
-    }
+    Path stages = Files.writeString(workDir.resolve("kwok-stages.yaml"),
+        kwokStages.apply(Files.readString(binDir.resolve("../etc/kwok-stages.yaml").normalize())));
     launch("kwok", List.of(bin("kwok"), "--kubeconfig=" + kubeconfig, "--config=" + stages,
         "--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=" + FakeNode.KWOK_ANNOTATION + "=fake",
         // Nodes without an InternalIP or pod CIDR get loopback ones, never kwok's 10.x defaults.
