@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelplane.cli.devcluster.ClusterAddons;
 import dev.modelplane.cli.devcluster.DirectoryProvisioner;
 import dev.modelplane.cli.devcluster.LiveStages;
+import dev.modelplane.cli.devcluster.ModelAgents;
 import dev.modelplane.cli.devcluster.PodRunner;
 import dev.modelplane.cli.devcluster.SimulatorLauncher;
 import dev.modelplane.common.logging.LogOptions;
@@ -105,10 +106,10 @@ final class DevClusterCommand implements Runnable {
     @Option(names = "--cpu-nodes", defaultValue = "1", description = "Fake CPU-only nodes (default: ${DEFAULT-VALUE}).")
     int cpuNodes;
 
-    @Option(names = "--gpu-nodes", defaultValue = "2", description = "Fake GPU nodes (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--gpu-nodes", defaultValue = "4", description = "Fake GPU nodes (default: ${DEFAULT-VALUE}).")
     int gpuNodes;
 
-    @Option(names = "--gpus-per-node", defaultValue = "2",
+    @Option(names = "--gpus-per-node", defaultValue = "8",
         description = "nvidia.com/gpu capacity of each GPU node (default: ${DEFAULT-VALUE}).")
     int gpusPerNode;
 
@@ -264,10 +265,10 @@ final class DevClusterCommand implements Runnable {
     @Option(names = "--cpu-nodes", defaultValue = "1")
     int cpuNodes;
 
-    @Option(names = "--gpu-nodes", defaultValue = "2")
+    @Option(names = "--gpu-nodes", defaultValue = "4")
     int gpuNodes;
 
-    @Option(names = "--gpus-per-node", defaultValue = "2")
+    @Option(names = "--gpus-per-node", defaultValue = "8")
     int gpusPerNode;
 
     @Option(names = "--no-live-pods")
@@ -288,13 +289,17 @@ final class DevClusterCommand implements Runnable {
           ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER, ControlPlane.Component.KWOK);
           DirectoryProvisioner volumes = new DirectoryProvisioner(cp.client(), work.resolve("volumes"));
           PodRunner runner = new PodRunner(cp.client(), work.resolve("pods"),
-              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString(), Main.class.getName()))) {
+              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString(), Main.class.getName()));
+          ModelAgents agents = new ModelAgents(cp.client(), work.resolve("models"))) {
         cp.installCrds();
         ClusterAddons.install(cp.client());
+        ClusterAddons.installUpstreamCrds(cp);
         volumes.start();
-        cp.addNodes(nodes(cpuNodes, gpuNodes, gpusPerNode).toArray(FakeNode[]::new));
+        List<FakeNode> nodes = nodes(cpuNodes, gpuNodes, gpusPerNode);
+        cp.addNodes(nodes.toArray(FakeNode[]::new));
         if (!noLivePods) {
           runner.start();
+          agents.start(nodes.stream().map(FakeNode::name).toList());
         }
         Path kubeconfig = dir.resolve("kubeconfig");
         Files.copy(cp.kubeconfig(), kubeconfig, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -38,12 +38,31 @@ final class EndpointCheck {
     this.port = port;
   }
 
-  /** Asks the first applied pool (else any pool) until it answers or {@code limit} passes. */
+  /**
+   * The pools that serve what was applied: applied InferencePools, and those an applied object owns (the one an
+   * OME InferenceService's default router gets), in that order.
+   */
+  static List<HasMetadata> poolsOf(KubernetesClient client, List<HasMetadata> applied) {
+    List<HasMetadata> out = new java.util.ArrayList<>(applied.stream()
+        .filter(o -> POOL_API.equals(o.getApiVersion()) && "InferencePool".equals(o.getKind())).toList());
+    java.util.Set<String> uids = applied.stream().map(o -> o.getMetadata().getUid())
+        .filter(java.util.Objects::nonNull).collect(java.util.stream.Collectors.toSet());
+    for (GenericKubernetesResource pool : client.genericKubernetesResources(POOL_API, "InferencePool")
+        .inAnyNamespace().list().getItems()) {
+      if (pool.getMetadata().getOwnerReferences() != null && pool.getMetadata().getOwnerReferences().stream()
+          .anyMatch(r -> uids.contains(r.getUid()))) {
+        out.add(pool);
+      }
+    }
+    return out;
+  }
+
+  /** Asks the first pool of {@link #poolsOf} (else any pool) until it answers or {@code limit} passes. */
   Optional<Answer> firstAnswer(KubernetesClient client, List<HasMetadata> applied, Duration limit)
       throws InterruptedException {
     List<GenericKubernetesResource> pools = client.genericKubernetesResources(POOL_API, "InferencePool")
         .inAnyNamespace().list().getItems();
-    Optional<HasMetadata> target = applied.stream().filter(o -> "InferencePool".equals(o.getKind())).findFirst()
+    Optional<HasMetadata> target = poolsOf(client, applied).stream().findFirst()
         .or(() -> pools.stream().map(p -> (HasMetadata) p).findFirst());
     if (target.isEmpty()) {
       return Optional.empty();

@@ -84,6 +84,10 @@ final class ModelAgentCommand implements Callable<Integer> {
       description = "Attempts per file within one try, with 1s..30s backoff, before a try fails (default: 5).")
   int downloadAttempts;
 
+  @Option(names = "--simulate-downloads", description = "Write a one-file placeholder instead of downloading hf:// "
+      + "and s3:// models, without credentials: for local clusters whose model servers are simulators.")
+  boolean simulateDownloads;
+
   @Option(names = "--kubeconfig", description = "Kubeconfig file; default: $KUBECONFIG, ~/.kube/config, in-cluster.")
   Path kubeconfig;
 
@@ -143,12 +147,13 @@ final class ModelAgentCommand implements Callable<Integer> {
       URI hub = hfEndpoint != null ? hfEndpoint : URI.create(System.getenv().getOrDefault("HF_ENDPOINT",
           "https://huggingface.co").strip());
       DownloadOptions d = DownloadOptions.DEFAULTS;
-      return ModelAgentSettings.of(nodeName.strip(), namespace != null ? namespace : podNamespace(),
+      ModelAgentSettings settings = ModelAgentSettings.of(nodeName.strip(), namespace != null ? namespace : podNamespace(),
               ModelRoots.parse(modelsRoots))
           .withHfEndpoint(hub)
           .withConcurrency(maxConcurrentDownloads, progressInterval)
           .withRetries(maxRetries, retryBackoff, new DownloadOptions(downloadAttempts, d.initialBackoff(),
               d.maxBackoff(), d.stallTimeout(), d.progressInterval()));
+      return simulateDownloads ? settings.withSimulatedDownloads() : settings;
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -2,6 +2,7 @@ package dev.modelplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.cli.user.ManifestRollout;
+import dev.modelplane.operator.ome.modelagent.ModelAgentSettings;
 import dev.modelplane.common.logging.LogFormat;
 import dev.modelplane.common.logging.LogSetup;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -85,11 +86,11 @@ final class UpCommand implements Callable<Integer> {
       description = "Fake CPU nodes of a new cluster (default: ${DEFAULT-VALUE}).")
   int cpuNodes;
 
-  @Option(names = "--gpu-nodes", defaultValue = "2",
+  @Option(names = "--gpu-nodes", defaultValue = "4",
       description = "Fake GPU nodes of a new cluster (default: ${DEFAULT-VALUE}).")
   int gpuNodes;
 
-  @Option(names = "--gpus-per-node", defaultValue = "2",
+  @Option(names = "--gpus-per-node", defaultValue = "8",
       description = "GPUs per fake GPU node (default: ${DEFAULT-VALUE}).")
   int gpusPerNode;
 
@@ -124,6 +125,8 @@ final class UpCommand implements Callable<Integer> {
     }
     Config config = Config.fromKubeconfig(Files.readString(Path.of(cluster.get().kubeconfig())));
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      out().println("  runtimes: " + String.join(", ", BundledRuntimes.install(client))
+          + " (ClusterServingRuntimes for OME InferenceServices)");
       List<HasMetadata> applied = new ArrayList<>();
       if (!noApply) {
         step(3, "apply " + (files.isEmpty() ? QUICKSTART : String.join(", ", files)));
@@ -137,9 +140,9 @@ final class UpCommand implements Callable<Integer> {
           return 1;
         }
       }
-      boolean pool = applied.stream().anyMatch(o -> "InferencePool".equals(o.getKind()));
-      step(5, pool ? "check the endpoint" : "check the endpoint: skipped, the manifest has no InferencePool for "
-          + "the router to serve");
+      boolean pool = !EndpointCheck.poolsOf(client, applied).isEmpty();
+      step(5, pool ? "check the endpoint" : "check the endpoint: skipped, no InferencePool (applied, or owned by "
+          + "what was applied) for the router to serve");
       Optional<EndpointCheck.Answer> answer = pool
           ? new EndpointCheck(host, port).firstAnswer(client, applied, Duration.ofSeconds(90)) : Optional.empty();
       summary(cluster.get(), platform, answer, pool, dir, Duration.between(started, Instant.now()));
@@ -203,7 +206,7 @@ final class UpCommand implements Callable<Integer> {
     List<String> operator = new ArrayList<>(DevClusterCommand.javaCommand());
     operator.addAll(List.of(Main.class.getName(), "operator", "--kubeconfig", cluster.kubeconfig(),
         "--no-leader-elect", "--http-port", Integer.toString(operatorPort), "--bind-address", "127.0.0.1",
-        "--no-model-inspection"));
+        "--no-model-inspection", "--model-agent-namespace", ModelAgentSettings.DEFAULT_NAMESPACE));
     Process op = DevClusterCommand.startDetached(operator, dir.resolve("operator.log"), env);
     List<String> router = new ArrayList<>(DevClusterCommand.javaCommand());
     router.addAll(List.of(Main.class.getName(), "router", "--all-pools", "--pool-namespace", "*", "--host", host,
@@ -293,7 +296,8 @@ final class UpCommand implements Callable<Integer> {
     out.println();
     out.println("kubectl:  export KUBECONFIG=" + cluster.kubeconfig());
     out.println("logs:     " + dir + " (operator.log, router.log, work/pods/<namespace>/<pod>/<container>.log)");
-    out.println("stop:     ./modelplane down");
+    out.println("stop:     ./modelplane down" + (dir.equals(DevClusterCommand.stateDir(null)) ? ""
+        : " --state-dir " + dir));
     out.flush();
   }
 

@@ -22,12 +22,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The LLMKube and Gateway API Inference Extension samples are self-contained: each, applied alone with
+ * The LLMKube, OME and Gateway API Inference Extension samples are self-contained: each, applied alone with
  * {@code modelplane up -f} on the local platform, reaches Ready (or, for the suspended one, Suspended) — its Models,
- * claims, PriorityClass, RuntimeClass and GPUs are all there. A sample with an InferencePool answers through the
- * router. Each sample's objects are deleted before the next.
+ * claims, PriorityClass, RuntimeClass and GPUs are all there, OME models are placed by the dev cluster's model
+ * agents and OME runtimes come with {@code up}. A sample with an InferencePool, or whose service gets one, answers
+ * through the router. Each sample's objects are deleted before the next.
  */
 class SamplesUpIT {
+  /** Samples without an InferencePool of their own whose services get one (an OME router without an image). */
+  private static final java.util.Set<String> ANSWERING = java.util.Set.of("inferenceservice-routed.yaml");
   @org.junit.jupiter.api.io.TempDir
   static Path state;
   static List<String> ports;
@@ -56,9 +59,11 @@ class SamplesUpIT {
   static Stream<Path> samples() throws IOException {
     Path root = OperatorFixtures.repoRoot().resolve("deploy/samples");
     try (Stream<Path> llmkube = Files.list(root.resolve("llmkube"));
+        Stream<Path> ome = Files.list(root.resolve("ome"));
         Stream<Path> gie = Files.list(root.resolve("gie"))) {
-      return Stream.concat(llmkube.filter(p -> p.getFileName().toString().startsWith("inferenceservice-")),
-          gie).sorted().toList().stream();
+      return Stream.of(llmkube, ome, gie).flatMap(s -> s)
+          .filter(p -> p.getFileName().toString().startsWith("inferenceservice-") || p.startsWith(root.resolve("gie")))
+          .sorted().toList().stream();
     }
   }
 
@@ -69,8 +74,8 @@ class SamplesUpIT {
     try {
       assertThat(up.exit()).as(up.output()).isZero();
       assertThat(up.output()).contains("[4/5] wait until ready");
-      String kind = Files.readString(sample).contains("kind: InferencePool") ? "answered: " : "skipped";
-      assertThat(up.output()).contains(kind);
+      assertThat(up.output()).contains(ANSWERING.contains(sample.getFileName().toString())
+          || Files.readString(sample).contains("kind: InferencePool") ? "answered: " : "skipped");
     } finally {
       try (KubernetesClient client = new KubernetesClientBuilder()
           .withConfig(Config.fromKubeconfig(Files.readString(state.resolve("kubeconfig")))).build()) {
@@ -81,8 +86,9 @@ class SamplesUpIT {
           }
           client.resource(o).delete();
         }
-        await().atMost(Duration.ofSeconds(120)).until(() -> client.pods().inNamespace("default").list().getItems()
-            .isEmpty());
+        await().atMost(Duration.ofSeconds(120)).until(() -> client.pods().inAnyNamespace().list().getItems()
+            .stream().noneMatch(p -> objects.stream().anyMatch(o -> p.getMetadata().getNamespace()
+                .equals(o.getMetadata().getNamespace()))));
       }
     }
   }

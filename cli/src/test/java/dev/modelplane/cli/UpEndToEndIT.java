@@ -75,7 +75,7 @@ class UpEndToEndIT {
     assertThat(up.exit()).as(up.output()).isZero();
     assertThat(up.output()).contains("[1/5]", "[5/5]", "InferenceService/qwen-chat: Ready",
         "InferencePool/qwen-chat: 1 ready endpoint", "OpenAI base URL: http://127.0.0.1:" + port + "/v1",
-        "stop:     ./modelplane down");
+        "stop:     ./modelplane down --state-dir " + state);
     String base = "http://127.0.0.1:" + port + "/v1";
 
     // The curl line it prints works as printed.

@@ -186,7 +186,8 @@ public final class ControlPlane implements AutoCloseable {
 
   /**
    * Creates fake nodes and waits until kwok reports them Ready. Each node gets its own /24 pod CIDR inside
-   * 127.0.0.0/8, starting at 127.2.0.0/24.
+   * 127.0.0.0/8, starting at 127.2.0.0/24, and its own loopback InternalIP from 127.254.0.1 (what host-network pods
+   * get as pod IP).
    */
   public synchronized List<Node> addNodes(FakeNode... nodes) throws IOException {
     if (!running.contains(Component.KWOK)) {
@@ -195,6 +196,7 @@ public final class ControlPlane implements AutoCloseable {
     List<Node> created = new ArrayList<>();
     for (FakeNode fake : nodes) {
       String cidr = "127." + (2 + nextNodeIndex / 256) + "." + (nextNodeIndex % 256) + ".0/24";
+      String nodeIp = "127.254." + (nextNodeIndex / 250) + "." + (1 + nextNodeIndex % 250);
       nextNodeIndex++;
       Map<String, Quantity> capacity = new LinkedHashMap<>();
       capacity.put("cpu", new Quantity(fake.cpu()));
@@ -213,7 +215,9 @@ public final class ControlPlane implements AutoCloseable {
           .withNewMetadata().withName(fake.name()).withLabels(labels)
           .addToAnnotations(FakeNode.KWOK_ANNOTATION, "fake").endMetadata()
           .withNewSpec().withPodCIDR(cidr).withPodCIDRs(cidr).endSpec()
-          .withNewStatus().withCapacity(capacity).withAllocatable(capacity).endStatus()
+          .withNewStatus().withCapacity(capacity).withAllocatable(capacity)
+          .addNewAddress().withType("InternalIP").withAddress(nodeIp).endAddress()
+          .addNewAddress().withType("Hostname").withAddress(fake.name()).endAddress().endStatus()
           .build();
       created.add(client().nodes().resource(node).create());
     }

@@ -352,7 +352,7 @@ class OmeServingSchemaTest {
   void samplesReadAsTypedObjects() {
     Path samples = Crds.repoRoot().resolve("deploy/samples/ome");
     ClusterServingRuntime vllm = SERIALIZATION.unmarshal(
-        Manifests.documents(samples.resolve("clusterservingruntime-vllm-llama.yaml")).get(0).toString(),
+        Manifests.documents(samples.resolve("inferenceservice-llama.yaml")).get(1).toString(),
         ClusterServingRuntime.class);
     EngineSpec engine = vllm.getSpec().getEngineConfig();
     assertThat(engine.getRunner().getName()).isEqualTo("ome-container");
@@ -362,12 +362,12 @@ class OmeServingSchemaTest {
     assertThat(vllm.getSpec().getProtocolVersions()).containsExactly(InferenceServiceProtocol.OPENAI);
 
     InferenceService legacy = SERIALIZATION.unmarshal(
-        Manifests.documents(samples.resolve("inferenceservice-predictor.yaml")).get(0).toString(),
+        Manifests.documents(samples.resolve("inferenceservice-predictor.yaml")).get(1).toString(),
         InferenceService.class);
     assertThat(legacy.getSpec().predictor().getModel().getBaseModel()).isEqualTo("mistral-7b-instruct");
     assertThat(legacy.getSpec().predictor().getContainers()).singleElement()
         .satisfies(c -> assertThat(c.getName()).isEqualTo("ome-container"));
-    assertThat(legacy.getSpec().predictor().getMinReplicas()).isZero();
+    assertThat(legacy.getSpec().predictor().getMinReplicas()).isEqualTo(1);
   }
 
   private static JsonNode columns(Class<? extends HasMetadata> type) {

@@ -5,18 +5,24 @@ import io.fabric8.kubernetes.api.model.node.v1.RuntimeClass;
 import io.fabric8.kubernetes.api.model.node.v1.RuntimeClassBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
+import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.UpstreamCrds;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a GPU cluster has and the bare dev cluster lacks, so manifests written for real clusters work unchanged: the
  * {@code nvidia} RuntimeClass (the GPU operator's), the {@code llmkube-*} PriorityClasses, and a default StorageClass
- * whose claims {@link DirectoryProvisioner} binds.
+ * whose claims {@link DirectoryProvisioner} binds; and the KEDA and Gateway API CRDs.
  */
 public final class ClusterAddons {
   /** The default StorageClass of the dev cluster. */
   public static final String STORAGE_CLASS = "modelplane-local";
   static final String MANAGER = "modelplane-dev-cluster";
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterAddons.class);
 
   private ClusterAddons() {
   }
@@ -44,5 +50,22 @@ public final class ClusterAddons {
     client.storage().v1().storageClasses().resource(storageClass()).fieldManager(MANAGER).forceConflicts()
         .serverSideApply();
     PriorityClassInstaller.install(client);
+  }
+
+  /**
+   * Installs the CRDs of the optional projects whose objects the operator creates and that need no controller to
+   * be useful here: KEDA (ScaledObjects are accepted; nothing scales on them) and the Gateway API (routes are
+   * accepted; the router serves the pools directly). Fetched once into the cache; a failure is logged and the
+   * cluster goes on without them (services that need them say which CRD is missing).
+   */
+  public static void installUpstreamCrds(ControlPlane cp) {
+    for (UpstreamCrds set : List.of(UpstreamCrds.KEDA, UpstreamCrds.GATEWAY_API)) {
+      try {
+        cp.installCrdFiles(set.files());
+      } catch (IOException | RuntimeException e) {
+        LOG.atWarn().addKeyValue("crds", set).addKeyValue("error", e.getMessage())
+            .log("optional CRDs not installed");
+      }
+    }
   }
 }

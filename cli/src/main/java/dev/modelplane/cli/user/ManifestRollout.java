@@ -119,8 +119,10 @@ public final class ManifestRollout {
 
   private static JsonNode fetch(KubernetesClient client, HasMetadata object) {
     try {
-      GenericKubernetesResource fresh = client.genericKubernetesResources(object.getApiVersion(), object.getKind())
-          .inNamespace(object.getMetadata().getNamespace()).withName(object.getMetadata().getName()).get();
+      var resources = client.genericKubernetesResources(object.getApiVersion(), object.getKind());
+      String namespace = object.getMetadata().getNamespace();
+      GenericKubernetesResource fresh = (namespace == null ? resources.withName(object.getMetadata().getName())
+          : resources.inNamespace(namespace).withName(object.getMetadata().getName())).get();
       return fresh == null ? null : OutputFormat.JSON_MAPPER.valueToTree(fresh);
     } catch (KubernetesClientException e) {
       return null;

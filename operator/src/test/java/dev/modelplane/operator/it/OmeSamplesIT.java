@@ -27,15 +27,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The OME samples and the shipped runtimes, applied as a user would to a cluster with GPU nodes (kwok) on which the
- * model agent has reported the models Ready: the services become Ready, except the serverless one, which waits for
- * a Knative that is not running here and says so.
+ * model agent has reported the models Ready: every service becomes Ready, and the one whose router names no image
+ * gets an InferencePool of its engine pods.
  */
 @WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER,
     ControlPlane.Component.KWOK})
 class OmeSamplesIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(120);
   private static final List<String> MODELS = List.of("llama-3-1-8b-instruct", "llama-3-3-70b-instruct",
-      "mistral-7b-instruct");
+      "mistral-7b-instruct", "qwen2-5-7b-instruct");
   private static OperatorHarness harness;
 
   @BeforeAll
@@ -109,18 +109,19 @@ class OmeSamplesIT {
       assertThat(llm.resources(InferenceService.class).list().getItems()).extracting(i -> i.getMetadata().getName())
           .containsExactlyInAnyOrder("llama-3-1-8b", "llama-3-3-70b-pd", "mistral-7b-legacy");
       await().atMost(TIMEOUT).untilAsserted(() -> {
-        for (String name : List.of("llama-3-1-8b", "llama-3-3-70b-pd")) {
+        for (String name : List.of("llama-3-1-8b", "llama-3-3-70b-pd", "mistral-7b-legacy")) {
           InferenceService isvc = llm.resources(InferenceService.class).withName(name).get();
           assertThat(condition(isvc, "Ready").getStatus()).as(name + ": " + condition(isvc, "Ready").getMessage())
               .isEqualTo("True");
           assertThat(isvc.getStatus().url()).isEqualTo("http://" + name + ".llm.svc.cluster.local");
         }
-        InferenceService legacy = llm.resources(InferenceService.class).withName("mistral-7b-legacy").get();
-        Condition engine = condition(legacy, "EngineReady");
-        assertThat(engine.getStatus()).isEqualTo("False");
-        assertThat(engine.getReason()).isEqualTo("CRDNotInstalled");
-        assertThat(engine.getMessage()).contains("services.serving.knative.dev");
+        InferenceService routed = client.resources(InferenceService.class).inNamespace("assistants")
+            .withName("qwen-chat").get();
+        assertThat(condition(routed, "Ready").getStatus()).as(condition(routed, "Ready").getMessage())
+            .isEqualTo("True");
       });
+      assertThat(client.genericKubernetesResources("inference.networking.k8s.io/v1", "InferencePool")
+          .inNamespace("assistants").withName("qwen-chat").get()).isNotNull();
       assertThat(llm.apps().deployments().withName("llama-3-3-70b-pd-decoder").get().getSpec().getTemplate()
           .getSpec().getContainers().getFirst().getArgs()).contains("--disaggregation-mode=decode");
       assertThat(llm.genericKubernetesResources("keda.sh/v1alpha1", "ScaledObject")

@@ -21,10 +21,13 @@ import java.util.Objects;
  * @param download how the downloader retries and detects stalls within one attempt
  * @param requestTimeout connect timeout and time to wait for response headers from a model source
  * @param resync how often every model is looked at again even without a change
+ * @param simulateDownloads whether {@code hf://} and {@code s3://} models are written as a small placeholder
+ *     directory instead of being downloaded (a local cluster whose model servers are simulators; no network, no
+ *     credentials)
  */
 public record ModelAgentSettings(String nodeName, String namespace, ModelRoots roots, URI hfEndpoint,
     int maxConcurrentDownloads, Duration progressInterval, int maxRetries, Duration retryBackoff,
-    DownloadOptions download, Duration requestTimeout, Duration resync) {
+    DownloadOptions download, Duration requestTimeout, Duration resync, boolean simulateDownloads) {
   /** The namespace used when none is given and the service account does not tell. */
   public static final String DEFAULT_NAMESPACE = "modelplane-system";
   private static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
@@ -61,25 +64,31 @@ public record ModelAgentSettings(String nodeName, String namespace, ModelRoots r
   public static ModelAgentSettings of(String nodeName, String namespace, ModelRoots roots) {
     return new ModelAgentSettings(nodeName, namespace, roots, HubSettings.DEFAULT_ENDPOINT, 2,
         Duration.ofSeconds(10), 3, Duration.ofSeconds(10), DownloadOptions.DEFAULTS, Duration.ofSeconds(30),
-        Duration.ofMinutes(10));
+        Duration.ofMinutes(10), false);
   }
 
   /** The same settings with another Hub endpoint. */
   public ModelAgentSettings withHfEndpoint(URI endpoint) {
     return new ModelAgentSettings(nodeName, namespace, roots, endpoint, maxConcurrentDownloads, progressInterval,
-        maxRetries, retryBackoff, download, requestTimeout, resync);
+        maxRetries, retryBackoff, download, requestTimeout, resync, simulateDownloads);
   }
 
   /** The same settings with other concurrency and progress interval. */
   public ModelAgentSettings withConcurrency(int downloads, Duration interval) {
     return new ModelAgentSettings(nodeName, namespace, roots, hfEndpoint, downloads, interval, maxRetries,
-        retryBackoff, download, requestTimeout, resync);
+        retryBackoff, download, requestTimeout, resync, simulateDownloads);
   }
 
   /** The same settings with other retry rules (agent level and within the downloader). */
   public ModelAgentSettings withRetries(int retries, Duration backoff, DownloadOptions downloadOptions) {
     return new ModelAgentSettings(nodeName, namespace, roots, hfEndpoint, maxConcurrentDownloads, progressInterval,
-        retries, backoff, downloadOptions, requestTimeout, resync);
+        retries, backoff, downloadOptions, requestTimeout, resync, simulateDownloads);
+  }
+
+  /** The same settings, with models written as placeholders instead of downloaded. */
+  public ModelAgentSettings withSimulatedDownloads() {
+    return new ModelAgentSettings(nodeName, namespace, roots, hfEndpoint, maxConcurrentDownloads, progressInterval,
+        maxRetries, retryBackoff, download, requestTimeout, resync, true);
   }
 
   /** The backoff before retry number {@code retry} (1 = first). */

@@ -14,7 +14,8 @@ import java.util.Optional;
  * Builds the client of a model's download source with its credentials: {@link HubClient} for {@code hf://} (the
  * agent's Hub endpoint, the token from the model's Secret) and {@link S3Client} for {@code s3://} (endpoint
  * {@code storage.parameters.endpoint}, else AWS for the region; region from the URI, else
- * {@code storage.parameters.region}, else us-east-1; keys from the model's Secret).
+ * {@code storage.parameters.region}, else us-east-1; keys from the model's Secret); with simulated downloads, a
+ * {@link SimulatedModelSource} for either, whatever the credentials.
  */
 final class ModelSourceFactory {
   /** Reads a Secret's decoded data; null when it does not exist. */
@@ -41,6 +42,9 @@ final class ModelSourceFactory {
   }
 
   Outcome create(AgentModel model, StorageUri uri) {
+    if (settings.simulateDownloads()) {
+      return new Outcome.Ready(new SimulatedModelSource(model.storageUri()));
+    }
     Map<String, String> params = Optional.ofNullable(model.storage().parameters()).orElse(Map.of());
     String secretName = model.storage().key();
     String ns = model.secretNamespace(settings.namespace());

@@ -129,6 +129,36 @@ class ModelAgentIT {
   }
 
   @Test
+  void simulatedDownloadsPlaceAPlaceholderWithoutNetworkOrCredentials(KubeTest test) throws Exception {
+    KubernetesClient admin = test.client();
+    String ns = test.namespace();
+    String node = test.uniqueName("sim");
+    test.addNodes(FakeNode.cpu(node));
+    Path root = Files.createDirectories(dir.resolve("root"));
+    agent = ModelAgent.start(admin, ModelAgentSettings.of(node, ns, ModelRoots.parse(List.of("/mnt/models=" + root)))
+        .withSimulatedDownloads());
+
+    create(admin, "sim-hf", "hf://org/private-model", "/mnt/models/sim-hf", Map.of());
+    // The S3 model names a Secret that does not exist and an endpoint nothing listens on.
+    create(admin, "sim-s3", "s3://bucket/prefix", "/mnt/models/sim-s3", Map.of("endpoint", "http://127.0.0.1:9"));
+    create(admin, "sim-outside", "hf://org/model", "/elsewhere/model", Map.of());
+
+    NodeReport hf = awaitStatus(admin, ns, node, "sim-hf", NodeReport.READY);
+    assertThat(hf.message()).contains("downloaded hf://org/private-model into /mnt/models/sim-hf (1 files");
+    assertThat(Files.readString(root.resolve("sim-hf").resolve(SimulatedModelSource.FILE)))
+        .contains("the model at hf://org/private-model", "nothing was downloaded");
+    assertThat(label(admin, node, "sim-hf")).isEqualTo("Ready");
+    awaitStatus(admin, ns, node, "sim-s3", NodeReport.READY);
+    assertThat(root.resolve("sim-s3").resolve(SimulatedModelSource.FILE)).exists();
+    // The path rules still hold.
+    assertThat(awaitStatus(admin, ns, node, "sim-outside", NodeReport.FAILED).message()).contains("/elsewhere/model");
+
+    admin.resources(BaseModel.class).withName("sim-hf").delete();
+    org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> report(admin, ns, node, "sim-hf") == null
+        && !Files.exists(root.resolve("sim-hf")));
+  }
+
+  @Test
   void fineTunedWeightsArePlacedLikeModelsUnderTheirOwnKey(KubeTest test) throws Exception {
     KubernetesClient admin = test.client();
     String ns = test.namespace();
