@@ -147,8 +147,8 @@ final class ModelAgentCommand implements Callable<Integer> {
       URI hub = hfEndpoint != null ? hfEndpoint : URI.create(System.getenv().getOrDefault("HF_ENDPOINT",
           "https://huggingface.co").strip());
       DownloadOptions d = DownloadOptions.DEFAULTS;
-      ModelAgentSettings settings = ModelAgentSettings.of(nodeName.strip(), namespace != null ? namespace : podNamespace(),
-              ModelRoots.parse(modelsRoots))
+      ModelAgentSettings settings = ModelAgentSettings.of(nodeName.strip(),
+              namespace != null ? namespace : podNamespace(), ModelRoots.parse(modelsRoots))
           .withHfEndpoint(hub)
           .withConcurrency(maxConcurrentDownloads, progressInterval)
           .withRetries(maxRetries, retryBackoff, new DownloadOptions(downloadAttempts, d.initialBackoff(),

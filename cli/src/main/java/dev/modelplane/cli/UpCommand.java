@@ -2,9 +2,9 @@ package dev.modelplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.cli.user.ManifestRollout;
-import dev.modelplane.operator.ome.modelagent.ModelAgentSettings;
 import dev.modelplane.common.logging.LogFormat;
 import dev.modelplane.common.logging.LogSetup;
+import dev.modelplane.operator.ome.modelagent.ModelAgentSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,12 +1,12 @@
 package dev.modelplane.cli.devcluster;
 
+import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.UpstreamCrds;
 import dev.modelplane.operator.scheduling.PriorityClassInstaller;
 import io.fabric8.kubernetes.api.model.node.v1.RuntimeClass;
 import io.fabric8.kubernetes.api.model.node.v1.RuntimeClassBuilder;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
-import dev.modelplane.controlplane.ControlPlane;
-import dev.modelplane.controlplane.UpstreamCrds;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.List;
