@@ -5,16 +5,20 @@
 #
 #   hack/bench/simulator-fidelity.sh [requests] [rate] [prompt-words] [output-tokens]
 #
-# The peer binary: $LLMD_SIM_BIN, or built from a source checkout in $LLMD_SIM_SRC with `go build` (its module,
-# and its dependency llm-d-router, are not served by the Go module proxy this machine reaches; when
-# $LLMD_ROUTER_SRC is set it is used through a `replace`). Without a peer only our side runs. OURS_FLAGS adds flags
-# to our side only (e.g. OURS_FLAGS="--prefill-interference 1").
+# The peer binary: $LLMD_SIM_BIN, else the one cached by an earlier run, else built from a source checkout in
+# $LLMD_SIM_SRC with `go build` into the cache (its module, and its dependency llm-d-router, are not served by the Go
+# module proxy this machine reaches; when $LLMD_ROUTER_SRC is set it is used through a `replace`). Without a peer
+# only our side runs. OURS_FLAGS adds flags to our side only (e.g. OURS_FLAGS="--prefill-interference 1");
+# JITTER=off runs both without latency jitter (standard deviations 0), the control that separates the latency
+# model from how each simulator samples it (docs/benchmarks.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 requests="${1:-240}" rate="${2:-8}" prompt="${3:-200}" output="${4:-100}"
+prefill_sd=5ms itl_sd=2ms
+if [ "${JITTER:-on}" = off ]; then prefill_sd=0 itl_sd=0; fi
 flags=(--max-num-seqs 16 --max-waiting-queue-length 1000 --max-model-len 2048 --latency-calculator per-token
-  --prefill-overhead 30ms --prefill-time-per-token 250us --prefill-time-std-dev 5ms --inter-token-latency 12ms
-  --inter-token-latency-std-dev 2ms --time-factor-under-load 2.0 --enable-kvcache --kv-cache-size 1024
+  --prefill-overhead 30ms --prefill-time-per-token 250us --prefill-time-std-dev "$prefill_sd" --inter-token-latency 12ms
+  --inter-token-latency-std-dev "$itl_sd" --time-factor-under-load 2.0 --enable-kvcache --kv-cache-size 1024
   --block-size 16 --seed 1 --mode random)
 ours_port=18301 peer_port=18302
 
@@ -26,13 +30,15 @@ java="$("$root/hack/find-jdk")/bin/java"
 cp="$root/simulator/target/test-classes:$root/simulator/target/classes:$(cat "$root/simulator/target/bench.cp")"
 
 peer="${LLMD_SIM_BIN:-}"
-if [ -z "$peer" ] && [ -n "${LLMD_SIM_SRC:-}" ]; then
-  peer="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}/llm-d-inference-sim/llm-d-inference-sim"
-  if [ ! -x "$peer" ]; then
-    mkdir -p "$(dirname "$peer")"
-    (cd "$LLMD_SIM_SRC" && { [ -z "${LLMD_ROUTER_SRC:-}" ] || go mod edit -replace "github.com/llm-d/llm-d-router=$LLMD_ROUTER_SRC"; } \
-      && go build -o "$peer" ./cmd/llm-d-inference-sim) >&2
-  fi
+cached="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}/llm-d-inference-sim/llm-d-inference-sim"
+if [ -z "$peer" ] && [ -x "$cached" ]; then
+  peer="$cached"
+elif [ -z "$peer" ] && [ -n "${LLMD_SIM_SRC:-}" ]; then
+  peer="$cached"
+  mkdir -p "$(dirname "$peer")"
+  echo "building llm-d-inference-sim from $LLMD_SIM_SRC (a few minutes, once)" >&2
+  (cd "$LLMD_SIM_SRC" && { [ -z "${LLMD_ROUTER_SRC:-}" ] || go mod edit -replace "github.com/llm-d/llm-d-router=$LLMD_ROUTER_SRC"; } \
+    && GOFLAGS=-mod=mod go build -o "$peer" ./cmd/llm-d-inference-sim) >&2
 fi
 
 wait_ready() { for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$1/v1/models" >/dev/null 2>&1 && return 0; sleep 0.2; done; return 1; }
@@ -46,7 +52,7 @@ run_side() { # label port command...
 }
 
 echo "workload: $requests requests, Poisson $rate/s, $prompt-token unique prompts, $output output tokens (ignore_eos), streaming"
-echo "flags: ${flags[*]}"
+echo "flags: ${flags[*]} (jitter ${JITTER:-on})"
 run_side modelplane "$ours_port" "$java" -jar "$root/cli/target/modelplane.jar" simulator --model sim-model \
   --host 127.0.0.1 --port "$ours_port" "${flags[@]}" ${OURS_FLAGS:-}
 if [ -n "$peer" ]; then

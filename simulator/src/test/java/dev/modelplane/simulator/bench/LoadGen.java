@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -47,7 +48,46 @@ public final class LoadGen {
       // Unmeasured: JIT-compiles both sides' request paths so a cold start is not reported as latency.
       run(port, warmup, 0, promptWords, 2, "warmup", model, 100_000);
     }
-    System.out.println(run(port, requests, rate, promptWords, output, label, model, scrapeMillis));
+    Map<String, Double> before = histograms(port);
+    String report = run(port, requests, rate, promptWords, output, label, model, scrapeMillis);
+    System.out.print(report);
+    System.out.println(breakdown(label, before, histograms(port)));
+  }
+
+  private static final Pattern HISTOGRAM = Pattern.compile(
+      "^(vllm:(?:request_queue_time|request_prefill_time|time_to_first_token|request_decode_time"
+          + "|e2e_request_latency)_seconds_(?:sum|count))(\\{[^}]*\\})? (\\S+)$", Pattern.MULTILINE);
+
+  /** The server's own latency histograms (sum and count), to split TTFT into queueing and prefill. */
+  static Map<String, Double> histograms(int port) {
+    Map<String, Double> out = new java.util.TreeMap<>();
+    try {
+      String text = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+      Matcher m = HISTOGRAM.matcher(text);
+      while (m.find()) {
+        out.merge(m.group(1), Double.parseDouble(m.group(3)), Double::sum);
+      }
+    } catch (Exception e) {
+      // no breakdown then
+    }
+    return out;
+  }
+
+  /** Mean server-side queue, prefill, TTFT, decode and end-to-end time of the requests between two scrapes. */
+  static String breakdown(String label, Map<String, Double> before, Map<String, Double> after) {
+    StringBuilder out = new StringBuilder(label + ": server means (ms)");
+    for (String name : List.of("request_queue_time", "request_prefill_time", "time_to_first_token",
+        "request_decode_time", "e2e_request_latency")) {
+      String sum = "vllm:" + name + "_seconds_sum";
+      String count = "vllm:" + name + "_seconds_count";
+      double n = after.getOrDefault(count, 0.0) - before.getOrDefault(count, 0.0);
+      double total = after.getOrDefault(sum, 0.0) - before.getOrDefault(sum, 0.0);
+      out.append(String.format(Locale.ROOT, " %s=%s", name, n > 0 ? String.format(Locale.ROOT, "%.1f/%d",
+          1000 * total / n, (long) n) : "-"));
+    }
+    return out.toString();
   }
 
   record Sample(double t, double running, double waiting, double kv) {
