@@ -50,6 +50,8 @@ class ManifestRolloutTest {
         + "\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\",\"reason\":\"ModelFailed\",\"message\":\"no\"}]}}"))
         .isEqualTo(new ManifestRollout.Readiness(false, "Failed (ModelFailed: no)"));
     assertThat(readiness("{\"status\":{\"phase\":\"Suspended\"}}").ready()).isTrue();
+    assertThat(readiness("{\"kind\":\"Namespace\",\"status\":{\"phase\":\"Active\"}}"))
+        .isEqualTo(new ManifestRollout.Readiness(true, "Active"));
     assertThat(readiness("{\"status\":{\"state\":\"In_Transit\"}}"))
         .isEqualTo(new ManifestRollout.Readiness(false, "In_Transit"));
     assertThat(readiness("{\"kind\":\"Deployment\",\"spec\":{\"replicas\":2},\"status\":{\"readyReplicas\":1}}"))

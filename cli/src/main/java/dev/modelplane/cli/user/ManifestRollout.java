@@ -21,7 +21,7 @@ public final class ManifestRollout {
   public static final String FIELD_MANAGER = "modelplane-up";
   /** Phases that end the wait: ready, or deliberately not running (suspended, scaled to zero). */
   private static final Set<String> READY_PHASES = Set.of("Ready", "Running", "Succeeded", "Available", "Bound",
-      "Suspended", "Stopped");
+      "Suspended", "Stopped", "Active");
   /** API groups whose objects the operator gives a status: wait for one. */
   private static final Set<String> OPERATOR_GROUPS = Set.of("inference.llmkube.dev", "ome.io", "model.otterscale.io");
   private static final String POOL_API = "inference.networking.k8s.io/v1";

@@ -191,11 +191,12 @@ public final class ExtProcPickerClient implements ExternalPicker {
             : o.getHeader().getRawValue().toStringUtf8();
         if (key.equals(EppProtocol.DESTINATION_ENDPOINT_KEY)) {
           destination = value;
-        } else if (!key.equals("content-length")) {
+        } else if (!key.equals("content-length") && HeaderMutationRules.maySet(key)) {
           setHeaders.put(key, value);
         }
       }
-      c.getHeaderMutation().getRemoveHeadersList().forEach(h -> removeHeaders.add(h.toLowerCase(Locale.ROOT)));
+      c.getHeaderMutation().getRemoveHeadersList().stream().map(h -> h.toLowerCase(Locale.ROOT))
+          .filter(HeaderMutationRules::mayRemove).forEach(removeHeaders::add);
     }
 
     private void decided() {

@@ -16,7 +16,10 @@ final class ForwardedHeaders {
   private ForwardedHeaders() {
   }
 
-  /** The upstream request's headers: the client's, minus hop-by-hop and removed ones, plus the decision's. */
+  /**
+   * The upstream request's headers: the client's, minus hop-by-hop and removed ones, plus the decision's (its
+   * pseudo-headers excepted: a {@code :path} set by an external picker is the upstream URI, see {@link #upstreamUri}).
+   */
   static MultiMap upstreamRequest(MultiMap client, RoutingDecision decision) {
     MultiMap headers = MultiMap.caseInsensitiveMultiMap();
     client.forEach(e -> {
@@ -26,9 +29,19 @@ final class ForwardedHeaders {
         headers.add(e.getKey(), e.getValue());
       }
     });
-    decision.request().setHeaders().forEach(headers::set);
+    decision.request().setHeaders().forEach((name, value) -> {
+      if (!name.startsWith(":")) {
+        headers.set(name, value);
+      }
+    });
     headers.set(RequestDirector.REQUEST_ID, decision.request().requestId());
     return headers;
+  }
+
+  /** The upstream request's URI: the {@code :path} a picker set, else the client's. */
+  static String upstreamUri(String clientUri, RoutingDecision decision) {
+    String path = decision.request().setHeaders().get(":path");
+    return path == null || path.isBlank() ? clientUri : path;
   }
 
   /** Copies the upstream response's end-to-end headers to the client response. */

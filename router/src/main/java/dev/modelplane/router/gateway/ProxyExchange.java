@@ -162,7 +162,7 @@ final class ProxyExchange {
         .setMethod(req.method())
         .setHost(target.host())
         .setPort(target.port())
-        .setURI(req.uri())
+        .setURI(ForwardedHeaders.upstreamUri(req.uri(), decision))
         .setHeaders(headers);
     director.started(decision);
     attemptOpen = true;

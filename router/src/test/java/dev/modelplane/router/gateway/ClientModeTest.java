@@ -97,6 +97,66 @@ class ClientModeTest {
   }
 
   @Test
+  void headerChangesFollowEnvoysDefaultRulesAndAPathChangeRewritesTheUpstreamUri() throws Exception {
+    // A picker that, like the reference EPP, sets :path among its header changes, and tries changes Envoy refuses.
+    io.grpc.Server picker = io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder
+        .forAddress(new java.net.InetSocketAddress("127.0.0.1", 0))
+        .addService(new io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc.ExternalProcessorImplBase() {
+          @Override
+          public io.grpc.stub.StreamObserver<io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest> process(
+              io.grpc.stub.StreamObserver<io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse> out) {
+            return new io.grpc.stub.StreamObserver<>() {
+              @Override
+              public void onNext(io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest r) {
+                if (r.hasRequestHeaders()) {
+                  var mutation = io.envoyproxy.envoy.service.ext_proc.v3.HeaderMutation.newBuilder();
+                  for (String[] h : new String[][] {{":path", "/v1/completions?picked=1"}, {"host", "elsewhere"},
+                      {":authority", "elsewhere"}, {":method", "GET"}, {"x-envoy-retry-on", "5xx"},
+                      {"x-picked-by", "fake-epp"}, {"x-gateway-destination-endpoint", b.hostPort()}}) {
+                    mutation.addSetHeaders(dev.modelplane.router.extproc.ExtProcMessages.setHeader(h[0], h[1]));
+                  }
+                  mutation.addRemoveHeaders(":method").addRemoveHeaders("host").addRemoveHeaders("x-drop-me");
+                  out.onNext(io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse.newBuilder()
+                      .setRequestHeaders(io.envoyproxy.envoy.service.ext_proc.v3.HeadersResponse.newBuilder()
+                          .setResponse(io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse.newBuilder()
+                              .setHeaderMutation(mutation))).build());
+                } else if (r.hasRequestBody() && r.getRequestBody().getEndOfStream()) {
+                  out.onNext(io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse.newBuilder()
+                      .setRequestBody(io.envoyproxy.envoy.service.ext_proc.v3.BodyResponse.newBuilder()
+                          .setResponse(io.envoyproxy.envoy.service.ext_proc.v3.CommonResponse.getDefaultInstance()))
+                      .build());
+                }
+              }
+
+              @Override
+              public void onError(Throwable t) {
+              }
+
+              @Override
+              public void onCompleted() {
+                out.onCompleted();
+              }
+            };
+          }
+        }).build().start();
+    closeables.add(() -> picker.shutdownNow().awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS));
+    Router gw = gateway("127.0.0.1:" + picker.getPort(), false);
+
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gw.gatewayPort()
+        + "/v1/completions")).header("x-drop-me", "1").timeout(Duration.ofSeconds(20))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"prompt\":\"hi\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(b.uris()).containsExactly("/v1/completions?picked=1");
+    io.vertx.core.MultiMap seen = b.headers().getFirst();
+    assertThat(seen.get("x-picked-by")).isEqualTo("fake-epp");
+    assertThat(seen.get("host")).isEqualTo(b.hostPort());
+    assertThat(seen.names()).doesNotContain("x-envoy-retry-on", "x-drop-me", ":path", ":authority", ":method");
+    assertThat(a.requests()).isZero();
+  }
+
+  @Test
   void eppErrorsReachTheClient() throws Exception {
     Router gw = gateway("127.0.0.1:" + epp.extProcPort(), false);
     HttpResponse<String> r = post(gw, "{\"prompt\":\"no model\"}");

@@ -25,6 +25,7 @@ public final class FakeModelServer implements AutoCloseable {
   private final AtomicInteger completed = new AtomicInteger();
   private final List<JsonObject> bodies = new CopyOnWriteArrayList<>();
   private final List<io.vertx.core.MultiMap> headers = new CopyOnWriteArrayList<>();
+  private final List<String> uris = new CopyOnWriteArrayList<>();
   private volatile int waiting;
   private volatile double kvUsage;
   private volatile int chunks = 3;
@@ -72,6 +73,11 @@ public final class FakeModelServer implements AutoCloseable {
     return headers;
   }
 
+  /** The request URIs (path and query) of the completions received, in order. */
+  public List<String> uris() {
+    return uris;
+  }
+
   public FakeModelServer metrics(int waitingRequests, double kv) {
     this.waiting = waitingRequests;
     this.kvUsage = kv;
@@ -117,6 +123,7 @@ public final class FakeModelServer implements AutoCloseable {
     JsonObject body = b.toJsonObject();
     bodies.add(body);
     headers.add(req.headers());
+    uris.add(req.uri());
     var resp = req.response();
     resp.putHeader("x-fake-server", name);
     resp.closeHandler(v -> {
