@@ -15,7 +15,7 @@ if [ -x "$bin" ] && [ -f "$cache/.complete" ]; then
 fi
 python=""
 for candidate in python3.12 python3.11 python3.10 python3; do
-  if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(not ((3, 10) <= sys.version_info[:2] <= (3, 12)))'; then
+  if command -v "$candidate" >/dev/null && "$candidate" 2>/dev/null -c 'import sys; sys.exit(not ((3, 10) <= sys.version_info[:2] <= (3, 12)))'; then
     python="$(command -v "$candidate")"
     break
   fi
