@@ -3,8 +3,6 @@ package dev.modelplane.controlplane;
 import dev.modelplane.api.ApiResources;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -198,27 +196,7 @@ public final class ControlPlane implements AutoCloseable {
       String cidr = "127." + (2 + nextNodeIndex / 256) + "." + (nextNodeIndex % 256) + ".0/24";
       String nodeIp = "127.254." + (nextNodeIndex / 250) + "." + (1 + nextNodeIndex % 250);
       nextNodeIndex++;
-      Map<String, Quantity> capacity = new LinkedHashMap<>();
-      capacity.put("cpu", new Quantity(fake.cpu()));
-      capacity.put("memory", new Quantity(fake.memory()));
-      capacity.put("pods", new Quantity("110"));
-      if (fake.gpus() > 0) {
-        capacity.put(fake.gpuResource(), new Quantity(Integer.toString(fake.gpus())));
-      }
-      fake.capacity().forEach((resource, amount) -> capacity.put(resource, new Quantity(amount)));
-      Map<String, String> labels = new LinkedHashMap<>(fake.labels());
-      labels.put("kubernetes.io/hostname", fake.name());
-      labels.put("kubernetes.io/os", "linux");
-      labels.put("kubernetes.io/arch", "amd64");
-      labels.put("type", "kwok");
-      Node node = new NodeBuilder()
-          .withNewMetadata().withName(fake.name()).withLabels(labels)
-          .addToAnnotations(FakeNode.KWOK_ANNOTATION, "fake").endMetadata()
-          .withNewSpec().withPodCIDR(cidr).withPodCIDRs(cidr).endSpec()
-          .withNewStatus().withCapacity(capacity).withAllocatable(capacity)
-          .addNewAddress().withType("InternalIP").withAddress(nodeIp).endAddress()
-          .addNewAddress().withType("Hostname").withAddress(fake.name()).endAddress().endStatus()
-          .build();
+      Node node = fake.toNode(cidr, nodeIp);
       created.add(client().nodes().resource(node).create());
     }
     for (FakeNode fake : nodes) {

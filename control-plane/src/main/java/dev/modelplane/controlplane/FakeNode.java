@@ -1,5 +1,8 @@
 package dev.modelplane.controlplane;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,6 +37,33 @@ public record FakeNode(String name, String cpu, String memory, int gpus, String 
   public static FakeNode nvidia(String name, int gpus) {
     return new FakeNode(name, "32", "256Gi", gpus, "nvidia.com/gpu",
         Map.of("nvidia.com/gpu.present", "true", "nvidia.com/gpu.count", Integer.toString(gpus)), Map.of());
+  }
+
+  /**
+   * The Node object kwok is to manage: capacity (CPU, memory, 110 pods, GPUs, extra resources) as allocatable too,
+   * the usual well-known labels, {@code podCidr}, and {@code nodeIp} as its InternalIP.
+   */
+  Node toNode(String podCidr, String nodeIp) {
+    Map<String, Quantity> resources = new LinkedHashMap<>();
+    resources.put("cpu", new Quantity(cpu));
+    resources.put("memory", new Quantity(memory));
+    resources.put("pods", new Quantity("110"));
+    if (gpus > 0) {
+      resources.put(gpuResource, new Quantity(Integer.toString(gpus)));
+    }
+    capacity.forEach((resource, amount) -> resources.put(resource, new Quantity(amount)));
+    Map<String, String> all = new LinkedHashMap<>(labels);
+    all.put("kubernetes.io/hostname", name);
+    all.put("kubernetes.io/os", "linux");
+    all.put("kubernetes.io/arch", "amd64");
+    all.put("type", "kwok");
+    return new NodeBuilder()
+        .withNewMetadata().withName(name).withLabels(all).addToAnnotations(KWOK_ANNOTATION, "fake").endMetadata()
+        .withNewSpec().withPodCIDR(podCidr).withPodCIDRs(podCidr).endSpec()
+        .withNewStatus().withCapacity(resources).withAllocatable(resources)
+        .addNewAddress().withType("InternalIP").withAddress(nodeIp).endAddress()
+        .addNewAddress().withType("Hostname").withAddress(name).endAddress().endStatus()
+        .build();
   }
 
   /** This node with an extra label. */

@@ -58,6 +58,33 @@ class ControllersTest {
   }
 
   @Test
+  void eachNodeHasItsOwnLoopbackAddressWhichHostNetworkPodsGet(KubeTest test) throws IOException {
+    String first = test.uniqueName("hn-a");
+    String second = test.uniqueName("hn-b");
+    test.addNodes(FakeNode.cpu(first), FakeNode.cpu(second));
+    KubernetesClient client = test.client();
+    Map<String, String> nodeIps = new java.util.HashMap<>();
+    for (String node : List.of(first, second)) {
+      var addresses = client.nodes().withName(node).get().getStatus().getAddresses();
+      String ip = addresses.stream().filter(a -> a.getType().equals("InternalIP")).findFirst().orElseThrow()
+          .getAddress();
+      assertThat(ip).startsWith("127.254.");
+      nodeIps.put(node, ip);
+    }
+    assertThat(nodeIps.get(first)).isNotEqualTo(nodeIps.get(second));
+    for (String node : List.of(first, second)) {
+      client.pods().resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(node)
+          .endMetadata().withNewSpec().withNodeName(node).withHostNetwork(true).addNewContainer().withName("c")
+          .withImage("registry.invalid/never-pulled:1").endContainer().endSpec().build()).create();
+    }
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      for (String node : List.of(first, second)) {
+        assertThat(client.pods().withName(node).get().getStatus().getPodIP()).isEqualTo(nodeIps.get(node));
+      }
+    });
+  }
+
+  @Test
   void aPodAskingForMoreGpusThanAnyNodeHasStaysPendingWithTheSchedulerReason(KubeTest test) throws IOException {
     String node = test.uniqueName("gpu");
     test.addNodes(FakeNode.nvidia(node, 2));
