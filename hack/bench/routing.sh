@@ -45,7 +45,8 @@ main() {
 
   local pids=()
   stop_pids() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; pids=(); }
-  trap 'stop_pids; "$root/modelplane" down --state-dir "$state" >/dev/null 2>&1 || true' EXIT
+  # KEEP_PLATFORM=1 leaves the platform running for the next run (which then reuses it).
+  trap 'stop_pids; [ "${KEEP_PLATFORM:-}" = 1 ] || "$root/modelplane" down --state-dir "$state" >/dev/null 2>&1 || true' EXIT
 
   echo "== platform and endpoints" >&2
   "$root/modelplane" up --state-dir "$state" --port 18680 --grpc-port 18692 --grpc-health-port 18693 \
@@ -118,7 +119,7 @@ YAML
     local args=()
     for c in "${concurrency[@]}"; do args+=(--num-concurrency "$c"); done
     (cd "$run" && "$venv/python" "$root/hack/bench/routing/seeded_genai_bench.py" "$seed" benchmark \
-      --api-backend openai --api-base "http://127.0.0.1:$port" --api-key none --task text-to-text \
+      --api-backend vllm --api-base "http://127.0.0.1:$port" --api-key none --task text-to-text \
       --api-model-name meta-llama/Llama-3.1-8B-Instruct --model-tokenizer "$run/tokenizer" \
       --dataset-path "$dataset" --additional-request-params '{"max_tokens": 100, "ignore_eos": true}' \
       "${args[@]}" --max-requests-per-run "$requests" --max-time-per-run 5 --server-engine vLLM \

@@ -19,7 +19,7 @@ def main(out_dir, corpus):
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(),
                                                        pre_tokenizers.Split(Regex(r"\w+|[^\w\s]"), "isolated")])
     tokenizer.decoder = decoders.WordPiece(prefix="##", cleanup=False)
-    trainer = trainers.WordLevelTrainer(special_tokens=["[UNK]"], min_frequency=1)
+    trainer = trainers.WordLevelTrainer(vocab_size=10_000_000, special_tokens=["[UNK]"], min_frequency=1)
     tokenizer.train(corpus, trainer)
     tokenizer.save(f"{out_dir}/tokenizer.json")
     with open(f"{out_dir}/tokenizer_config.json", "w") as f:
