@@ -13,9 +13,12 @@
 # The whole script is one function, so editing it while it runs cannot change the run.
 set -euo pipefail
 
+# Global, not local to main: the EXIT trap runs after main has returned.
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+state="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}/bench-routing/platform"
+
 main() {
-  local root workload seed requests cache bench run state java jar kubectl venv gb
-  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+  local workload seed requests cache bench run java jar kubectl venv gb
   workload="${1:-shared-prefix}"
   shift || true
   local concurrency=("$@")
@@ -26,7 +29,6 @@ main() {
   cache="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}"
   bench="$cache/bench-routing"
   run="$bench/$(date -u +%Y%m%dT%H%M%SZ)-$workload"
-  state="$bench/platform"
   mkdir -p "$run"
   java="$("$root/hack/find-jdk")/bin/java"
   jar="$root/cli/target/modelplane.jar"
