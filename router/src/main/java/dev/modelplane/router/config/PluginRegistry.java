@@ -5,6 +5,7 @@ import dev.modelplane.router.flowcontrol.FlowControlConfig;
 import dev.modelplane.router.flowcontrol.UtilizationDetector;
 import dev.modelplane.router.plugin.ConfigOnlyPlugin;
 import dev.modelplane.router.plugin.PluginFactory;
+import dev.modelplane.router.predict.PredictedLatencyScorer;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.PrefixCacheScorer;
 import dev.modelplane.router.scheduling.plugins.AlwaysDisaggPdDecider;
@@ -41,6 +42,7 @@ public final class PluginRegistry {
     r.register(KvCacheUtilizationScorer.TYPE, KvCacheUtilizationScorer::create);
     r.register(LoraAffinityScorer.TYPE, LoraAffinityScorer::create);
     r.register(PrefixCacheScorer.TYPE, PrefixCacheScorer::create);
+    r.register(PredictedLatencyScorer.TYPE, PredictedLatencyScorer::create);
     r.register(MaxScorePicker.TYPE, MaxScorePicker::create);
     r.register(RandomPicker.TYPE, RandomPicker::create);
     r.register(WeightedRandomPicker.TYPE, WeightedRandomPicker::create);

@@ -12,6 +12,7 @@ import dev.modelplane.router.request.RequestInput;
 import dev.modelplane.router.request.RouterException;
 import dev.modelplane.router.request.RoutingDecision;
 import dev.modelplane.router.scheduling.ResponseOutcome;
+import dev.modelplane.router.scheduling.ResponseProgress;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;
@@ -64,6 +65,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private RoutingDecision decision;
   private int responseStatus;
   private long responseBytes;
+  private final ResponseProgress progress = new ResponseProgress();
   private boolean responseStreaming;
   private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
   private boolean finished;
@@ -248,6 +250,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void onResponseBody(HttpBody b) {
     byte[] chunk = b.getBody().toByteArray();
     responseBytes += chunk.length;
+    progress.onBody(chunk, 0, chunk.length, System.nanoTime());
     if (responseStreaming) {
       byte[] rewritten = rewrite(chunk);
       for (ProcessingResponse r : ExtProcMessages.streamedBody(rewritten, b.getEndOfStream(), false)) {
@@ -290,7 +293,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (!finished && decision != null) {
       finished = true;
       director.finished(decision);
-      director.complete(decision, new ResponseOutcome(responseStatus, completed, responseBytes), System.nanoTime());
+      director.complete(decision, ResponseOutcome.of(responseStatus, completed, responseBytes, progress),
+          System.nanoTime());
     }
   }
 

@@ -13,6 +13,7 @@ import dev.modelplane.router.request.RequestInput;
 import dev.modelplane.router.request.RouterException;
 import dev.modelplane.router.request.RoutingDecision;
 import dev.modelplane.router.scheduling.ResponseOutcome;
+import dev.modelplane.router.scheduling.ResponseProgress;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -64,6 +65,7 @@ final class ProxyExchange {
   private boolean responseStarted;
   private long ttfbNanos = -1;
   private long responseBytes;
+  private final ResponseProgress progress = new ResponseProgress();
   private int attempts;
   private boolean attemptOpen;
   private boolean completed;
@@ -229,6 +231,7 @@ final class ProxyExchange {
         writeHead(target, ur);
       }
       responseBytes += chunk.length();
+      progress.onBody(chunk.getBytes(), 0, chunk.length(), nanoClock.getAsLong());
       resp.write(chunk);
       if (resp.writeQueueFull()) {
         ur.pause();
@@ -361,7 +364,7 @@ final class ProxyExchange {
     long now = nanoClock.getAsLong();
     long duration = now - startNanos;
     if (decision != null) {
-      director.complete(decision, new ResponseOutcome(upstreamStatus, completed, responseBytes), now);
+      director.complete(decision, ResponseOutcome.of(upstreamStatus, completed, responseBytes, progress), now);
     }
     String model = decision == null ? "" : decision.request().incomingModel();
     metrics.gatewayRequests.inc(String.valueOf(status), model);

@@ -6,8 +6,24 @@ package dev.modelplane.router.scheduling;
  * @param status the HTTP status the model server answered (0 when it never answered)
  * @param completed whether the response reached its end normally (not reset, not abandoned by the client)
  * @param responseBytes response body bytes relayed to the client
+ * @param firstByteNanos when the first body byte was relayed ({@link System#nanoTime()} based), −1 when none was
+ * @param lastByteNanos when the last body byte was relayed, −1 when none was
+ * @param events server-sent events relayed (streamed chunks, without {@code [DONE]}); 0 for a plain body
  */
-public record ResponseOutcome(int status, boolean completed, long responseBytes) {
+public record ResponseOutcome(int status, boolean completed, long responseBytes, long firstByteNanos,
+    long lastByteNanos, int events) {
+
+  /** An outcome without body timing. */
+  public ResponseOutcome(int status, boolean completed, long responseBytes) {
+    this(status, completed, responseBytes, -1, -1, 0);
+  }
+
+  /** An outcome with the timing {@code progress} followed. */
+  public static ResponseOutcome of(int status, boolean completed, long responseBytes, ResponseProgress progress) {
+    return new ResponseOutcome(status, completed, responseBytes, progress.firstByteNanos(), progress.lastByteNanos(),
+        progress.events());
+  }
+
   /** Whether the model server answered with a success status and the response finished. */
   public boolean succeeded() {
     return completed && status > 0 && status < 400;

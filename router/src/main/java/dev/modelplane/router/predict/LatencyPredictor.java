@@ -1,0 +1,172 @@
+package dev.modelplane.router.predict;
+
+import dev.modelplane.router.pool.EndpointId;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Predicts time to first token and time per output token of a request on an endpoint, and learns from what the router
+ * observes. One pooled pair of models learns from every endpoint and answers for endpoints it has seen little of; each
+ * endpoint gets its own pair, starting from the pooled coefficients at its first observation, that answers once it has
+ * learned from {@code minEndpointSamples} responses of its own — so an endpoint that is slower than the rest (other
+ * hardware, a noisy neighbour, a throttled GPU) is predicted slower, and traffic moves away from it.
+ *
+ * <p>It also keeps the router-local prefill backlog of each endpoint: uncached prompt tokens sent and not yet answered
+ * with a first byte. Thread-safe.
+ */
+public final class LatencyPredictor {
+  /** What {@link #predict} expects, in milliseconds. */
+  public record Prediction(double ttftMs, double tpotMs) {
+  }
+
+  /**
+   * @param delta starting covariance of every model (how little the prior is trusted)
+   * @param forgetting RLS forgetting factor λ; the models remember about {@code 1/(1−λ)} observations
+   * @param minEndpointSamples an endpoint's own model answers after this many of its observations
+   */
+  public record Settings(double delta, double forgetting, int minEndpointSamples) {
+    public static final Settings DEFAULT = new Settings(1e4, 0.995, 16);
+
+    public Settings {
+      if (!(forgetting > 0 && forgetting <= 1)) {
+        throw new IllegalArgumentException("forgettingFactor must be in (0, 1], got " + forgetting);
+      }
+      if (!(delta > 0)) {
+        throw new IllegalArgumentException("delta must be > 0, got " + delta);
+      }
+      if (minEndpointSamples < 0) {
+        throw new IllegalArgumentException("minEndpointSamples must be >= 0, got " + minEndpointSamples);
+      }
+    }
+  }
+
+  private static final double MIN_TTFT_MS = 0.1;
+  private static final double MIN_TPOT_MS = 0.01;
+
+  /** A TTFT and a TPOT model, updated and read under the pair's lock. */
+  private static final class ModelPair {
+    private final RecursiveLeastSquares ttft;
+    private final RecursiveLeastSquares tpot;
+
+    ModelPair(RecursiveLeastSquares ttft, RecursiveLeastSquares tpot) {
+      this.ttft = ttft;
+      this.tpot = tpot;
+    }
+
+    /**
+     * A pair that starts from these coefficients with a fresh covariance: the endpoint's own observations reshape it
+     * as fast as the first observations shaped the pooled pair, instead of being outweighed by its history.
+     */
+    synchronized ModelPair fork(Settings settings) {
+      return new ModelPair(
+          new RecursiveLeastSquares(ttft.coefficients(), settings.delta(), settings.forgetting()),
+          new RecursiveLeastSquares(tpot.coefficients(), settings.delta(), settings.forgetting()));
+    }
+
+    synchronized boolean ttftReady(long min) {
+      return ttft.samples() >= min;
+    }
+
+    synchronized boolean tpotReady(long min) {
+      return tpot.samples() >= min;
+    }
+  }
+
+  private final Settings settings;
+  private final ModelPair pooled;
+  private final ConcurrentHashMap<EndpointId, ModelPair> endpoints = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<EndpointId, AtomicLong> backlog = new ConcurrentHashMap<>();
+  private final AtomicLong observations = new AtomicLong();
+
+  public LatencyPredictor(Settings settings) {
+    this.settings = settings;
+    this.pooled = new ModelPair(
+        new RecursiveLeastSquares(LatencyFeatures.ttftPrior(), settings.delta(), settings.forgetting()),
+        new RecursiveLeastSquares(LatencyFeatures.tpotPrior(), settings.delta(), settings.forgetting()));
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  /** Predicted TTFT and TPOT of a request with {@code features} on {@code endpoint}. */
+  public Prediction predict(EndpointId endpoint, LatencyFeatures features) {
+    ModelPair own = endpoints.get(endpoint);
+    double[] tx = features.ttftVector();
+    double[] px = features.tpotVector();
+    double ttft;
+    double tpot;
+    ModelPair forTtft = own != null && own.ttftReady(settings.minEndpointSamples()) ? own : pooled;
+    synchronized (forTtft) {
+      ttft = forTtft.ttft.predict(tx);
+    }
+    ModelPair forTpot = own != null && own.tpotReady(settings.minEndpointSamples()) ? own : pooled;
+    synchronized (forTpot) {
+      tpot = forTpot.tpot.predict(px);
+    }
+    return new Prediction(Math.max(MIN_TTFT_MS, ttft), Math.max(MIN_TPOT_MS, tpot));
+  }
+
+  /** Learns that a request with {@code features} got its first byte from {@code endpoint} after {@code ms}. */
+  public void observeTtft(EndpointId endpoint, LatencyFeatures features, double ms) {
+    double[] x = features.ttftVector();
+    synchronized (pooled) {
+      pooled.ttft.update(x, ms);
+    }
+    ModelPair own = endpointModels(endpoint);
+    synchronized (own) {
+      own.ttft.update(x, ms);
+    }
+    observations.incrementAndGet();
+  }
+
+  /** Learns that a request with {@code features} streamed from {@code endpoint} at {@code ms} per token. */
+  public void observeTpot(EndpointId endpoint, LatencyFeatures features, double ms) {
+    double[] x = features.tpotVector();
+    synchronized (pooled) {
+      pooled.tpot.update(x, ms);
+    }
+    ModelPair own = endpointModels(endpoint);
+    synchronized (own) {
+      own.tpot.update(x, ms);
+    }
+  }
+
+  /** TTFT observations learned so far. */
+  public long observations() {
+    return observations.get();
+  }
+
+  /** Uncached prompt tokens sent to {@code endpoint} and not yet answered. */
+  public long pendingPrefillTokens(EndpointId endpoint) {
+    AtomicLong v = backlog.get(endpoint);
+    return v == null ? 0 : Math.max(0, v.get());
+  }
+
+  /** A request with {@code tokens} to prefill was sent to {@code endpoint}. */
+  public void prefillStarted(EndpointId endpoint, long tokens) {
+    backlog.computeIfAbsent(endpoint, k -> new AtomicLong()).addAndGet(tokens);
+  }
+
+  /** That request's first byte came back (or it ended without one). */
+  public void prefillEnded(EndpointId endpoint, long tokens) {
+    AtomicLong v = backlog.get(endpoint);
+    if (v != null) {
+      v.addAndGet(-tokens);
+    }
+  }
+
+  /** The coefficients {@code endpoint}'s TTFT predictions use now (for tests and diagnostics). */
+  double[] ttftCoefficients(EndpointId endpoint) {
+    ModelPair own = endpoints.get(endpoint);
+    ModelPair m = own != null && own.ttftReady(settings.minEndpointSamples()) ? own : pooled;
+    synchronized (m) {
+      return m.ttft.coefficients();
+    }
+  }
+
+  private ModelPair endpointModels(EndpointId endpoint) {
+    ModelPair own = endpoints.get(endpoint);
+    return own != null ? own : endpoints.computeIfAbsent(endpoint, k -> pooled.fork(settings));
+  }
+}
