@@ -25,7 +25,7 @@ public final class LatencyPredictor {
    * @param minEndpointSamples an endpoint's own model answers after this many of its observations
    */
   public record Settings(double delta, double forgetting, int minEndpointSamples) {
-    public static final Settings DEFAULT = new Settings(1e4, 0.995, 16);
+    public static final Settings DEFAULT = new Settings(1e4, 0.995, 8);
 
     public Settings {
       if (!(forgetting > 0 && forgetting <= 1)) {
@@ -42,6 +42,7 @@ public final class LatencyPredictor {
 
   private static final double MIN_TTFT_MS = 0.1;
   private static final double MIN_TPOT_MS = 0.01;
+  private static final double SURPRISE_RATIO = 3;
 
   /** A TTFT and a TPOT model, updated and read under the pair's lock. */
   private static final class ModelPair {
@@ -115,6 +116,7 @@ public final class LatencyPredictor {
     }
     ModelPair own = endpointModels(endpoint);
     synchronized (own) {
+      surprise(own.ttft, x, ms);
       own.ttft.update(x, ms);
     }
     observations.incrementAndGet();
@@ -128,6 +130,7 @@ public final class LatencyPredictor {
     }
     ModelPair own = endpointModels(endpoint);
     synchronized (own) {
+      surprise(own.tpot, x, ms);
       own.tpot.update(x, ms);
     }
   }
@@ -162,6 +165,18 @@ public final class LatencyPredictor {
     ModelPair m = own != null && own.ttftReady(settings.minEndpointSamples()) ? own : pooled;
     synchronized (m) {
       return m.ttft.coefficients();
+    }
+  }
+
+  /**
+   * An observation more than {@link #SURPRISE_RATIO} times off the endpoint's own prediction means the endpoint
+   * changed (or the model never knew it): its model stops trusting its history, so it catches up within a few
+   * responses instead of a few hundred. A request routed elsewhere from then on cannot correct it later.
+   */
+  private void surprise(RecursiveLeastSquares model, double[] x, double observed) {
+    double predicted = Math.max(MIN_TTFT_MS, model.predict(x));
+    if (model.samples() > 0 && (observed > SURPRISE_RATIO * predicted || observed * SURPRISE_RATIO < predicted)) {
+      model.resetCovariance(settings.delta());
     }
   }
 

@@ -91,7 +91,7 @@ public final class PredictedLatencyScorer extends NamedPlugin implements Filter,
   }
 
   /**
-   * Factory. Parameters: {@code forgettingFactor} (0.995), {@code minEndpointSamples} (16),
+   * Factory. Parameters: {@code forgettingFactor} (0.995), {@code minEndpointSamples} (8),
    * {@code defaultOutputTokens} (128), {@code tpotWeight} (1.0), {@code shedSheddable} (true).
    */
   public static PredictedLatencyScorer create(String name, PluginParameters p, PluginHandle handle) {

@@ -109,6 +109,17 @@ final class RecursiveLeastSquares {
     samples++;
   }
 
+  /**
+   * Forgets how sure the model is, keeping what it believes: the next observations move it as much as the first ones
+   * did. For an abrupt change (a server that just got much slower), which forgetting alone would follow only slowly.
+   */
+  void resetCovariance(double delta) {
+    for (int i = 0; i < dimensions; i++) {
+      java.util.Arrays.fill(covariance[i], 0);
+      covariance[i][i] = delta;
+    }
+  }
+
   /** Observations learned so far (including those a copy inherited). */
   long samples() {
     return samples;

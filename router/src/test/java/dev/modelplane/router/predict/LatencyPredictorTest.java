@@ -71,6 +71,23 @@ class LatencyPredictorTest {
   }
 
   @Test
+  void anEndpointThatSuddenlyGetsMuchSlowerIsCaughtUpWithinTenResponses() {
+    LatencyPredictor p = new LatencyPredictor(LatencyPredictor.Settings.DEFAULT);
+    SplittableRandom r = new SplittableRandom(4);
+    for (int i = 0; i < 300; i++) {
+      LatencyFeatures f = random(r);
+      p.observeTtft(A, f, ttft(f, 1));
+    }
+    for (int i = 0; i < 10; i++) {
+      LatencyFeatures f = random(r);
+      p.observeTtft(A, f, ttft(f, 5));
+    }
+    LatencyFeatures f = new LatencyFeatures(1000, 1000, 0, 2, 0, 0.1);
+    assertThat(p.predict(A, f).ttftMs() / ttft(f, 5)).as("predicted / true after ten slow responses")
+        .isBetween(0.7, 1.3);
+  }
+
+  @Test
   void beforeAnyObservationThePriorOrdersEndpointsByWorkAhead() {
     LatencyPredictor p = new LatencyPredictor(LatencyPredictor.Settings.DEFAULT);
     double cached = p.predict(A, new LatencyFeatures(4000, 0, 0, 2, 0, 0.1)).ttftMs();
