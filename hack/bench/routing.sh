@@ -5,7 +5,8 @@
 #
 #   hack/bench/routing.sh [workload] [concurrency...]      workload: shared-prefix (default) | mixed
 #
-# Contenders: modelplane (the router's default configuration), epp (the reference endpoint picker, llm-d-router's
+# Contenders: modelplane (the router's default configuration), predictive (the predicted-latency-scorer alone, with
+# the approximate prefix index feeding it), epp (the reference endpoint picker, llm-d-router's
 # EPP, behind the modelplane gateway in client mode), haproxy-rr and haproxy-leastconn, random (uniform choice,
 # what a Kubernetes Service does). CONTENDERS="modelplane epp" runs a subset. The EPP is built once from a source
 # checkout in LLMD_ROUTER_SRC (it is not served by the Go module proxy this machine reaches), or taken from EPP_BIN.
@@ -23,7 +24,7 @@ main() {
   shift || true
   local concurrency=("$@")
   [ ${#concurrency[@]} -gt 0 ] || concurrency=(16 32 64)
-  local contenders=(${CONTENDERS:-modelplane epp haproxy-rr haproxy-leastconn random})
+  local contenders=(${CONTENDERS:-modelplane predictive epp haproxy-rr haproxy-leastconn random})
   seed="${SEED:-20261124}"
   requests="${REQUESTS_PER_RUN:-400}"
   cache="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}"
@@ -78,6 +79,23 @@ main() {
       modelplane)
         "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \
           --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log > "$run/$contender.log" 2>&1 &
+        pids+=($!) ;;
+      predictive)
+        "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \
+          --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log --config-text "$(cat <<'YAML'
+apiVersion: inference.networking.x-k8s.io/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: approx-prefix-cache-producer
+- type: predicted-latency-scorer
+- type: max-score-picker
+schedulingProfiles:
+- name: default
+  plugins:
+  - pluginRef: predicted-latency-scorer
+  - pluginRef: max-score-picker
+YAML
+)" > "$run/$contender.log" 2>&1 &
         pids+=($!) ;;
       random)
         "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \

@@ -165,4 +165,27 @@ class ConfigLoaderTest {
         plugins: [{type: by-label, parameters: {label: role, validValues: decode}}]
         """)).hasMessageContaining("parameter 'validValues' must be a list");
   }
+
+  @Test
+  void predictedLatencyScorerIsAFilterAndAScorerWithCheckedParameters() {
+    SchedulingSetup setup = loader.load("""
+        plugins:
+        - type: approx-prefix-cache-producer
+        - type: predicted-latency-scorer
+          parameters: {forgettingFactor: 0.99, defaultOutputTokens: 64}
+        """);
+    var profile = setup.scheduler().profiles().get("default");
+    assertThat(profile.filters()).extracting(f -> f.type()).containsExactly("predicted-latency-scorer");
+    assertThat(profile.scorers()).extracting(w -> w.scorer().type()).containsExactly("predicted-latency-scorer");
+    assertThat(setup.lifecycle().responseComplete()).extracting(p -> p.type()).contains("predicted-latency-scorer");
+    assertThatThrownBy(() -> loader.load("plugins: [{type: predicted-latency-scorer, parameters: {forgettingFactor: 2}}]"))
+        .hasMessage("plugin 'predicted-latency-scorer' (predicted-latency-scorer): forgettingFactor must be in (0, 1], "
+            + "got 2.0");
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{name: p, type: predicted-latency-scorer, parameters: {defaultOutputTokens: 0}}]
+        """)).hasMessage("plugin 'p' (predicted-latency-scorer): defaultOutputTokens must be >= 1, got 0");
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{name: p, type: predicted-latency-scorer, parameters: {shedSheddable: perhaps}}]
+        """)).hasMessageContaining("parameter 'shedSheddable'");
+  }
 }
