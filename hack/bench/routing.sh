@@ -10,6 +10,7 @@
 # EPP, behind the modelplane gateway in client mode), haproxy-rr and haproxy-leastconn, random (uniform choice,
 # what a Kubernetes Service does). CONTENDERS="modelplane epp" runs a subset. The EPP is built once from a source
 # checkout in LLMD_ROUTER_SRC (it is not served by the Go module proxy this machine reaches), or taken from EPP_BIN.
+# ROUTER_ARGS adds options to the modelplane and predictive routers (e.g. "--log-level info,dev.modelplane.router=debug").
 # Everything listens on and connects to loopback only. Results go to ~/.cache/modelplane/bench-routing/<run>/.
 # The whole script is one function, so editing it while it runs cannot change the run.
 set -euo pipefail
@@ -78,7 +79,8 @@ main() {
     case "$contender" in
       modelplane)
         "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \
-          --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log > "$run/$contender.log" 2>&1 &
+          --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log ${ROUTER_ARGS:-} \
+          > "$run/$contender.log" 2>&1 &
         pids+=($!) ;;
       predictive)
         "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \
@@ -95,7 +97,7 @@ schedulingProfiles:
   - pluginRef: predicted-latency-scorer
   - pluginRef: max-score-picker
 YAML
-)" > "$run/$contender.log" 2>&1 &
+)" ${ROUTER_ARGS:-} > "$run/$contender.log" 2>&1 &
         pids+=($!) ;;
       random)
         "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \

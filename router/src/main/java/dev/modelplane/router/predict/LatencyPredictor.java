@@ -25,7 +25,7 @@ public final class LatencyPredictor {
    * @param minEndpointSamples an endpoint's own model answers after this many of its observations
    */
   public record Settings(double delta, double forgetting, int minEndpointSamples) {
-    public static final Settings DEFAULT = new Settings(1e4, 0.995, 8);
+    public static final Settings DEFAULT = new Settings(1e4, 0.995, 1);
 
     public Settings {
       if (!(forgetting > 0 && forgetting <= 1)) {

@@ -91,7 +91,7 @@ public final class PredictedLatencyScorer extends NamedPlugin implements Filter,
   }
 
   /**
-   * Factory. Parameters: {@code forgettingFactor} (0.995), {@code minEndpointSamples} (8),
+   * Factory. Parameters: {@code forgettingFactor} (0.995), {@code minEndpointSamples} (1),
    * {@code defaultOutputTokens} (128), {@code tpotWeight} (1.0), {@code shedSheddable} (true).
    */
   public static PredictedLatencyScorer create(String name, PluginParameters p, PluginHandle handle) {
@@ -182,9 +182,18 @@ public final class PredictedLatencyScorer extends NamedPlugin implements Filter,
     if (ttftMs >= 0) {
       predictor.observeTtft(id, d.estimate().features(), ttftMs);
     }
+    double tpotMs = Double.NaN;
     if (outcome.completed() && outcome.events() >= 3) {
-      double tpotMs = (outcome.lastByteNanos() - outcome.firstByteNanos()) / 1e6 / (outcome.events() - 1);
+      tpotMs = (outcome.lastByteNanos() - outcome.firstByteNanos()) / 1e6 / (outcome.events() - 1);
       predictor.observeTpot(id, d.estimate().features(), tpotMs);
+    }
+    if (LOG.isDebugEnabled()) {
+      LatencyFeatures f = d.estimate().features();
+      LOG.atDebug().addKeyValue("endpoint", id).addKeyValue("uncached", f.uncachedTokens())
+          .addKeyValue("backlog", f.pendingPrefillTokens()).addKeyValue("in_flight", f.inFlight())
+          .addKeyValue("waiting", f.waiting()).addKeyValue("ttft_predicted_ms", d.estimate().prediction().ttftMs())
+          .addKeyValue("ttft_ms", ttftMs).addKeyValue("tpot_predicted_ms", d.estimate().prediction().tpotMs())
+          .addKeyValue("tpot_ms", tpotMs).log("latency observed");
     }
   }
 

@@ -7,7 +7,11 @@ import java.util.Arrays;
  * forgetting: each update costs O(d²), old observations weigh {@code λ^age}, so the model follows a server whose speed
  * changes. It starts from a prior {@code θ₀} held with confidence {@code 1/δ} (a ridge penalty towards the prior that
  * the data overrides after a few observations). The covariance is kept bounded, so a direction the data stops
- * exciting cannot wind up and make the next update explode.
+ * exciting cannot wind up and make the next update explode. Predictions use the coefficients clipped at zero: every
+ * feature the router uses is a count of work, and more work never makes a server faster, so a negative coefficient is
+ * an artefact of correlated features — one that extrapolates to negative latencies exactly where an endpoint is most
+ * loaded, and would draw every request there. (The fit itself stays unconstrained: clipping inside the recursion
+ * would leave a bias the shrinking gain never removes.)
  *
  * <p>Not thread-safe; callers synchronise.
  */
@@ -28,6 +32,9 @@ final class RecursiveLeastSquares {
   RecursiveLeastSquares(double[] prior, double delta, double forgetting) {
     if (prior.length == 0) {
       throw new IllegalArgumentException("a model needs at least one feature");
+    }
+    if (Arrays.stream(prior).anyMatch(v -> !(v >= 0))) {
+      throw new IllegalArgumentException("prior coefficients must be >= 0: " + Arrays.toString(prior));
     }
     if (!(delta > 0)) {
       throw new IllegalArgumentException("delta must be > 0, got " + delta);
@@ -64,6 +71,14 @@ final class RecursiveLeastSquares {
     check(x);
     double y = 0;
     for (int i = 0; i < dimensions; i++) {
+      y += Math.max(0, theta[i]) * x[i];
+    }
+    return y;
+  }
+
+  private double raw(double[] x) {
+    double y = 0;
+    for (int i = 0; i < dimensions; i++) {
       y += theta[i] * x[i];
     }
     return y;
@@ -86,7 +101,7 @@ final class RecursiveLeastSquares {
       xpx += x[i] * s;
     }
     double denominator = forgetting + xpx;
-    double error = y - predict(x);
+    double error = y - raw(x);
     for (int i = 0; i < dimensions; i++) {
       theta[i] += px[i] / denominator * error;
     }
@@ -125,8 +140,13 @@ final class RecursiveLeastSquares {
     return samples;
   }
 
+  /** The coefficients predictions use (clipped at zero). */
   double[] coefficients() {
-    return theta.clone();
+    double[] c = theta.clone();
+    for (int i = 0; i < dimensions; i++) {
+      c[i] = Math.max(0, c[i]);
+    }
+    return c;
   }
 
   private void check(double[] x) {

@@ -84,30 +84,31 @@ class PredictedLatencyScorerTest {
     ToDoubleFunction<EndpointState> latency = e -> 50 * speed.get(e.id().name());
     PredictedLatencyScorer s = scorer();
     Map<String, Integer> before = new HashMap<>();
-    for (int i = 0; i < 90; i++) {
+    for (int i = 0; i < 60; i++) {
       before.merge(route(s, request("r" + i, "hello " + i, 20, Map.of(), 0), latency).endpoint().id().name(), 1,
           Integer::sum);
     }
-    assertThat(before).as("equal endpoints share the load").containsKeys("a", "b", "c");
-    speed.put("b", 4.0);
+    // One request at a time leaves every endpoint idle, so any is as good: slow down the one it prefers.
+    String favourite = before.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    speed.put(favourite, 4.0);
     Map<String, Integer> after = new HashMap<>();
-    for (int i = 0; i < 150; i++) {
+    for (int i = 0; i < 60; i++) {
       Candidate c = route(s, request("s" + i, "hello " + i, 20, Map.of(), 0), latency);
-      if (i >= 50) {
+      if (i >= 10) {
         after.merge(c.endpoint().id().name(), 1, Integer::sum);
       }
     }
-    assertThat(after).as("requests 50..150 after b became 4x slower").doesNotContainKey("b");
-    // A restarted router learns from scratch; within 40 requests it has found the slow endpoint again.
+    assertThat(after).as("requests 10..60 after " + favourite + " became 4x slower").doesNotContainKey(favourite);
+    // A restarted router learns from scratch; within 30 requests it has found the slow endpoint again.
     PredictedLatencyScorer restarted = scorer();
     Map<String, Integer> relearned = new HashMap<>();
-    for (int i = 0; i < 140; i++) {
+    for (int i = 0; i < 130; i++) {
       Candidate c = route(restarted, request("t" + i, "hello " + i, 20, Map.of(), 0), latency);
-      if (i >= 40) {
+      if (i >= 30) {
         relearned.merge(c.endpoint().id().name(), 1, Integer::sum);
       }
     }
-    assertThat(relearned).as("requests 40..140 after a restart").doesNotContainKey("b");
+    assertThat(relearned).as("requests 30..130 after a restart").doesNotContainKey(favourite);
   }
 
   @Test

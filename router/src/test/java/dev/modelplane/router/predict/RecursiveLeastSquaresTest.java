@@ -15,11 +15,11 @@ class RecursiveLeastSquaresTest {
     for (int i = 0; i < 2000; i++) {
       double a = r.nextDouble(0, 10);
       double b = r.nextDouble(0, 5);
-      m.update(new double[] {1, a, b}, 3 + 2 * a - b + r.nextDouble(-0.5, 0.5));
+      m.update(new double[] {1, a, b}, 3 + 2 * a + b + r.nextDouble(-0.5, 0.5));
     }
     assertThat(m.coefficients()[0]).isCloseTo(3, within(0.1));
     assertThat(m.coefficients()[1]).isCloseTo(2, within(0.02));
-    assertThat(m.coefficients()[2]).isCloseTo(-1, within(0.03));
+    assertThat(m.coefficients()[2]).isCloseTo(1, within(0.03));
     assertThat(m.samples()).isEqualTo(2000);
   }
 
@@ -48,6 +48,23 @@ class RecursiveLeastSquaresTest {
     assertThat(m.coefficients()[1]).isEqualTo(7);
     m.update(new double[] {1, 1}, 10);
     assertThat(java.util.Arrays.stream(m.coefficients()).allMatch(Double::isFinite)).isTrue();
+  }
+
+  @Test
+  void coefficientsStayNonNegativeSoMoreWorkNeverPredictsLess() {
+    // Data where the second feature seems to help (it rises with the first, which does all the work, and the
+    // noise is on its side): least squares would give it a negative weight and predict less for more of it.
+    RecursiveLeastSquares m = new RecursiveLeastSquares(new double[3], 1e4, 0.995);
+    SplittableRandom r = new SplittableRandom(9);
+    for (int i = 0; i < 1000; i++) {
+      double a = r.nextDouble(0, 10);
+      double b = a + r.nextDouble(0, 1);
+      m.update(new double[] {1, a, b}, 10 + 5 * a - 2 * (b - a));
+    }
+    assertThat(java.util.Arrays.stream(m.coefficients()).allMatch(c -> c >= 0)).isTrue();
+    assertThat(m.predict(new double[] {1, 5, 50})).isGreaterThanOrEqualTo(m.predict(new double[] {1, 5, 5}));
+    assertThatThrownBy(() -> new RecursiveLeastSquares(new double[] {1, -1}, 1, 1))
+        .hasMessage("prior coefficients must be >= 0: [1.0, -1.0]");
   }
 
   @Test
