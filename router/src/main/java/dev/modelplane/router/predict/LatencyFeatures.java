@@ -17,19 +17,18 @@ public record LatencyFeatures(int promptTokens, int uncachedTokens, long pending
     int waiting, double kvUsage) {
 
   /** Features of the time-to-first-token model. */
-  static final int TTFT_DIMENSIONS = 7;
+  static final int TTFT_DIMENSIONS = 6;
   /** Features of the time-per-output-token model. */
   static final int TPOT_DIMENSIONS = 4;
 
   /**
-   * {@code [1, u, p, n, u·n, p·n, w]} with u, p in thousands of tokens: a prefill costs a fixed part plus a part per
-   * token, both stretched by the batch it joins, after the prefills already queued and the waiting requests.
+   * {@code [1, u, p, n, u·n, w]} with u, p in thousands of tokens: a prefill costs a fixed part plus a part per
+   * token, both stretched by the batch it joins, plus what the prefills already queued and the waiting requests add.
    */
   double[] ttftVector() {
     double u = uncachedTokens / 1000.0;
-    double p = pendingPrefillTokens / 1000.0;
     double n = inFlight;
-    return new double[] {1, u, p, n, u * n, p * n, waiting};
+    return new double[] {1, u, pendingPrefillTokens / 1000.0, n, u * n, waiting};
   }
 
   /** {@code [1, n + 1, kv, p]}: a decode step grows with the batch, the cache in use and prefills that stall it. */
@@ -43,7 +42,7 @@ public record LatencyFeatures(int promptTokens, int uncachedTokens, long pending
    * queued. The data overrides them within tens of requests; they matter only for ordering endpoints at start.
    */
   static double[] ttftPrior() {
-    return new double[] {20, 100, 100, 0.5, 3, 3, 50};
+    return new double[] {20, 100, 100, 0.5, 3, 50};
   }
 
   /** Starting TPOT coefficients in milliseconds: 10 ms per step, +0.3 ms per running request. */

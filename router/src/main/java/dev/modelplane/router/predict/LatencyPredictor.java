@@ -20,19 +20,19 @@ public final class LatencyPredictor {
   }
 
   /**
-   * @param delta starting covariance of every model (how little the prior is trusted)
+   * @param ridge how strongly coefficients are pulled towards their prior (small: data overrides it)
    * @param forgetting RLS forgetting factor λ; the models remember about {@code 1/(1−λ)} observations
    * @param minEndpointSamples an endpoint's own model answers after this many of its observations
    */
-  public record Settings(double delta, double forgetting, int minEndpointSamples) {
-    public static final Settings DEFAULT = new Settings(1e4, 0.995, 1);
+  public record Settings(double ridge, double forgetting, int minEndpointSamples) {
+    public static final Settings DEFAULT = new Settings(0.01, 0.995, 1);
 
     public Settings {
       if (!(forgetting > 0 && forgetting <= 1)) {
         throw new IllegalArgumentException("forgettingFactor must be in (0, 1], got " + forgetting);
       }
-      if (!(delta > 0)) {
-        throw new IllegalArgumentException("delta must be > 0, got " + delta);
+      if (!(ridge > 0)) {
+        throw new IllegalArgumentException("ridge must be > 0, got " + ridge);
       }
       if (minEndpointSamples < 0) {
         throw new IllegalArgumentException("minEndpointSamples must be >= 0, got " + minEndpointSamples);
@@ -46,22 +46,20 @@ public final class LatencyPredictor {
 
   /** A TTFT and a TPOT model, updated and read under the pair's lock. */
   private static final class ModelPair {
-    private final RecursiveLeastSquares ttft;
-    private final RecursiveLeastSquares tpot;
+    private final NonNegativeLeastSquares ttft;
+    private final NonNegativeLeastSquares tpot;
 
-    ModelPair(RecursiveLeastSquares ttft, RecursiveLeastSquares tpot) {
+    ModelPair(NonNegativeLeastSquares ttft, NonNegativeLeastSquares tpot) {
       this.ttft = ttft;
       this.tpot = tpot;
     }
 
     /**
-     * A pair that starts from these coefficients with a fresh covariance: the endpoint's own observations reshape it
-     * as fast as the first observations shaped the pooled pair, instead of being outweighed by its history.
+     * A pair that starts from these coefficients with no history: the endpoint's own observations reshape it as fast
+     * as the first observations shaped the pooled pair, instead of being outweighed by the pool's history.
      */
-    synchronized ModelPair fork(Settings settings) {
-      return new ModelPair(
-          new RecursiveLeastSquares(ttft.coefficients(), settings.delta(), settings.forgetting()),
-          new RecursiveLeastSquares(tpot.coefficients(), settings.delta(), settings.forgetting()));
+    synchronized ModelPair fork() {
+      return new ModelPair(ttft.fresh(), tpot.fresh());
     }
 
     synchronized boolean ttftReady(long min) {
@@ -82,8 +80,8 @@ public final class LatencyPredictor {
   public LatencyPredictor(Settings settings) {
     this.settings = settings;
     this.pooled = new ModelPair(
-        new RecursiveLeastSquares(LatencyFeatures.ttftPrior(), settings.delta(), settings.forgetting()),
-        new RecursiveLeastSquares(LatencyFeatures.tpotPrior(), settings.delta(), settings.forgetting()));
+        new NonNegativeLeastSquares(LatencyFeatures.ttftPrior(), settings.ridge(), settings.forgetting()),
+        new NonNegativeLeastSquares(LatencyFeatures.tpotPrior(), settings.ridge(), settings.forgetting()));
   }
 
   public Settings settings() {
@@ -170,18 +168,18 @@ public final class LatencyPredictor {
 
   /**
    * An observation more than {@link #SURPRISE_RATIO} times off the endpoint's own prediction means the endpoint
-   * changed (or the model never knew it): its model stops trusting its history, so it catches up within a few
-   * responses instead of a few hundred. A request routed elsewhere from then on cannot correct it later.
+   * changed (or the model never knew it): its model drops its history, so it catches up within a few responses
+   * instead of a few hundred.
    */
-  private void surprise(RecursiveLeastSquares model, double[] x, double observed) {
+  private void surprise(NonNegativeLeastSquares model, double[] x, double observed) {
     double predicted = Math.max(MIN_TTFT_MS, model.predict(x));
     if (model.samples() > 0 && (observed > SURPRISE_RATIO * predicted || observed * SURPRISE_RATIO < predicted)) {
-      model.resetCovariance(settings.delta());
+      model.discountHistory(0);
     }
   }
 
   private ModelPair endpointModels(EndpointId endpoint) {
     ModelPair own = endpoints.get(endpoint);
-    return own != null ? own : endpoints.computeIfAbsent(endpoint, k -> pooled.fork(settings));
+    return own != null ? own : endpoints.computeIfAbsent(endpoint, k -> pooled.fork());
   }
 }

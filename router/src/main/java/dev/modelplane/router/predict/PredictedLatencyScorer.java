@@ -96,7 +96,7 @@ public final class PredictedLatencyScorer extends NamedPlugin implements Filter,
    */
   public static PredictedLatencyScorer create(String name, PluginParameters p, PluginHandle handle) {
     LatencyPredictor.Settings d = LatencyPredictor.Settings.DEFAULT;
-    LatencyPredictor predictor = new LatencyPredictor(new LatencyPredictor.Settings(d.delta(),
+    LatencyPredictor predictor = new LatencyPredictor(new LatencyPredictor.Settings(d.ridge(),
         p.doubleValue("forgettingFactor", d.forgetting()), p.intValue("minEndpointSamples", d.minEndpointSamples())));
     return new PredictedLatencyScorer(name, predictor, p.intValue("defaultOutputTokens", 128),
         p.doubleValue("tpotWeight", 1.0), p.boolValue("shedSheddable", true), handle.environment().nanoClock());

@@ -107,14 +107,17 @@ class PredictedLatencyE2ETest {
     int port = sims.get(index).port();
     sims.get(index).close();
     sims.set(index, sim(port, 150, 99));
-    Map<String, Integer> after = send(base, 60, 30);
-    assertThat(after).as("the last 30 of 60 requests after " + slow + " became ten times slower")
-        .doesNotContainKey(slow);
+    // It takes a response or two to notice; after that the slow simulator gets nothing.
+    Map<String, Integer> after = send(base, 60, 60);
+    assertThat(after.getOrDefault(slow, 0)).as("of 60 requests after " + slow + " became ten times slower: " + after)
+        .isLessThanOrEqualTo(2);
     router.close();
     router = null;
     base = startRouter();
-    Map<String, Integer> relearned = send(base, 60, 30);
-    assertThat(relearned).as("the last 30 of the first 60 requests of a restarted router").doesNotContainKey(slow);
+    // A restarted router knows nothing: it tries the slow simulator when it first explores it, then avoids it.
+    Map<String, Integer> relearned = send(base, 60, 60);
+    assertThat(relearned.getOrDefault(slow, 0)).as("of the first 60 requests of a restarted router: " + relearned)
+        .isLessThanOrEqualTo(2);
     assertThat(router.setup().plugins().get(PredictedLatencyScorer.TYPE)).isInstanceOfSatisfying(
         PredictedLatencyScorer.class, p -> assertThat(p.predictor().observations()).isEqualTo(60));
     assertThat(before).isNotEmpty();
