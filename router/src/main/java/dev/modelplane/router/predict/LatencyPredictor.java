@@ -6,10 +6,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Predicts time to first token and time per output token of a request on an endpoint, and learns from what the router
- * observes. One pooled pair of models learns from every endpoint and answers for endpoints it has seen little of; each
- * endpoint gets its own pair, starting from the pooled coefficients at its first observation, that answers once it has
- * learned from {@code minEndpointSamples} responses of its own — so an endpoint that is slower than the rest (other
- * hardware, a noisy neighbour, a throttled GPU) is predicted slower, and traffic moves away from it.
+ * observes. Two shared models ({@link NonNegativeLeastSquares}) say how latency grows with the work in front of a
+ * request on a typical endpoint, learned from every endpoint's responses; every endpoint has two speed factors on
+ * top — how much slower or faster than typical it has been lately. A factor needs only a few responses to settle, where a full model
+ * per endpoint would need many of each kind (cache hits and misses, idle and busy) and, starved of the rare kind,
+ * would mispredict exactly those. An endpoint that is slower than the rest — other hardware, a
+ * noisy neighbour, a throttled GPU — gets a factor above 1 and traffic moves away from it; an endpoint not seen yet
+ * has factor 1.
  *
  * <p>It also keeps the router-local prefill backlog of each endpoint: uncached prompt tokens sent and not yet answered
  * with a first byte. Thread-safe.
@@ -21,11 +24,12 @@ public final class LatencyPredictor {
 
   /**
    * @param ridge how strongly coefficients are pulled towards their prior (small: data overrides it)
-   * @param forgetting RLS forgetting factor λ; the models remember about {@code 1/(1−λ)} observations
-   * @param minEndpointSamples an endpoint's own model answers after this many of its observations
+   * @param forgetting forgetting factor λ of the shared models; they remember about {@code 1/(1−λ)} responses
+   * @param factorWeight weight of the newest response in an endpoint's speed factor (an exponential average of
+   *     observed / predicted, in log space); a response more than 3× off counts {@code max(weight, 0.5)}
    */
-  public record Settings(double ridge, double forgetting, int minEndpointSamples) {
-    public static final Settings DEFAULT = new Settings(0.01, 0.995, 1);
+  public record Settings(double ridge, double forgetting, double factorWeight) {
+    public static final Settings DEFAULT = new Settings(0.01, 0.995, 0.1);
 
     public Settings {
       if (!(forgetting > 0 && forgetting <= 1)) {
@@ -34,54 +38,35 @@ public final class LatencyPredictor {
       if (!(ridge > 0)) {
         throw new IllegalArgumentException("ridge must be > 0, got " + ridge);
       }
-      if (minEndpointSamples < 0) {
-        throw new IllegalArgumentException("minEndpointSamples must be >= 0, got " + minEndpointSamples);
+      if (!(factorWeight > 0 && factorWeight <= 1)) {
+        throw new IllegalArgumentException("speedFactorWeight must be in (0, 1], got " + factorWeight);
       }
     }
   }
 
   private static final double MIN_TTFT_MS = 0.1;
   private static final double MIN_TPOT_MS = 0.01;
-  private static final double SURPRISE_RATIO = 3;
+  private static final double SURPRISE = Math.log(3);
+  private static final double SURPRISE_WEIGHT = 0.5;
+  private static final double MAX_LOG_FACTOR = Math.log(100);
 
-  /** A TTFT and a TPOT model, updated and read under the pair's lock. */
-  private static final class ModelPair {
-    private final NonNegativeLeastSquares ttft;
-    private final NonNegativeLeastSquares tpot;
-
-    ModelPair(NonNegativeLeastSquares ttft, NonNegativeLeastSquares tpot) {
-      this.ttft = ttft;
-      this.tpot = tpot;
-    }
-
-    /**
-     * A pair that starts from these coefficients with no history: the endpoint's own observations reshape it as fast
-     * as the first observations shaped the pooled pair, instead of being outweighed by the pool's history.
-     */
-    synchronized ModelPair fork() {
-      return new ModelPair(ttft.fresh(), tpot.fresh());
-    }
-
-    synchronized boolean ttftReady(long min) {
-      return ttft.samples() >= min;
-    }
-
-    synchronized boolean tpotReady(long min) {
-      return tpot.samples() >= min;
-    }
+  /** An endpoint's speed factors, as logarithms, read and written under the object's lock. */
+  private static final class Speed {
+    double logTtft;
+    double logTpot;
   }
 
   private final Settings settings;
-  private final ModelPair pooled;
-  private final ConcurrentHashMap<EndpointId, ModelPair> endpoints = new ConcurrentHashMap<>();
+  private final NonNegativeLeastSquares ttft;
+  private final NonNegativeLeastSquares tpot;
+  private final ConcurrentHashMap<EndpointId, Speed> speeds = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<EndpointId, AtomicLong> backlog = new ConcurrentHashMap<>();
   private final AtomicLong observations = new AtomicLong();
 
   public LatencyPredictor(Settings settings) {
     this.settings = settings;
-    this.pooled = new ModelPair(
-        new NonNegativeLeastSquares(LatencyFeatures.ttftPrior(), settings.ridge(), settings.forgetting()),
-        new NonNegativeLeastSquares(LatencyFeatures.tpotPrior(), settings.ridge(), settings.forgetting()));
+    this.ttft = new NonNegativeLeastSquares(LatencyFeatures.ttftPrior(), settings.ridge(), settings.forgetting());
+    this.tpot = new NonNegativeLeastSquares(LatencyFeatures.tpotPrior(), settings.ridge(), settings.forgetting());
   }
 
   public Settings settings() {
@@ -90,52 +75,94 @@ public final class LatencyPredictor {
 
   /** Predicted TTFT and TPOT of a request with {@code features} on {@code endpoint}. */
   public Prediction predict(EndpointId endpoint, LatencyFeatures features) {
-    ModelPair own = endpoints.get(endpoint);
-    double[] tx = features.ttftVector();
-    double[] px = features.tpotVector();
-    double ttft;
-    double tpot;
-    ModelPair forTtft = own != null && own.ttftReady(settings.minEndpointSamples()) ? own : pooled;
-    synchronized (forTtft) {
-      ttft = forTtft.ttft.predict(tx);
+    double t = shared(ttft, features.ttftVector());
+    double p = shared(tpot, features.tpotVector());
+    Speed s = speeds.get(endpoint);
+    if (s != null) {
+      synchronized (s) {
+        t *= Math.exp(s.logTtft);
+        p *= Math.exp(s.logTpot);
+      }
     }
-    ModelPair forTpot = own != null && own.tpotReady(settings.minEndpointSamples()) ? own : pooled;
-    synchronized (forTpot) {
-      tpot = forTpot.tpot.predict(px);
-    }
-    return new Prediction(Math.max(MIN_TTFT_MS, ttft), Math.max(MIN_TPOT_MS, tpot));
+    return new Prediction(Math.max(MIN_TTFT_MS, t), Math.max(MIN_TPOT_MS, p));
   }
 
   /** Learns that a request with {@code features} got its first byte from {@code endpoint} after {@code ms}. */
   public void observeTtft(EndpointId endpoint, LatencyFeatures features, double ms) {
-    double[] x = features.ttftVector();
-    synchronized (pooled) {
-      pooled.ttft.update(x, ms);
+    if (learn(ttft, features.ttftVector(), speed(endpoint), true, ms, MIN_TTFT_MS)) {
+      observations.incrementAndGet();
     }
-    ModelPair own = endpointModels(endpoint);
-    synchronized (own) {
-      surprise(own.ttft, x, ms);
-      own.ttft.update(x, ms);
-    }
-    observations.incrementAndGet();
   }
 
   /** Learns that a request with {@code features} streamed from {@code endpoint} at {@code ms} per token. */
   public void observeTpot(EndpointId endpoint, LatencyFeatures features, double ms) {
-    double[] x = features.tpotVector();
-    synchronized (pooled) {
-      pooled.tpot.update(x, ms);
+    learn(tpot, features.tpotVector(), speed(endpoint), false, ms, MIN_TPOT_MS);
+  }
+
+  /**
+   * Moves the endpoint's factor towards observed / shared prediction, then teaches the shared model the observation
+   * as a typical endpoint would have made it: divided by the new factor. (Taught as it is, the shared model would
+   * move with the slow endpoints' answers, and the factor of an endpoint not heard from since would go stale.)
+   */
+  private boolean learn(NonNegativeLeastSquares model, double[] x, Speed speed, boolean first, double ms,
+      double floor) {
+    if (!(ms >= 0) || Double.isInfinite(ms)) {
+      return false;
     }
-    ModelPair own = endpointModels(endpoint);
-    synchronized (own) {
-      surprise(own.tpot, x, ms);
-      own.tpot.update(x, ms);
+    double predicted = Math.max(floor, shared(model, x));
+    double observed = Math.max(floor, ms);
+    double factor;
+    synchronized (speed) {
+      double current = first ? speed.logTtft : speed.logTpot;
+      double error = Math.log(observed / predicted) - current;
+      // The further off, the faster the factor moves: jitter barely, a 3x change at once by half.
+      double weight = Math.max(settings.factorWeight(), Math.min(SURPRISE_WEIGHT, SURPRISE_WEIGHT * Math.abs(error)
+          / SURPRISE));
+      double next = Math.max(-MAX_LOG_FACTOR, Math.min(MAX_LOG_FACTOR, current + weight * error));
+      if (first) {
+        speed.logTtft = next;
+      } else {
+        speed.logTpot = next;
+      }
+      factor = Math.exp(next);
     }
+    synchronized (model) {
+      model.update(x, ms / factor);
+    }
+    return true;
+  }
+
+  private static double shared(NonNegativeLeastSquares model, double[] x) {
+    synchronized (model) {
+      return model.predict(x);
+    }
+  }
+
+  private Speed speed(EndpointId endpoint) {
+    Speed s = speeds.get(endpoint);
+    return s != null ? s : speeds.computeIfAbsent(endpoint, k -> new Speed());
   }
 
   /** TTFT observations learned so far. */
   public long observations() {
     return observations.get();
+  }
+
+  /** How much slower than the shared model {@code endpoint} has been answering first tokens (1 when unknown). */
+  public double ttftFactor(EndpointId endpoint) {
+    Speed s = speeds.get(endpoint);
+    if (s == null) {
+      return 1;
+    }
+    synchronized (s) {
+      return Math.exp(s.logTtft);
+    }
+  }
+
+  /** Forgets an endpoint that left the pool. */
+  public void forget(EndpointId endpoint) {
+    speeds.remove(endpoint);
+    backlog.remove(endpoint);
   }
 
   /** Uncached prompt tokens sent to {@code endpoint} and not yet answered. */
@@ -155,31 +182,5 @@ public final class LatencyPredictor {
     if (v != null) {
       v.addAndGet(-tokens);
     }
-  }
-
-  /** The coefficients {@code endpoint}'s TTFT predictions use now (for tests and diagnostics). */
-  double[] ttftCoefficients(EndpointId endpoint) {
-    ModelPair own = endpoints.get(endpoint);
-    ModelPair m = own != null && own.ttftReady(settings.minEndpointSamples()) ? own : pooled;
-    synchronized (m) {
-      return m.ttft.coefficients();
-    }
-  }
-
-  /**
-   * An observation more than {@link #SURPRISE_RATIO} times off the endpoint's own prediction means the endpoint
-   * changed (or the model never knew it): its model drops its history, so it catches up within a few responses
-   * instead of a few hundred.
-   */
-  private void surprise(NonNegativeLeastSquares model, double[] x, double observed) {
-    double predicted = Math.max(MIN_TTFT_MS, model.predict(x));
-    if (model.samples() > 0 && (observed > SURPRISE_RATIO * predicted || observed * SURPRISE_RATIO < predicted)) {
-      model.discountHistory(0);
-    }
-  }
-
-  private ModelPair endpointModels(EndpointId endpoint) {
-    ModelPair own = endpoints.get(endpoint);
-    return own != null ? own : endpoints.computeIfAbsent(endpoint, k -> pooled.fork());
   }
 }

@@ -91,13 +91,13 @@ public final class PredictedLatencyScorer extends NamedPlugin implements Filter,
   }
 
   /**
-   * Factory. Parameters: {@code forgettingFactor} (0.995), {@code minEndpointSamples} (1),
+   * Factory. Parameters: {@code forgettingFactor} (0.995), {@code speedFactorWeight} (0.1),
    * {@code defaultOutputTokens} (128), {@code tpotWeight} (1.0), {@code shedSheddable} (true).
    */
   public static PredictedLatencyScorer create(String name, PluginParameters p, PluginHandle handle) {
     LatencyPredictor.Settings d = LatencyPredictor.Settings.DEFAULT;
     LatencyPredictor predictor = new LatencyPredictor(new LatencyPredictor.Settings(d.ridge(),
-        p.doubleValue("forgettingFactor", d.forgetting()), p.intValue("minEndpointSamples", d.minEndpointSamples())));
+        p.doubleValue("forgettingFactor", d.forgetting()), p.doubleValue("speedFactorWeight", d.factorWeight())));
     return new PredictedLatencyScorer(name, predictor, p.intValue("defaultOutputTokens", 128),
         p.doubleValue("tpotWeight", 1.0), p.boolValue("shedSheddable", true), handle.environment().nanoClock());
   }

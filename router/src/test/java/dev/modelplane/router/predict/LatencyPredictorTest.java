@@ -52,7 +52,7 @@ class LatencyPredictorTest {
   }
 
   @Test
-  void anEndpointThatIsSlowerGetsItsOwnModel() {
+  void anEndpointThatIsSlowerGetsAHigherSpeedFactor() {
     LatencyPredictor p = new LatencyPredictor(LatencyPredictor.Settings.DEFAULT);
     SplittableRandom r = new SplittableRandom(2);
     for (int i = 0; i < 600; i++) {
@@ -65,7 +65,8 @@ class LatencyPredictorTest {
     LatencyFeatures f = new LatencyFeatures(2000, 2000, 0, 4, 0, 0.2);
     assertThat(p.predict(B, f).ttftMs() / p.predict(A, f).ttftMs()).isCloseTo(3, within(0.15));
     assertThat(p.predict(B, f).tpotMs() / p.predict(A, f).tpotMs()).isCloseTo(3, within(0.15));
-    // An endpoint with no history of its own is answered by the pooled model: between the two.
+    assertThat(p.ttftFactor(B) / p.ttftFactor(A)).isCloseTo(3, within(0.15));
+    // An endpoint with no history of its own is answered by the shared model: between the two.
     double unseen = p.predict(new EndpointId("ns", "c"), f).ttftMs();
     assertThat(unseen).isBetween(p.predict(A, f).ttftMs(), p.predict(B, f).ttftMs());
   }
@@ -112,7 +113,8 @@ class LatencyPredictorTest {
   void invalidSettingsNameTheParameter() {
     assertThatThrownBy(() -> new LatencyPredictor.Settings(1, 0, 1))
         .hasMessage("forgettingFactor must be in (0, 1], got 0.0");
-    assertThatThrownBy(() -> new LatencyPredictor.Settings(1, 0.9, -1))
-        .hasMessage("minEndpointSamples must be >= 0, got -1");
+    assertThatThrownBy(() -> new LatencyPredictor.Settings(1, 0.9, 0))
+        .hasMessage("speedFactorWeight must be in (0, 1], got 0.0");
+    assertThatThrownBy(() -> new LatencyPredictor.Settings(0, 0.9, 0.1)).hasMessage("ridge must be > 0, got 0.0");
   }
 }
