@@ -48,6 +48,14 @@ main() {
   fi
 
   local pids=()
+  # The modelplane router on the pool, gateway on port $1, log to $2, more options after.
+  router() {
+    local port="$1" log="$2"
+    shift 2
+    "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \
+      --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log "$@" > "$log" 2>&1 &
+    pids+=($!)
+  }
   stop_pids() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; pids=(); }
   # KEEP_PLATFORM=1 leaves the platform running for the next run (which then reuses it).
   trap 'stop_pids; [ "${KEEP_PLATFORM:-}" = 1 ] || "$root/modelplane" down --state-dir "$state" >/dev/null 2>&1 || true' EXIT
@@ -77,14 +85,8 @@ main() {
       -o jsonpath='{range .items[*]}{.status.podIP}{"\n"}{end}')
     [ ${#ips[@]} -eq 8 ] || { echo "routing.sh: expected 8 endpoint pods, found ${#ips[@]}" >&2; exit 1; }
     case "$contender" in
-      modelplane)
-        "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \
-          --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log ${ROUTER_ARGS:-} \
-          > "$run/$contender.log" 2>&1 &
-        pids+=($!) ;;
-      predictive)
-        "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \
-          --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log --config-text "$(cat <<'YAML'
+      modelplane) router "$port" "$run/$contender.log" ${ROUTER_ARGS:-} ;;
+      predictive) router "$port" "$run/$contender.log" --config-text "$(cat <<'YAML'
 apiVersion: inference.networking.x-k8s.io/v1alpha1
 kind: EndpointPickerConfig
 plugins:
@@ -97,11 +99,8 @@ schedulingProfiles:
   - pluginRef: predicted-latency-scorer
   - pluginRef: max-score-picker
 YAML
-)" ${ROUTER_ARGS:-} > "$run/$contender.log" 2>&1 &
-        pids+=($!) ;;
-      random)
-        "$java" -jar "$jar" router --pool llama --pool-namespace bench --host 127.0.0.1 --port "$port" \
-          --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log --config-text "$(cat <<'YAML'
+)" ${ROUTER_ARGS:-} ;;
+      random) router "$port" "$run/$contender.log" --config-text "$(cat <<'YAML'
 apiVersion: inference.networking.x-k8s.io/v1alpha1
 kind: EndpointPickerConfig
 plugins:
@@ -111,17 +110,13 @@ schedulingProfiles:
   plugins:
   - pluginRef: random-picker
 YAML
-)" > "$run/$contender.log" 2>&1 &
-        pids+=($!) ;;
+)" ;;
       epp)
         "$epp" --pool-name llama --pool-namespace bench --grpc-port 18722 --grpc-health-port 18723 \
           --metrics-port 18724 --secure-serving=false --metrics-endpoint-auth=false --zap-encoder console \
           > "$run/epp-picker.log" 2>&1 &
         pids+=($!)
-        "$java" -jar "$jar" router --pool llama --pool-namespace bench --epp 127.0.0.1:18722 --host 127.0.0.1 \
-          --port "$port" --grpc-port 18712 --grpc-health-port 18713 --metrics-port 18714 --no-access-log \
-          > "$run/$contender.log" 2>&1 &
-        pids+=($!) ;;
+        router "$port" "$run/$contender.log" --epp 127.0.0.1:18722 ;;
       haproxy-rr|haproxy-leastconn)
         local balance=roundrobin
         [ "$contender" = haproxy-leastconn ] && balance=leastconn

@@ -95,4 +95,23 @@ class GatewayLifecycleTest {
     assertThat(metrics.scrape()).containsPattern("inference_objective_running_requests\\{model_name=\"m\"} 0");
     assertThat(metrics.scrape()).contains("modelplane_gateway_active_requests 0.0");
   }
+
+  @Test
+  void responseCompleteSeesWhenTheStreamsFirstAndLastBytesCameAndHowManyEventsItHad() throws Exception {
+    start();
+    server.stream(5, 20);
+    long before = System.nanoTime();
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + gateway.port() + "/v1/completions"))
+        .timeout(Duration.ofSeconds(20))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"prompt\":\"hi\",\"stream\":true}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).contains("data: [DONE]");
+    await().atMost(Duration.ofSeconds(5)).until(() -> plugin.outcome() != null);
+    assertThat(plugin.outcome().events()).as("five chunks; [DONE] is not one").isEqualTo(5);
+    assertThat(plugin.outcome().firstByteNanos()).isGreaterThan(before);
+    assertThat(plugin.outcome().lastByteNanos() - plugin.outcome().firstByteNanos())
+        .as("five chunks 20 ms apart").isGreaterThanOrEqualTo(60_000_000L);
+  }
 }
