@@ -20,6 +20,8 @@ public record LatencyFeatures(int promptTokens, int uncachedTokens, long pending
   static final int TTFT_DIMENSIONS = 6;
   /** Features of the time-per-output-token model. */
   static final int TPOT_DIMENSIONS = 4;
+  /** Where the batch size sits in {@link #tpotVector()}. */
+  static final int TPOT_BATCH_INDEX = 1;
 
   /**
    * {@code [1, u, p, n, u·n, w]} with u, p in thousands of tokens: a prefill costs a fixed part plus a part per

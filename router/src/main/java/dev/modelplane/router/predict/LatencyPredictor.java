@@ -143,6 +143,24 @@ public final class LatencyPredictor {
     return s != null ? s : speeds.computeIfAbsent(endpoint, k -> new Speed());
   }
 
+  /**
+   * How much one more running request slows each token of the others on {@code endpoint}, in milliseconds: the TPOT
+   * model's weight on the batch size, times the endpoint's factor.
+   */
+  public double tpotPerRunningRequest(EndpointId endpoint) {
+    double slope;
+    synchronized (tpot) {
+      slope = tpot.coefficients()[LatencyFeatures.TPOT_BATCH_INDEX];
+    }
+    Speed s = speeds.get(endpoint);
+    if (s == null) {
+      return slope;
+    }
+    synchronized (s) {
+      return slope * Math.exp(s.logTpot);
+    }
+  }
+
   /** TTFT observations learned so far. */
   public long observations() {
     return observations.get();

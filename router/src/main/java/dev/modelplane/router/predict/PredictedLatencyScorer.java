@@ -29,9 +29,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code predicted-latency-scorer}: predicts each candidate's time to first token and time per output token for this
- * request ({@link LatencyPredictor}) and prefers the one expected to finish first — {@code TTFT + tpotWeight × TPOT ×
- * output tokens}, the output tokens being the request's {@code max_tokens} (or {@code max_completion_tokens}), else
- * {@code defaultOutputTokens}. It learns from every streamed response it routed: first-byte time and the pace of the
+ * request ({@link LatencyPredictor}) and prefers the one where it costs least: {@code TTFT + tpotWeight × (TPOT ×
+ * output tokens + running × ΔTPOT × output tokens / 2)} — its own completion, plus the slowdown one more batch slot
+ * ({@code ΔTPOT}) inflicts on the requests already running there, whose remaining tokens are taken as half of this
+ * one's. Without that second term every request of a shared prefix piles onto the server holding it until its own
+ * decode slowdown outweighs a cache miss, which is far too late for the others. The output tokens are the request's
+ * {@code max_completion_tokens} (or {@code max_tokens}), else {@code defaultOutputTokens}. It learns from every streamed response it routed: first-byte time and the pace of the
  * chunks that followed.
  *
  * <p>As a filter it enforces per-request SLOs from the {@code x-slo-ttft-ms} and {@code x-slo-tpot-ms} headers: it
@@ -217,7 +220,11 @@ public final class PredictedLatencyScorer extends NamedPlugin implements Filter,
         predictor.pendingPrefillTokens(id), c.state().inFlight(), c.metrics().waitingQueueSize(),
         c.metrics().kvCacheUsage());
     LatencyPredictor.Prediction p = predictor.predict(id, f);
-    e = new Estimate(id, f, p, p.ttftMs() + tpotWeight * p.tpotMs() * outputTokens(request));
+    int tokens = outputTokens(request);
+    // What this request costs itself, plus what it costs the requests already running there: each of their
+    // remaining tokens (half of theirs, on average, taken as half of this one's) gets slower by one batch slot.
+    double others = f.inFlight() * predictor.tpotPerRunningRequest(id) * tokens / 2.0;
+    e = new Estimate(id, f, p, p.ttftMs() + tpotWeight * (p.tpotMs() * tokens + others));
     c.attribute(estimateKey, e);
     return e;
   }

@@ -132,6 +132,28 @@ class PredictedLatencyScorerTest {
   }
 
   @Test
+  void theSlowdownItInflictsOnRunningRequestsCountsAgainstABusyEndpoint() {
+    PredictedLatencyScorer s = scorer();
+    // Two idle-looking candidates, one with 20 requests of this router running; long answers.
+    for (int i = 0; i < 20; i++) {
+      endpoints.get(1).requestStarted();
+    }
+    InferenceRequest r = request("r", "hello", 500, Map.of(), 0);
+    List<Candidate> cs = candidates();
+    double[] scores = new double[3];
+    s.score(new CycleState(), r, cs, scores);
+    PredictedLatencyScorer.Estimate busy = s.estimate(cs.get(1), r);
+    PredictedLatencyScorer.Estimate idle = s.estimate(cs.get(0), r);
+    double ownOnly = busy.prediction().ttftMs() + busy.prediction().tpotMs() * 500;
+    assertThat(busy.costMs()).as("cost includes the others' slowdown").isGreaterThan(ownOnly);
+    assertThat(busy.costMs() - ownOnly).isCloseTo(20 * s.predictor().tpotPerRunningRequest(busy.endpoint()) * 250,
+        org.assertj.core.api.Assertions.within(1e-6));
+    assertThat(idle.costMs()).isCloseTo(idle.prediction().ttftMs() + idle.prediction().tpotMs() * 500,
+        org.assertj.core.api.Assertions.within(1e-6));
+    assertThat(scores[1]).isLessThan(scores[0]);
+  }
+
+  @Test
   void sloFilterKeepsWhatMeetsItAndShedsOnlySheddableRequests() {
     PredictedLatencyScorer s = scorer();
     ToDoubleFunction<EndpointState> latency = e -> e.id().name().equals("a") ? 40 : 400;
