@@ -177,12 +177,6 @@ public final class LatencyPredictor {
     }
   }
 
-  /** Forgets an endpoint that left the pool. */
-  public void forget(EndpointId endpoint) {
-    speeds.remove(endpoint);
-    backlog.remove(endpoint);
-  }
-
   /** Uncached prompt tokens sent to {@code endpoint} and not yet answered. */
   public long pendingPrefillTokens(EndpointId endpoint) {
     AtomicLong v = backlog.get(endpoint);
