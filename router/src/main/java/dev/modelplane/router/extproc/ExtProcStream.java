@@ -65,7 +65,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private RoutingDecision decision;
   private int responseStatus;
   private long responseBytes;
-  private final ResponseProgress progress = new ResponseProgress();
+  private final ResponseProgress progress;
   private boolean responseStreaming;
   private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
   private boolean finished;
@@ -74,6 +74,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       RouterMetrics metrics, boolean disableSubsetFilter) {
     this.out = out;
     this.director = director;
+    this.progress = director.responseProgress();
     this.pools = pools;
     this.metrics = metrics;
     this.disableSubsetFilter = disableSubsetFilter;
@@ -250,7 +251,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void onResponseBody(HttpBody b) {
     byte[] chunk = b.getBody().toByteArray();
     responseBytes += chunk.length;
-    progress.onBody(chunk, 0, chunk.length, System.nanoTime());
+    if (progress != null) {
+      progress.onBody(chunk, 0, chunk.length, System.nanoTime());
+    }
     if (responseStreaming) {
       byte[] rewritten = rewrite(chunk);
       for (ProcessingResponse r : ExtProcMessages.streamedBody(rewritten, b.getEndOfStream(), false)) {

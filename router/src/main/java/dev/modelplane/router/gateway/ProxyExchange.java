@@ -65,7 +65,7 @@ final class ProxyExchange {
   private boolean responseStarted;
   private long ttfbNanos = -1;
   private long responseBytes;
-  private final ResponseProgress progress = new ResponseProgress();
+  private final ResponseProgress progress;
   private int attempts;
   private boolean attemptOpen;
   private boolean completed;
@@ -81,6 +81,7 @@ final class ProxyExchange {
     this.options = options;
     this.body = new BoundedBody(options.maxBodyBytes());
     this.director = director;
+    this.progress = director.responseProgress();
     this.pools = pools;
     this.metrics = metrics;
     this.accessLog = accessLog;
@@ -231,7 +232,9 @@ final class ProxyExchange {
         writeHead(target, ur);
       }
       responseBytes += chunk.length();
-      progress.onBody(chunk.getBytes(), 0, chunk.length(), nanoClock.getAsLong());
+      if (progress != null) {
+        progress.onBody(chunk.getBytes(), 0, chunk.length(), nanoClock.getAsLong());
+      }
       resp.write(chunk);
       if (resp.writeQueueFull()) {
         ur.pause();

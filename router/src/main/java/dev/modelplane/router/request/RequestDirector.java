@@ -14,6 +14,7 @@ import dev.modelplane.router.scheduling.PrepareDataPlugin;
 import dev.modelplane.router.scheduling.ProfileRunResult;
 import dev.modelplane.router.scheduling.ResponseCompletePlugin;
 import dev.modelplane.router.scheduling.ResponseOutcome;
+import dev.modelplane.router.scheduling.ResponseProgress;
 import dev.modelplane.router.scheduling.ResponseReceivedPlugin;
 import dev.modelplane.router.scheduling.SchedulerProfile;
 import dev.modelplane.router.scheduling.SchedulingException;
@@ -79,6 +80,14 @@ public final class RequestDirector implements AutoCloseable {
     this.admission = new Admission(setup, metrics, nanoClock, flowExecutor);
     this.externalPicker = externalPicker;
     this.failOpen = failOpen;
+  }
+
+  /**
+   * A new {@link ResponseProgress} when some ResponseComplete plugin may read the stream timing, else {@code null}:
+   * the per-chunk scan is paid only where it is used.
+   */
+  public ResponseProgress responseProgress() {
+    return setup.lifecycle().responseComplete().isEmpty() ? null : new ResponseProgress();
   }
 
   public SchedulingSetup setup() {

@@ -18,8 +18,11 @@ public record ResponseOutcome(int status, boolean completed, long responseBytes,
     this(status, completed, responseBytes, -1, -1, 0);
   }
 
-  /** An outcome with the timing {@code progress} followed. */
+  /** An outcome with the timing {@code progress} followed ({@code null}: none was followed). */
   public static ResponseOutcome of(int status, boolean completed, long responseBytes, ResponseProgress progress) {
+    if (progress == null) {
+      return new ResponseOutcome(status, completed, responseBytes);
+    }
     return new ResponseOutcome(status, completed, responseBytes, progress.firstByteNanos(), progress.lastByteNanos(),
         progress.events());
   }
