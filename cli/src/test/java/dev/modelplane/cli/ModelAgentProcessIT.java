@@ -154,7 +154,8 @@ class ModelAgentProcessIT {
     NodeReport unreachable = awaitStatus(admin, ns, a, new BaseModelKey(ns, "unreachable"), NodeReport.FAILED);
     assertThat(unreachable.reason()).isEqualTo("SourceUnreachable");
     assertThat(unreachable.message()).contains("127.0.0.1");
-    assertThat(label(admin, a, new BaseModelKey(ns, "unreachable"))).isEqualTo("Failed");
+    // The status report and the node label are two writes; the label may land a moment after the report.
+    await().atMost(TIMEOUT).until(() -> "Failed".equals(label(admin, a, new BaseModelKey(ns, "unreachable"))));
 
     // The node without a GPU label gets nothing: no label, no report, no files.
     assertThat(modelLabels(admin, c)).isEmpty();
