@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
 /**
  * GIE's {@code utilization-detector}. Per endpoint, {@code max(q/queueDepthThreshold, kv/kvCacheUtilThreshold)}, or
  * 1.0 when its metrics are older than {@code metricsStalenessThreshold}; the pool's saturation is the mean (1.0 with no
- * candidates). Requests this router started since an endpoint's last scrape count as queued there (the scrape cannot
- * show them yet). As a filter it keeps fresh endpoints below the thresholds raised by {@code headroom}, or every endpoint
+ * candidates). Requests this router sent or chose an endpoint for since its last scrape count as queued there (the
+ * scrape cannot show them yet; {@link dev.modelplane.router.pool.EndpointState#unscrapedRequests()}). As a filter it keeps fresh endpoints below the thresholds raised by {@code headroom}, or every endpoint
  * when none qualifies.
  */
 public final class UtilizationDetector extends NamedPlugin implements SaturationDetector, Filter {
@@ -84,16 +84,16 @@ public final class UtilizationDetector extends NamedPlugin implements Saturation
     long now = nanoClock.getAsLong();
     double total = 0;
     for (EndpointState e : candidates) {
-      total += endpointSaturation(e.metrics(), e.startedSinceScrape(), now);
+      total += endpointSaturation(e.metrics(), e.unscrapedRequests(), now);
     }
     return total / candidates.size();
   }
 
-  double endpointSaturation(MetricsSnapshot m, int startedSinceScrape, long now) {
+  double endpointSaturation(MetricsSnapshot m, int unscraped, long now) {
     if (m.isStale(now, stalenessNanos)) {
       return 1.0;
     }
-    double q = (double) (m.waitingQueueSize() + startedSinceScrape) / config.queueDepthThreshold();
+    double q = (double) (m.waitingQueueSize() + unscraped) / config.queueDepthThreshold();
     double kv = m.kvCacheUsage() / config.kvCacheUtilThreshold();
     return Math.max(q, kv);
   }

@@ -11,6 +11,7 @@ public final class EndpointState {
   private volatile MetricsSnapshot metrics = MetricsSnapshot.NONE;
   private volatile int inFlightAtScrape;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicInteger picksSinceScrape = new AtomicInteger();
   private volatile long unreachableUntilNanos = Long.MIN_VALUE;
   private volatile boolean unreachable;
 
@@ -32,16 +33,23 @@ public final class EndpointState {
 
   public void updateMetrics(MetricsSnapshot snapshot) {
     this.inFlightAtScrape = inFlight.get();
+    this.picksSinceScrape.set(0);
     this.metrics = snapshot;
   }
 
   /**
-   * Requests this router started on the endpoint since its last scrape (net of those that finished), which the
-   * scraped queue cannot show yet. Flow control adds them to the queue so a burst between two scrapes cannot all be
-   * released against the same stale numbers.
+   * Requests the last scrape cannot show yet: those the scheduler chose this endpoint for since the scrape, or, if
+   * more, those this router started on it since (net of those that finished). The queue scorer and the saturation
+   * detector add them to the scraped queue, so a burst of decisions between two scrapes — a flow-control release,
+   * say — is spread instead of all going to the endpoint that looked emptiest.
    */
-  public int startedSinceScrape() {
-    return Math.max(0, inFlight.get() - inFlightAtScrape);
+  public int unscrapedRequests() {
+    return Math.max(picksSinceScrape.get(), Math.max(0, inFlight.get() - inFlightAtScrape));
+  }
+
+  /** The scheduler chose this endpoint for a request; counted in {@link #unscrapedRequests()} until the next scrape. */
+  public void picked() {
+    picksSinceScrape.incrementAndGet();
   }
 
   /** Requests this router has sent to the endpoint and not yet seen finish. */

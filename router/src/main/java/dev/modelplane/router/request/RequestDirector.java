@@ -294,6 +294,7 @@ public final class RequestDirector implements AutoCloseable {
       destinations.add(Destination.of(c.state()));
     }
     EndpointState first = result.primary().targets().get(0).state();
+    first.picked();
     metrics.schedulerAttempts.inc("success", parsed.targetModel(), first.id().name(), first.id().namespace(),
         String.valueOf(first.endpoint().port()));
     for (Map.Entry<String, ProfileRunResult> e : result.profileResults().entrySet()) {

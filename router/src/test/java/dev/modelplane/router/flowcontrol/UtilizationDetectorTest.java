@@ -32,6 +32,24 @@ class UtilizationDetectorTest {
   }
 
   @Test
+  void requestsSentOrChosenSinceTheLastScrapeCountAsQueued() {
+    EndpointState a = fresh("a", 1, 0);
+    EndpointState b = fresh("b", 1, 0);
+    assertThat(detector.saturation(List.of(a, b))).isCloseTo(0.2, within(1e-12));
+    for (int i = 0; i < 4; i++) {
+      a.picked(); // chosen by the scheduler, not sent yet
+    }
+    b.requestStarted(); // sent
+    // a: (1 + 4) / 5 = 1.0; b: (1 + 1) / 5 = 0.4
+    assertThat(detector.saturation(List.of(a, b))).isCloseTo(0.7, within(1e-12));
+    a.updateMetrics(MetricsSnapshot.of(5, 0, now.get()));
+    b.updateMetrics(MetricsSnapshot.of(2, 0, now.get()));
+    assertThat(detector.saturation(List.of(a, b))).isCloseTo(0.7, within(1e-12)); // now in the scraped queues
+    b.requestFinished();
+    assertThat(b.unscrapedRequests()).isZero();
+  }
+
+  @Test
   void staleOrMissingMetricsCountAsSaturated() {
     EndpointState a = fresh("a", 0, 0);
     now.addAndGet(Duration.ofMillis(201).toNanos());

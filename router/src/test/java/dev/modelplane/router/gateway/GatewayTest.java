@@ -54,10 +54,15 @@ class GatewayTest {
   }
 
   private Router router(String endpoints, String config, long maxBody) throws Exception {
+    return router(endpoints, config, maxBody, MetricsScraper.Settings.DEFAULT);
+  }
+
+  private Router router(String endpoints, String config, long maxBody, MetricsScraper.Settings scrape)
+      throws Exception {
     GatewayOptions gw = GatewayOptions.defaults().withPort(0).withEventLoops(1).withMaxBodyBytes(maxBody)
         .withAccessLog(false);
     router = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints, List.of(), null, config,
-        MetricsScraper.Settings.DEFAULT, Duration.ofSeconds(2), null, false, false)).start();
+        scrape, Duration.ofSeconds(2), null, false, false)).start();
     return router;
   }
 
@@ -316,5 +321,50 @@ class GatewayTest {
     a.metrics(0, 0.1);
     assertThat(queued.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
     assertThat(a.requests()).isEqualTo(1);
+  }
+
+  @Test
+  void aBurstReleasedByFlowControlIsSpreadAcrossEndpoints() throws Exception {
+    // Sixteen requests wait while four servers report long queues; when the queues empty they are released in one
+    // burst, before any new scrape (1 s apart). Each decision counts against its endpoint until that endpoint's next
+    // scrape, so the burst spreads four per server instead of landing wherever the scraped queues tie at random.
+    List<FakeModelServer> four = new ArrayList<>();
+    for (String name : List.of("a", "b", "c", "d")) {
+      four.add(server(name).metrics(50, 0.1));
+    }
+    String config = """
+        featureGates: [flowControl]
+        plugins:
+        - type: queue-scorer
+        - type: utilization-detector
+          parameters:
+            metricsStalenessThreshold: 10s
+        saturationDetector:
+          pluginRef: utilization-detector
+        """;
+    router(String.join(",", four.stream().map(FakeModelServer::hostPort).toList()), config, 1 << 20,
+        new MetricsScraper.Settings(Duration.ofSeconds(1), Duration.ofSeconds(1), "/metrics", 0));
+    EndpointPool pool = router.pools().get(PoolKey.STATIC);
+    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().stream()
+        .allMatch(e -> e.metrics().waitingQueueSize() == 50));
+    List<CompletableFuture<HttpResponse<String>>> queued = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      String body = "{\"model\":\"m\",\"prompt\":\"burst " + i + "\"}";
+      queued.add(CompletableFuture.supplyAsync(() -> {
+        try {
+          return post("/v1/completions", body);
+        } catch (Exception e) {
+          throw new RuntimeException(e);
+        }
+      }));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape().lines()
+        .anyMatch(l -> l.startsWith("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",")
+            && l.contains(",priority=\"0\"}") && l.endsWith(" 16.0")));
+    four.forEach(s -> s.metrics(0, 0.1));
+    for (CompletableFuture<HttpResponse<String>> r : queued) {
+      assertThat(r.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    }
+    assertThat(four).extracting(FakeModelServer::requests).containsExactly(4, 4, 4, 4);
   }
 }

@@ -36,6 +36,20 @@ class ScorersTest {
   }
 
   @Test
+  void queueScorerCountsDecisionsTheLastScrapeCannotShow() {
+    List<Candidate> c = candidates(2, 2, 2);
+    c.get(0).state().picked();
+    c.get(0).state().picked();
+    c.get(1).state().picked();
+    // queues as the scorer sees them: 4, 3, 2
+    assertThat(score(QueueScorer.waiting("q"), completion("m", "p"), c)).containsExactly(0.0, 0.5, 1.0);
+    c.get(0).state().updateMetrics(MetricsSnapshot.of(2, 0, 0)); // a new scrape of the first: its picks are in it
+    List<Candidate> next = c.stream().map(x -> new Candidate(x.state())).toList();
+    assertThat(score(QueueScorer.waiting("q"), completion("m", "p"), next)).containsExactly(1.0, 0.0, 1.0);
+    assertThat(c.get(0).state().unscrapedRequests()).isZero();
+  }
+
+  @Test
   void runningRequestsScorerUsesRunningCount() {
     List<Candidate> c = List.of(
         new Candidate(state("a", MetricsSnapshot.of(0, 0, 0).withRunning(2))),

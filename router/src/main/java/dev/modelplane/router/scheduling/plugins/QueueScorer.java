@@ -13,7 +13,10 @@ import java.util.function.ToIntFunction;
 
 /**
  * {@code queue-scorer}: min-max normalised waiting queue, {@code (maxQ − q)/(maxQ − minQ)}, all 1.0 when every
- * candidate has the same queue. Also serves as {@code running-requests-size-scorer} over running requests.
+ * candidate has the same queue. Also serves as {@code running-requests-size-scorer} over running requests. Unlike
+ * GIE, the queue (or running count) includes the requests this router chose the endpoint for since its last scrape
+ * ({@link dev.modelplane.router.pool.EndpointState#unscrapedRequests()}), so decisions made between two scrapes do
+ * not all go to the same endpoint.
  */
 public final class QueueScorer extends NamedPlugin implements Scorer {
   public static final String TYPE = "queue-scorer";
@@ -38,12 +41,13 @@ public final class QueueScorer extends NamedPlugin implements Scorer {
 
   /** Scores by waiting requests. */
   public static QueueScorer waiting(String name) {
-    return new QueueScorer(TYPE, name, c -> c.metrics().waitingQueueSize());
+    return new QueueScorer(TYPE, name, c -> c.metrics().waitingQueueSize() + c.state().unscrapedRequests());
   }
 
   /** Scores by running requests. */
   public static QueueScorer running(String name) {
-    return new QueueScorer(RUNNING_REQUESTS_TYPE, name, c -> c.metrics().runningRequests());
+    return new QueueScorer(RUNNING_REQUESTS_TYPE, name,
+        c -> c.metrics().runningRequests() + c.state().unscrapedRequests());
   }
 
   @Override
