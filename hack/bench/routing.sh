@@ -3,12 +3,25 @@
 # platform (live pods of hack/bench/routing/endpoints.yaml), the same seeded workload sent by genai-bench (PyPI)
 # through each contender in turn, and a report of TTFT, throughput, prefix-cache hits and per-endpoint balance.
 #
-#   hack/bench/routing.sh [workload] [concurrency...]      workload: shared-prefix (default) | mixed
+#   hack/bench/routing.sh [workload] [concurrency...]
+#   hack/bench/routing.sh all          every workload in turn (closed-loop levels 16 32 64 128), one platform
+#
+# Workloads: shared-prefix (default) and mixed are closed-loop, one genai-bench run per concurrency level; overload
+# and ramp are open-loop (Poisson arrivals, paced_genai_bench.py) against servers of 4 sequences each, so that the
+# servers, not the machine's cores, are what runs out: overload sends critical, standard and sheddable requests
+# (InferenceObjectives of endpoints.yaml) at 0.5x capacity each after an unloaded run of critical ones at 0.2x;
+# ramp goes from 0.25x to 2x capacity and back in 10 s stages. Capacity is measured first (closed loop at twice the
+# servers' sequences, through the modelplane router) unless CAPACITY_RPS gives it.
 #
 # Contenders: modelplane (the router's default configuration), predictive (the predicted-latency-scorer alone, with
-# the approximate prefix index feeding it), epp (the reference endpoint picker, llm-d-router's
-# EPP, behind the modelplane gateway in client mode), haproxy-rr and haproxy-leastconn, random (uniform choice,
-# what a Kubernetes Service does). CONTENDERS="modelplane epp" runs a subset. The EPP is built once from a source
+# the approximate prefix index feeding it), flow (the default scorers with flow control: requests wait in the router
+# by priority while the pool is saturated, at most 32 sheddable ones, more get 429; the saturation detector with
+# GIE's defaults), flow-q1 (the same with the detector's queueDepthThreshold at 1, so the servers' own queues stay
+# short and the router's priority queue decides), epp (the reference endpoint
+# picker, llm-d-router's EPP, behind the modelplane gateway in client mode), haproxy-rr and haproxy-leastconn, random
+# (uniform choice, what a Kubernetes Service does). CONTENDERS="modelplane epp" runs a subset; by default all but
+# flow and flow-q1 on the closed-loop workloads; on the open-loop ones, all but predictive and haproxy-leastconn
+# (and flow-q1 on the ramp, which has no priorities). The EPP is built once from a source
 # checkout in LLMD_ROUTER_SRC (it is not served by the Go module proxy this machine reaches), or taken from EPP_BIN.
 # ROUTER_ARGS adds options to the modelplane and predictive routers (e.g. "--log-level info,dev.modelplane.router=debug").
 # Everything listens on and connects to loopback only. Results go to ~/.cache/modelplane/bench-routing/<run>/.
@@ -19,13 +32,30 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 state="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}/bench-routing/platform"
 
+all() {
+  local w
+  for w in shared-prefix mixed overload ramp; do
+    if [ "$w" = shared-prefix ] || [ "$w" = mixed ]; then
+      KEEP_PLATFORM=1 bash "$root/hack/bench/routing.sh" "$w" 16 32 64 128
+    else
+      KEEP_PLATFORM=1 bash "$root/hack/bench/routing.sh" "$w"
+    fi
+  done
+  [ "${KEEP_PLATFORM:-}" = 1 ] || "$root/modelplane" down --state-dir "$state" >/dev/null 2>&1 || true
+}
+
 main() {
   local workload seed requests cache bench run java jar kubectl venv gb
   workload="${1:-shared-prefix}"
   shift || true
   local concurrency=("$@")
   [ ${#concurrency[@]} -gt 0 ] || concurrency=(16 32 64)
-  local contenders=(${CONTENDERS:-modelplane predictive epp haproxy-rr haproxy-leastconn random})
+  local all="modelplane predictive epp haproxy-rr haproxy-leastconn random"
+  case "$workload" in
+    overload) all="modelplane flow flow-q1 epp haproxy-rr random" ;;
+    ramp) all="modelplane flow epp haproxy-rr random" ;;
+  esac
+  local contenders=(${CONTENDERS:-$all})
   seed="${SEED:-20261124}"
   requests="${REQUESTS_PER_RUN:-400}"
   cache="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}"
@@ -70,13 +100,60 @@ main() {
   case "$workload" in
     shared-prefix) python3 "$root/hack/bench/routing/dataset.py" shared-prefix "$dataset" "$seed" 64 8 2000 50 ;;
     mixed) python3 "$root/hack/bench/routing/dataset.py" mixed "$dataset" "$seed" 2000 ;;
+    overload|ramp) python3 "$root/hack/bench/routing/dataset.py" chat "$dataset" "$seed" 2000 ;;
     *) echo "routing.sh: unknown workload $workload" >&2; exit 2 ;;
   esac
   mkdir -p "$run/tokenizer"
   "$venv/python" "$root/hack/bench/routing/tokenizer.py" "$run/tokenizer" "$dataset" \
     "$("$venv/python" -c 'import genai_bench, os; print(os.path.join(os.path.dirname(genai_bench.__file__), "data", "sonnet.txt"))')"
 
+  local open_loop=0 max_seqs=32 capacity="${CAPACITY_RPS:-}"
+  case "$workload" in overload|ramp) open_loop=1; max_seqs="${OPEN_LOOP_MAX_SEQS:-4}" ;; esac
+  set_max_seqs "$kubectl" "$max_seqs"
+
+  # genai-bench against the gateway on port $1 into experiment folder $2: the wrapper's seed and options, "--", then
+  # more genai-bench options.
+  genai_bench() {
+    local port="$1" folder="$2" wrapper=()
+    shift 2
+    while [ "$1" != -- ]; do wrapper+=("$1"); shift; done
+    shift
+    "$venv/python" "$root/hack/bench/routing/paced_genai_bench.py" "${wrapper[@]}" benchmark "$@" \
+      --api-backend vllm --api-base "http://127.0.0.1:$port" --api-key none --task text-to-text \
+      --api-model-name meta-llama/Llama-3.1-8B-Instruct --model-tokenizer "$run/tokenizer" \
+      --dataset-path "$dataset" --additional-request-params '{"max_tokens": 100, "ignore_eos": true}' \
+      --server-engine vLLM --experiment-base-dir "$run/genai-bench" --experiment-folder-name "$folder"
+  }
+  # One open-loop genai-bench process: folder, seed, objective ("" for none), arrival stages, start time, users.
+  paced() {
+    local folder="$1" s="$2" objective="$3" stages="$4" start="$5" users="$6" n
+    n="$("$venv/python" "$root/hack/bench/routing/paced_genai_bench.py" "$s" --arrivals "$stages" --count)"
+    local extra=(--arrivals "$stages" --start-at "$start" --log "$run/$folder.arrivals.jsonl")
+    [ -z "$objective" ] || extra+=(--header "x-gateway-inference-objective: $objective")
+    (cd "$run" && genai_bench "$port" "$folder" "$s" "${extra[@]}" -- --num-concurrency "$users" \
+      --max-requests-per-run "$n" --max-time-per-run 15) > "$run/$folder.genai-bench.log" 2>&1 && return 0
+    # genai-bench cannot aggregate a run in which every request failed (all shed, say); its per-request log stands.
+    [ "$(wc -l < "$run/$folder.arrivals.jsonl")" -eq "$n" ] \
+      || { echo "genai-bench failed for $folder; see $run/$folder.genai-bench.log" >&2; return 1; }
+  }
+  rate() { awk -v c="$capacity" -v f="$1" 'BEGIN { printf "%.2f", c * f }'; }
+
   local port=18700
+  if [ "$open_loop" = 1 ] && [ -z "$capacity" ]; then
+    echo "== capacity (closed loop, $((16 * max_seqs)) users, modelplane router)" >&2
+    reset_caches "$kubectl"
+    router "$port" "$run/capacity.log"
+    wait_models "$port"
+    (cd "$run" && genai_bench "$port" capacity "$seed" -- --num-concurrency "$((16 * max_seqs))" \
+      --max-requests-per-run 600 --max-time-per-run 5) > "$run/capacity.genai-bench.log" 2>&1 \
+      || { echo "genai-bench failed measuring capacity; see $run/capacity.genai-bench.log" >&2; exit 1; }
+    stop_pids
+    capacity="$("$venv/python" -c 'import glob, json, sys
+print("%.2f" % json.load(open(glob.glob(sys.argv[1] + "/*_num_concurrency_*.json")[0]))["aggregated_metrics"]["requests_per_second"])' \
+      "$run/genai-bench/capacity")"
+  fi
+  [ "$open_loop" = 0 ] || { echo "capacity: $capacity requests/s" >&2; echo "$capacity" > "$run/capacity.txt"; }
+
   for contender in "${contenders[@]}"; do
     echo "== $contender" >&2
     reset_caches "$kubectl"
@@ -98,6 +175,37 @@ schedulingProfiles:
   plugins:
   - pluginRef: predicted-latency-scorer
   - pluginRef: max-score-picker
+YAML
+)" ${ROUTER_ARGS:-} ;;
+      flow|flow-q1)
+        local depth=5
+        [ "$contender" = flow ] || depth=1
+        router "$port" "$run/$contender.log" --config-text "$(sed "s/QUEUE_DEPTH/$depth/" <<'YAML'
+apiVersion: inference.networking.x-k8s.io/v1alpha1
+kind: EndpointPickerConfig
+featureGates: [flowControl]
+plugins:
+- type: queue-scorer
+- type: kv-cache-utilization-scorer
+- type: prefix-cache-scorer
+- type: utilization-detector
+  parameters:
+    queueDepthThreshold: QUEUE_DEPTH
+saturationDetector:
+  pluginRef: utilization-detector
+schedulingProfiles:
+- name: default
+  plugins:
+  - pluginRef: queue-scorer
+    weight: 2
+  - pluginRef: kv-cache-utilization-scorer
+    weight: 2
+  - pluginRef: prefix-cache-scorer
+    weight: 3
+flowControl:
+  priorityBands:
+  - priority: -10
+    maxRequests: 32
 YAML
 )" ${ROUTER_ARGS:-} ;;
       random) router "$port" "$run/$contender.log" --config-text "$(cat <<'YAML'
@@ -133,19 +241,41 @@ YAML
     esac
     wait_models "$port"
     scrape "${ips[@]}" > "$run/$contender.metrics-before"
-    local args=()
-    for c in "${concurrency[@]}"; do args+=(--num-concurrency "$c"); done
-    (cd "$run" && "$venv/python" "$root/hack/bench/routing/seeded_genai_bench.py" "$seed" benchmark \
-      --api-backend vllm --api-base "http://127.0.0.1:$port" --api-key none --task text-to-text \
-      --api-model-name meta-llama/Llama-3.1-8B-Instruct --model-tokenizer "$run/tokenizer" \
-      --dataset-path "$dataset" --additional-request-params '{"max_tokens": 100, "ignore_eos": true}' \
-      "${args[@]}" --max-requests-per-run "$requests" --max-time-per-run 5 --server-engine vLLM \
-      --experiment-base-dir "$run/genai-bench" --experiment-folder-name "$contender") > "$run/$contender.genai-bench.log" 2>&1 \
-      || { echo "genai-bench failed for $contender; see $run/$contender.genai-bench.log" >&2; exit 1; }
+    case "$workload" in
+      shared-prefix|mixed)
+        local args=()
+        for c in "${concurrency[@]}"; do args+=(--num-concurrency "$c"); done
+        (cd "$run" && genai_bench "$port" "$contender" "$seed" -- "${args[@]}" --max-requests-per-run "$requests" \
+          --max-time-per-run 5) > "$run/$contender.genai-bench.log" 2>&1 \
+          || { echo "genai-bench failed for $contender; see $run/$contender.genai-bench.log" >&2; exit 1; }
+        ;;
+      overload)
+        paced "$contender-unloaded" "$seed" critical "$(rate 0.2):30" "$(($(date +%s) + 12))" 100
+        local start=$(($(date +%s) + 15)) i=0 cpids=()
+        for objective in critical standard sheddable; do
+          paced "$contender-$objective" "$((seed + i))" "$objective" "$(rate 0.5):${OVERLOAD_SECONDS:-60}" \
+            "$start" 400 &
+          cpids+=($!)
+          i=$((i + 1))
+        done
+        for pid in "${cpids[@]}"; do wait "$pid" || exit 1; done
+        ;;
+      ramp)
+        local stages="" f
+        for f in 0.25 0.5 0.75 1 1.25 1.5 1.75 2 1.75 1.5 1.25 1 0.75 0.5 0.25; do
+          stages+="${stages:+,}$(rate "$f"):${RAMP_STAGE_SECONDS:-10}"
+        done
+        paced "$contender-ramp" "$seed" "" "$stages" "$(($(date +%s) + 12))" 1500
+        ;;
+    esac
     scrape "${ips[@]}" > "$run/$contender.metrics-after"
     stop_pids
   done
-  "$venv/python" "$root/hack/bench/routing/report.py" "$run" "${contenders[@]}"
+  if [ "$open_loop" = 1 ]; then
+    "$venv/python" "$root/hack/bench/routing/report_open.py" "$run" "$workload" "${contenders[@]}"
+  else
+    "$venv/python" "$root/hack/bench/routing/report.py" "$run" "${contenders[@]}"
+  fi
   echo "results: $run" >&2
 }
 
@@ -155,6 +285,19 @@ reset_caches() {
   local kubectl="$1"
   "$kubectl" rollout restart deployment/llama -n bench >&2
   "$kubectl" rollout status deployment/llama -n bench --timeout=300s >&2
+}
+
+# Sets every server's --max-num-seqs (a new rollout when it changes).
+set_max_seqs() {
+  local kubectl="$1" want="$2" args i
+  mapfile -t args < <("$kubectl" get deployment/llama -n bench -o jsonpath='{range .spec.template.spec.containers[0].args[*]}{@}{"\n"}{end}')
+  for i in "${!args[@]}"; do
+    if [ "${args[$i]}" = --max-num-seqs ] && [ "${args[$((i + 1))]}" != "$want" ]; then
+      "$kubectl" patch deployment/llama -n bench --type=json \
+        -p "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/args/$((i + 1))\",\"value\":\"$want\"}]" >&2
+      "$kubectl" rollout status deployment/llama -n bench --timeout=300s >&2
+    fi
+  done
 }
 
 wait_models() {
@@ -174,4 +317,4 @@ scrape() {
   done
 }
 
-main "$@"
+if [ "${1:-}" = all ]; then all; else main "$@"; fi; exit

@@ -4,12 +4,14 @@
                  of PREFIX tokens and ends with a question of QUESTION tokens of its own (llm-d's shared-prefix
                  shape, scaled to the simulators' KV caches)
   mixed          short chats (40-200 tokens), long-context requests (3,000-6,000 tokens) one in ten, no sharing
+  chat           short chats only (40-200 tokens), no sharing (the open-loop workloads)
 
 Tokens are counted as the simulator counts them (a word is one token). Words are pseudo-words built from syllables,
 so prompts are unique unless they share a prefix on purpose.
 
 usage: python dataset.py shared-prefix OUT SEED GROUPS PER_GROUP PREFIX QUESTION
        python dataset.py mixed OUT SEED COUNT
+       python dataset.py chat OUT SEED COUNT
 """
 import random
 import sys
@@ -31,11 +33,11 @@ def shared_prefix(out, seed, groups, per_group, prefix, question):
                 f.write(system + " question " + text_of(rng, question - 1) + "\n")
 
 
-def mixed(out, seed, n):
+def mixed(out, seed, n, long_every=10):
     rng = random.Random(seed)
     with open(out, "w") as f:
         for i in range(n):
-            tokens = rng.randint(3000, 6000) if i % 10 == 9 else rng.randint(40, 200)
+            tokens = rng.randint(3000, 6000) if long_every and i % long_every == long_every - 1 else rng.randint(40, 200)
             f.write(f"request{i} " + text_of(rng, tokens - 1) + "\n")
 
 
@@ -47,5 +49,7 @@ if __name__ == "__main__":
         shared_prefix(out, seed, *map(int, sys.argv[4:8]))
     elif kind == "mixed" and len(sys.argv) == 5:
         mixed(out, seed, int(sys.argv[4]))
+    elif kind == "chat" and len(sys.argv) == 5:
+        mixed(out, seed, int(sys.argv[4]), long_every=0)
     else:
         sys.exit(__doc__)
