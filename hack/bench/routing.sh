@@ -149,8 +149,8 @@ main() {
       || { echo "genai-bench failed measuring capacity; see $run/capacity.genai-bench.log" >&2; exit 1; }
     stop_pids
     capacity="$("$venv/python" -c 'import glob, json, sys
-print("%.2f" % json.load(open(glob.glob(sys.argv[1] + "/*_num_concurrency_*.json")[0]))["aggregated_metrics"]["requests_per_second"])' \
-      "$run/genai-bench/capacity")"
+result = json.load(open(glob.glob(sys.argv[1] + "/*_num_concurrency_*.json")[0]))
+print("%.2f" % result["aggregated_metrics"]["requests_per_second"])' "$run/genai-bench/capacity")"
   fi
   [ "$open_loop" = 0 ] || { echo "capacity: $capacity requests/s" >&2; echo "$capacity" > "$run/capacity.txt"; }
 
@@ -290,11 +290,13 @@ reset_caches() {
 # Sets every server's --max-num-seqs (a new rollout when it changes).
 set_max_seqs() {
   local kubectl="$1" want="$2" args i
-  mapfile -t args < <("$kubectl" get deployment/llama -n bench -o jsonpath='{range .spec.template.spec.containers[0].args[*]}{@}{"\n"}{end}')
+  mapfile -t args < <("$kubectl" get deployment/llama -n bench \
+    -o jsonpath='{range .spec.template.spec.containers[0].args[*]}{@}{"\n"}{end}')
   for i in "${!args[@]}"; do
     if [ "${args[$i]}" = --max-num-seqs ] && [ "${args[$((i + 1))]}" != "$want" ]; then
+      local path="/spec/template/spec/containers/0/args/$((i + 1))"
       "$kubectl" patch deployment/llama -n bench --type=json \
-        -p "[{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/args/$((i + 1))\",\"value\":\"$want\"}]" >&2
+        -p "[{\"op\":\"replace\",\"path\":\"$path\",\"value\":\"$want\"}]" >&2
       "$kubectl" rollout status deployment/llama -n bench --timeout=300s >&2
     fi
   done

@@ -37,7 +37,8 @@ def mixed(out, seed, n, long_every=10):
     rng = random.Random(seed)
     with open(out, "w") as f:
         for i in range(n):
-            tokens = rng.randint(3000, 6000) if long_every and i % long_every == long_every - 1 else rng.randint(40, 200)
+            long_context = long_every and i % long_every == long_every - 1
+            tokens = rng.randint(3000, 6000) if long_context else rng.randint(40, 200)
             f.write(f"request{i} " + text_of(rng, tokens - 1) + "\n")
 
 

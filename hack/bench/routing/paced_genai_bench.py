@@ -14,7 +14,7 @@ on how fast the server answers (as long as --num-concurrency leaves a user free 
   --log FILE                                  one JSON line per request as genai-bench measured it: scheduled second,
                                               lateness, status, TTFT, end-to-end latency (seconds), output tokens
 
-usage: python paced_genai_bench.py SEED [--arrivals ...] [--start-at T] [--header ...] [--log FILE] genai-bench-arguments...
+usage: python paced_genai_bench.py SEED [--arrivals ...] [--start-at T] [--header ...] [--log FILE] genai-bench-args...
        python paced_genai_bench.py SEED --arrivals ... --count
 """
 import json

@@ -18,8 +18,8 @@ import java.util.function.LongSupplier;
  * GIE's {@code utilization-detector}. Per endpoint, {@code max(q/queueDepthThreshold, kv/kvCacheUtilThreshold)}, or
  * 1.0 when its metrics are older than {@code metricsStalenessThreshold}; the pool's saturation is the mean (1.0 with no
  * candidates). Requests this router sent or chose an endpoint for since its last scrape count as queued there (the
- * scrape cannot show them yet; {@link dev.modelplane.router.pool.EndpointState#unscrapedRequests()}). As a filter it keeps fresh endpoints below the thresholds raised by {@code headroom}, or every endpoint
- * when none qualifies.
+ * scrape cannot show them yet; {@link dev.modelplane.router.pool.EndpointState#unscrapedRequests()}). As a filter it
+ * keeps fresh endpoints below the thresholds raised by {@code headroom}, or every endpoint when none qualifies.
  */
 public final class UtilizationDetector extends NamedPlugin implements SaturationDetector, Filter {
   public static final String TYPE = "utilization-detector";
