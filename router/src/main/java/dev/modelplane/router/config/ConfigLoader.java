@@ -10,6 +10,10 @@ import dev.modelplane.router.config.EndpointPickerConfig.SchedulingProfileSpec;
 import dev.modelplane.router.datalayer.CoreMetricsExtractor;
 import dev.modelplane.router.datalayer.MetricsExtractor;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
+import dev.modelplane.router.flowcontrol.ConcurrencyDetector;
+import dev.modelplane.router.flowcontrol.SaturationDetector;
+import dev.modelplane.router.flowcontrol.UsageLimitPolicies;
+import dev.modelplane.router.flowcontrol.UsageLimitPolicy;
 import dev.modelplane.router.flowcontrol.UtilizationDetector;
 import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.plugin.PluginEnvironment;
@@ -138,7 +142,7 @@ public final class ConfigLoader {
       producer = (ApproxPrefixCacheProducer) inst.add(new PluginSpec(ApproxPrefixCacheProducer.TYPE,
           ApproxPrefixCacheProducer.TYPE, prefixScorerParameters(specs)));
     }
-    UtilizationDetector detector = saturationDetector(raw, inst);
+    SaturationDetector detector = saturationDetector(raw, inst);
     CoreMetricsExtractor extractor = inst.first(CoreMetricsExtractor.class);
     FlowControlConfig flowControl = raw.featureGates().contains(ConfigValidator.FLOW_CONTROL_GATE)
         ? FlowControlSection.read(raw.flowControl()) : null;
@@ -147,7 +151,8 @@ public final class ConfigLoader {
         new EndpointPickerConfig.PluginRef(detector.name()), raw.dataLayer(), raw.flowControl(), raw.parser());
     return new SchedulingSetup(effective, Map.copyOf(inst.plugins()), new Scheduler(handler, profiles, observer),
         LifecyclePlugins.of(inst.plugins().values()), detector,
-        extractor == null ? MetricsExtractor.defaults() : extractor.extractor(), flowControl, producer);
+        extractor == null ? MetricsExtractor.defaults() : extractor.extractor(), flowControl,
+        usageLimitPolicy(raw, inst), producer);
   }
 
   private record ResolvedProfile(SchedulerProfile profile, SchedulingProfileSpec spec) {
@@ -213,19 +218,37 @@ public final class ConfigLoader {
     return (ProfileHandler) inst.add(new PluginSpec(SingleProfileHandler.TYPE, SingleProfileHandler.TYPE, null));
   }
 
-  private static UtilizationDetector saturationDetector(EndpointPickerConfig raw, PluginInstantiator inst) {
+  private static SaturationDetector saturationDetector(EndpointPickerConfig raw, PluginInstantiator inst) {
     String ref = raw.saturationDetector() == null ? null : raw.saturationDetector().pluginRef();
     if (ref != null) {
       Plugin p = inst.plugins().get(ref);
-      if (p instanceof UtilizationDetector d) {
+      if (p instanceof SaturationDetector d) {
         return d;
       }
       throw new IllegalArgumentException("saturation detector '" + ref + "' is of type " + p.type()
-          + "; supported: " + UtilizationDetector.TYPE);
+          + "; supported: " + UtilizationDetector.TYPE + ", " + ConcurrencyDetector.TYPE);
     }
     if (inst.plugins().get(UtilizationDetector.TYPE) instanceof UtilizationDetector d) {
       return d;
     }
     return (UtilizationDetector) inst.add(new PluginSpec(UtilizationDetector.TYPE, UtilizationDetector.TYPE, null));
+  }
+
+  /**
+   * The policy {@code flowControl.usageLimitPolicyPluginRef} names; without one, a plugin named
+   * {@code static-usage-limit-policy} if declared (as GIE injects its default under that name), else no gating.
+   */
+  private static UsageLimitPolicy usageLimitPolicy(EndpointPickerConfig raw, PluginInstantiator inst) {
+    String ref = raw.flowControl() == null ? null : raw.flowControl().usageLimitPolicyPluginRef();
+    if (ref == null || ref.isEmpty()) {
+      return inst.plugins().get(UsageLimitPolicies.STATIC) instanceof UsageLimitPolicy p ? p : UsageLimitPolicy.NONE;
+    }
+    Plugin p = inst.plugins().get(ref);
+    if (p instanceof UsageLimitPolicy policy) {
+      return policy;
+    }
+    throw new IllegalArgumentException("flowControl.usageLimitPolicyPluginRef '" + ref + "' is of type " + p.type()
+        + "; supported: " + UsageLimitPolicies.STATIC + ", " + UsageLimitPolicies.PRIORITY_HOLDBACK + ", "
+        + UsageLimitPolicies.SOFT_REFLECTIVE);
   }
 }

@@ -74,5 +74,10 @@ final class ConfigValidator {
             "saturation detector validation failed: saturation detector references undefined plugin '" + ref + "'");
       }
     }
+    String usageLimits = raw.flowControl() == null ? null : raw.flowControl().usageLimitPolicyPluginRef();
+    if (usageLimits != null && !usageLimits.isEmpty() && !defined.contains(usageLimits)) {
+      throw new IllegalArgumentException(
+          "flow control validation failed: usageLimitPolicyPluginRef references undefined plugin '" + usageLimits + "'");
+    }
   }
 }

@@ -1,7 +1,9 @@
 package dev.modelplane.router.config;
 
 import dev.modelplane.router.datalayer.CoreMetricsExtractor;
+import dev.modelplane.router.flowcontrol.ConcurrencyDetector;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
+import dev.modelplane.router.flowcontrol.UsageLimitPolicies;
 import dev.modelplane.router.flowcontrol.UtilizationDetector;
 import dev.modelplane.router.plugin.ConfigOnlyPlugin;
 import dev.modelplane.router.plugin.PluginFactory;
@@ -30,7 +32,6 @@ import java.util.Set;
 public final class PluginRegistry {
   public static final String OPENAI_PARSER = "openai-parser";
   public static final String METRICS_DATA_SOURCE = "metrics-data-source";
-  public static final String STATIC_USAGE_LIMIT = "static-usage-limit-policy";
 
   private final Map<String, PluginFactory> factories = new LinkedHashMap<>();
 
@@ -57,9 +58,13 @@ public final class PluginRegistry {
     r.register(AlwaysDisaggPdDecider.TYPE, AlwaysDisaggPdDecider::create);
     r.register(ApproxPrefixCacheProducer.TYPE, ApproxPrefixCacheProducer::create);
     r.register(UtilizationDetector.TYPE, UtilizationDetector::create);
+    r.register(ConcurrencyDetector.TYPE, ConcurrencyDetector::create);
+    r.register(UsageLimitPolicies.STATIC, UsageLimitPolicies.Static::create);
+    r.register(UsageLimitPolicies.PRIORITY_HOLDBACK, UsageLimitPolicies.PriorityHoldback::create);
+    r.register(UsageLimitPolicies.SOFT_REFLECTIVE, UsageLimitPolicies.SoftReflective::create);
     r.register(CoreMetricsExtractor.TYPE, CoreMetricsExtractor::create);
     for (String type : new String[] {OPENAI_PARSER, METRICS_DATA_SOURCE, FlowControlConfig.FCFS,
-        FlowControlConfig.GLOBAL_STRICT, FlowControlConfig.ROUND_ROBIN, STATIC_USAGE_LIMIT}) {
+        FlowControlConfig.GLOBAL_STRICT, FlowControlConfig.ROUND_ROBIN}) {
       r.register(type, ConfigOnlyPlugin.factory(type));
     }
     return r;

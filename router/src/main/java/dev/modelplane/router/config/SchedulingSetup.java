@@ -2,7 +2,8 @@ package dev.modelplane.router.config;
 
 import dev.modelplane.router.datalayer.MetricsExtractor;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
-import dev.modelplane.router.flowcontrol.UtilizationDetector;
+import dev.modelplane.router.flowcontrol.SaturationDetector;
+import dev.modelplane.router.flowcontrol.UsageLimitPolicy;
 import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.scheduling.LifecyclePlugins;
@@ -19,9 +20,10 @@ import java.util.Map;
  * @param saturationDetector the detector used for admission and flow control
  * @param metricsExtractor engine mappings from {@code core-metrics-extractor}
  * @param flowControl queue configuration, or {@code null} when the {@code flowControl} feature gate is off
+ * @param usageLimits the ceilings of flow control's priority bands
  * @param prefixProducer the approximate prefix producer, if any (its index is purged when endpoints leave)
  */
 public record SchedulingSetup(EndpointPickerConfig config, Map<String, Plugin> plugins, Scheduler scheduler,
-    LifecyclePlugins lifecycle, UtilizationDetector saturationDetector,
-    MetricsExtractor metricsExtractor, FlowControlConfig flowControl, ApproxPrefixCacheProducer prefixProducer) {
+    LifecyclePlugins lifecycle, SaturationDetector saturationDetector, MetricsExtractor metricsExtractor,
+    FlowControlConfig flowControl, UsageLimitPolicy usageLimits, ApproxPrefixCacheProducer prefixProducer) {
 }

@@ -2,6 +2,7 @@ package dev.modelplane.router.flowcontrol;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -19,7 +20,8 @@ import java.util.function.LongSupplier;
 /**
  * Queues requests of one pool by priority band and flow (fairness id), and releases them while the pool is not
  * saturated (GIE's flow control). A dispatch cycle walks the bands from the highest priority; if saturation reaches
- * the band's usage limit (1.0, the static policy) the whole cycle stops, so lower bands cannot overtake higher ones.
+ * the band's usage limit (its ceiling from the {@link UsageLimitPolicy}; 1.0 for every band by default) the whole cycle
+ * stops, so lower bands cannot overtake higher ones. The bands are the configured ones and every priority seen since.
  * Within a band the fairness policy picks a flow and the flow's oldest request is released (FCFS). Each cycle
  * releases one request; cycles run on enqueue, on {@link #signal()} (metrics update, request finished) and on a
  * periodic tick while anything is queued.
@@ -83,6 +85,7 @@ public final class FlowController implements AutoCloseable {
 
   private final FlowControlConfig config;
   private final DoubleSupplier saturation;
+  private final UsageLimitPolicy usageLimits;
   private final LongSupplier nanoClock;
   private final ScheduledExecutorService executor;
   private final Observer observer;
@@ -93,15 +96,26 @@ public final class FlowController implements AutoCloseable {
   private long totalRequests;
   private ScheduledFuture<?> ticker;
   private boolean closed;
+  private int[] priorities = new int[0];
+  private double[] ceilings = new double[0];
 
   public FlowController(FlowControlConfig config, DoubleSupplier saturation, LongSupplier nanoClock,
       ScheduledExecutorService executor, Observer observer, long tickNanos) {
+    this(config, saturation, UsageLimitPolicy.NONE, nanoClock, executor, observer, tickNanos);
+  }
+
+  public FlowController(FlowControlConfig config, DoubleSupplier saturation, UsageLimitPolicy usageLimits,
+      LongSupplier nanoClock, ScheduledExecutorService executor, Observer observer, long tickNanos) {
     this.config = config;
     this.saturation = saturation;
+    this.usageLimits = usageLimits == null ? UsageLimitPolicy.NONE : usageLimits;
     this.nanoClock = nanoClock;
     this.executor = executor;
     this.observer = observer == null ? Observer.NONE : observer;
     this.tickNanos = tickNanos;
+    for (FlowControlConfig.BandConfig b : config.bands()) {
+      bands.put(b.priority(), new Band(b));
+    }
   }
 
   /** Queues a request. {@code ttlNanos ≤ 0} uses the default TTL ({@code 0} there means no limit). */
@@ -176,12 +190,22 @@ public final class FlowController implements AutoCloseable {
     Ticket chosen = null;
     lock.lock();
     try {
+      if (totalRequests == 0) {
+        return false;
+      }
+      if (priorities.length != bands.size()) {
+        priorities = bands.keySet().stream().mapToInt(Integer::intValue).toArray();
+        ceilings = new double[priorities.length];
+      }
+      Arrays.fill(ceilings, 1.0); // a ceiling the policy leaves alone does not gate
+      usageLimits.ceilings(sat, priorities, ceilings);
+      int i = 0;
       for (Band band : bands.values()) {
+        if (sat >= ceilings[i++]) {
+          return false; // head-of-line blocking across bands: no lower band may overtake
+        }
         if (band.requests == 0) {
           continue;
-        }
-        if (sat >= 1.0) {
-          return false; // head-of-line blocking across bands: no lower band may overtake
         }
         chosen = pickAndRemove(band);
         if (chosen != null) {

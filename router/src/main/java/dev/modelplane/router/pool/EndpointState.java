@@ -12,6 +12,7 @@ public final class EndpointState {
   private volatile int inFlightAtScrape;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger picksSinceScrape = new AtomicInteger();
+  private final AtomicInteger awaitingStart = new AtomicInteger();
   private volatile long unreachableUntilNanos = Long.MIN_VALUE;
   private volatile boolean unreachable;
 
@@ -33,7 +34,10 @@ public final class EndpointState {
 
   public void updateMetrics(MetricsSnapshot snapshot) {
     this.inFlightAtScrape = inFlight.get();
-    this.picksSinceScrape.set(0);
+    int picks = picksSinceScrape.getAndSet(0);
+    // Choices made before the previous scrape and still not started will not start (the client left, or the request
+    // went elsewhere): forget them, so the count cannot leak.
+    awaitingStart.getAndUpdate(n -> Math.min(n, picks));
     this.metrics = snapshot;
   }
 
@@ -50,6 +54,7 @@ public final class EndpointState {
   /** The scheduler chose this endpoint for a request; counted in {@link #unscrapedRequests()} until the next scrape. */
   public void picked() {
     picksSinceScrape.incrementAndGet();
+    awaitingStart.incrementAndGet();
   }
 
   /** Requests this router has sent to the endpoint and not yet seen finish. */
@@ -59,6 +64,16 @@ public final class EndpointState {
 
   public void requestStarted() {
     inFlight.incrementAndGet();
+    awaitingStart.getAndUpdate(n -> n > 0 ? n - 1 : 0);
+  }
+
+  /**
+   * Requests on this endpoint as this router counts them, without waiting for a scrape: those it sent and has not
+   * seen finish, plus those it chose the endpoint for and is about to send (forgotten after a scrape interval if they
+   * never start).
+   */
+  public int load() {
+    return inFlight.get() + awaitingStart.get();
   }
 
   public void requestFinished() {

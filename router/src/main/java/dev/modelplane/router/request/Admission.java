@@ -81,7 +81,7 @@ final class Admission implements AutoCloseable {
     return flowControllers.computeIfAbsent(pool.key(), k -> {
       FlowControlConfig config = setup.flowControl();
       FlowController fc = new FlowController(config, () -> setup.saturationDetector().saturation(pool.endpoints()),
-          nanoClock, flowExecutor, metrics.flowObserver(k.toString()), 2_000_000L);
+          setup.usageLimits(), nanoClock, flowExecutor, metrics.flowObserver(k.toString()), 2_000_000L);
       metrics.flowController(k.toString(), fc);
       return fc;
     });

@@ -1,6 +1,10 @@
 package dev.modelplane.router.config;
 
+import dev.modelplane.router.flowcontrol.ConcurrencyDetector;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
+import dev.modelplane.router.flowcontrol.UsageLimitPolicies;
+import dev.modelplane.router.flowcontrol.UsageLimitPolicy;
+import dev.modelplane.router.flowcontrol.UtilizationDetector;
 import dev.modelplane.router.plugin.PluginEnvironment;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.PrefixCacheScorer;
@@ -99,8 +103,58 @@ class ConfigLoaderTest {
     assertThat(fc.defaultRequestTtl()).isEqualTo(Duration.ofSeconds(30));
     assertThat(fc.bandFor(10).fairnessPolicy()).isEqualTo(FlowControlConfig.ROUND_ROBIN);
     assertThat(fc.bandFor(-1).maxRequests()).isEqualTo(100);
-    assertThat(setup.saturationDetector().config().queueDepthThreshold()).isEqualTo(8);
-    assertThat(setup.saturationDetector().config().metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(500));
+    UtilizationDetector detector = (UtilizationDetector) setup.saturationDetector();
+    assertThat(detector.config().queueDepthThreshold()).isEqualTo(8);
+    assertThat(detector.config().metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(500));
+    assertThat(setup.usageLimits()).isSameAs(UsageLimitPolicy.NONE);
+  }
+
+  @Test
+  void concurrencyDetectorAndUsageLimitPolicyByReference() {
+    SchedulingSetup setup = loader.load("""
+        featureGates: [flowControl]
+        plugins:
+        - type: concurrency-detector
+          parameters: {maxConcurrency: 4}
+        - name: holdback
+          type: priority-holdback-policy
+          parameters: {minCeiling: 0.5}
+        - type: queue-scorer
+        saturationDetector: {pluginRef: concurrency-detector}
+        schedulingProfiles:
+        - name: default
+          plugins: [{pluginRef: concurrency-detector}, {pluginRef: queue-scorer}]
+        flowControl: {usageLimitPolicyPluginRef: holdback}
+        """);
+    assertThat(setup.saturationDetector()).isInstanceOf(ConcurrencyDetector.class);
+    assertThat(setup.scheduler().profiles().get("default").filters()).containsExactly(
+        (ConcurrencyDetector) setup.saturationDetector());
+    assertThat(setup.usageLimits()).isSameAs(setup.plugins().get("holdback"));
+    // GIE's default policy name, declared without a reference, is used.
+    SchedulingSetup byName = loader.load("""
+        featureGates: [flowControl]
+        plugins:
+        - type: static-usage-limit-policy
+          parameters: {threshold: 0.8}
+        """);
+    assertThat(byName.usageLimits()).isInstanceOf(UsageLimitPolicies.Static.class);
+    assertThatThrownBy(() -> loader.load("""
+        featureGates: [flowControl]
+        plugins: [{type: queue-scorer}]
+        flowControl: {usageLimitPolicyPluginRef: nope}
+        """)).hasMessage("flow control validation failed: usageLimitPolicyPluginRef references undefined plugin "
+        + "'nope'");
+    assertThatThrownBy(() -> loader.load("""
+        featureGates: [flowControl]
+        plugins: [{type: queue-scorer}]
+        flowControl: {usageLimitPolicyPluginRef: queue-scorer}
+        """)).hasMessage("flowControl.usageLimitPolicyPluginRef 'queue-scorer' is of type queue-scorer; supported: "
+        + "static-usage-limit-policy, priority-holdback-policy, soft-reflective-ceiling-policy");
+    assertThatThrownBy(() -> loader.load("""
+        plugins: [{type: queue-scorer}]
+        saturationDetector: {pluginRef: queue-scorer}
+        """)).hasMessage("saturation detector 'queue-scorer' is of type queue-scorer; supported: "
+        + "utilization-detector, concurrency-detector");
   }
 
   @Test

@@ -143,4 +143,29 @@ class FlowControllerTest {
     assertThat(t.outcome().join()).isEqualTo(FlowOutcome.REJECTED_OTHER);
     assertThat(fc.enqueue("f", 0, 1, 0).outcome().join()).isEqualTo(FlowOutcome.REJECTED_OTHER);
   }
+
+  @Test
+  void aUsageLimitPolicyHoldsLowerBandsBackWhileHigherOnesStillDispatch() {
+    // Ceilings 1.0 / 0.75 / 0.5 for the three bands (priority-holdback, rank, minCeiling 0.5).
+    UsageLimitPolicy holdback = new UsageLimitPolicies.PriorityHoldback("h", 0.5, 1.0, false);
+    FlowControlConfig bands = new FlowControlConfig(0, 0, Duration.ZERO, FlowControlConfig.DEFAULT.defaultBand(),
+        List.of(new FlowControlConfig.BandConfig(100, 0, 0, null, null),
+            new FlowControlConfig.BandConfig(0, 0, 0, null, null),
+            new FlowControlConfig.BandConfig(-10, 0, 0, null, null)));
+    FlowController fc = new FlowController(bands, () -> saturation, holdback, now::get, null, null, 0);
+    FlowController.Ticket sheddable = fc.enqueue("f", -10, 1, 0);
+    FlowController.Ticket standard = fc.enqueue("f", 0, 1, 0);
+    saturation = 0.6; // above the sheddable band's ceiling, below the standard band's
+    assertThat(fc.drain()).isEqualTo(1);
+    assertThat(standard.outcome().getNow(null)).isEqualTo(FlowOutcome.DISPATCHED);
+    assertThat(sheddable.outcome()).isNotDone();
+    saturation = 0.8; // the standard band's ceiling is reached: it stops there, even with nothing queued in it
+    FlowController.Ticket critical = fc.enqueue("f", 100, 1, 0);
+    assertThat(fc.drain()).isEqualTo(1);
+    assertThat(critical.outcome().getNow(null)).isEqualTo(FlowOutcome.DISPATCHED);
+    assertThat(sheddable.outcome()).isNotDone();
+    saturation = 0.4;
+    assertThat(fc.drain()).isEqualTo(1);
+    assertThat(sheddable.outcome().getNow(null)).isEqualTo(FlowOutcome.DISPATCHED);
+  }
 }

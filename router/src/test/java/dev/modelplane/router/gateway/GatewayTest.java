@@ -1,20 +1,12 @@
 package dev.modelplane.router.gateway;
 
-import dev.modelplane.router.gateway.GatewayOptions;
-
-import dev.modelplane.router.Router;
-import dev.modelplane.router.RouterOptions;
-import dev.modelplane.router.datalayer.MetricsScraper;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.testing.FakeModelServer;
-import io.vertx.core.Vertx;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -24,66 +16,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class GatewayTest {
-  private final Vertx upstreams = Vertx.vertx();
-  private final List<FakeModelServer> servers = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  private Router router;
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (router != null) {
-      router.close();
-    }
-    for (FakeModelServer s : servers) {
-      s.close();
-    }
-    upstreams.close().toCompletionStage().toCompletableFuture().get();
-  }
-
-  private FakeModelServer server(String name) throws Exception {
-    FakeModelServer s = new FakeModelServer(upstreams, name).start();
-    servers.add(s);
-    return s;
-  }
-
-  private Router router(String endpoints, String config, long maxBody) throws Exception {
-    return router(endpoints, config, maxBody, MetricsScraper.Settings.DEFAULT);
-  }
-
-  private Router router(String endpoints, String config, long maxBody, MetricsScraper.Settings scrape)
-      throws Exception {
-    GatewayOptions gw = GatewayOptions.defaults().withPort(0).withEventLoops(1).withMaxBodyBytes(maxBody)
-        .withAccessLog(false);
-    router = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints, List.of(), null, config,
-        scrape, Duration.ofSeconds(2), null, false, false)).start();
-    return router;
-  }
-
-  private URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + router.gatewayPort() + path);
-  }
-
-  private HttpResponse<String> post(String path, String body, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20))
-        .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-    for (int i = 0; i + 1 < headers.length; i += 2) {
-      b.header(headers[i], headers[i + 1]);
-    }
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String chat(String content, boolean stream) {
-    return "{\"model\":\"m\",\"stream\":" + stream + ",\"messages\":[{\"role\":\"user\",\"content\":\""
-        + content + "\"}]}";
-  }
-
+class GatewayTest extends GatewayHarness {
   @Test
   void forwardsAndReportsTheServedEndpoint() throws Exception {
     FakeModelServer a = server("a");
@@ -266,105 +204,5 @@ class GatewayTest {
         "x-gateway-model-name-rewrite", "m-lora");
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(a.bodies().get(0).getString("model")).isEqualTo("m-lora");
-  }
-
-  private static final String FLOW_CONTROL = """
-      featureGates: [flowControl]
-      plugins:
-      - type: queue-scorer
-      flowControl:
-        maxRequests: 1
-        defaultRequestTTL: 2s
-      """;
-
-  @Test
-  void flowControlQueuesWhileSaturatedThenTtlGives503AndCapacityGives429() throws Exception {
-    FakeModelServer a = server("a").metrics(50, 0.1);
-    router(a.hostPort(), FLOW_CONTROL, 1 << 20);
-    EndpointPool pool = router.pools().get(PoolKey.STATIC);
-    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
-    CompletableFuture<HttpResponse<String>> queued = CompletableFuture.supplyAsync(() -> {
-      try {
-        return post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"first\"}");
-      } catch (Exception e) {
-        throw new RuntimeException(e);
-      }
-    });
-    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape().lines()
-        .anyMatch(l -> l.startsWith("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",")
-            && l.contains(",priority=\"0\"}")));
-    HttpResponse<String> overCapacity = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"second\"}");
-    assertThat(overCapacity.statusCode()).isEqualTo(429);
-    HttpResponse<String> expired = queued.get(20, java.util.concurrent.TimeUnit.SECONDS);
-    assertThat(expired.statusCode()).isEqualTo(503);
-    assertThat(expired.body()).contains("timed out in queue");
-    assertThat(a.requests()).isZero();
-  }
-
-  @Test
-  void flowControlReleasesQueuedRequestsOnceTheServerHasRoom() throws Exception {
-    FakeModelServer a = server("a").metrics(50, 0.1);
-    router(a.hostPort(), FLOW_CONTROL.replace("2s", "30s"), 1 << 20);
-    EndpointPool pool = router.pools().get(PoolKey.STATIC);
-    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
-    CompletableFuture<HttpResponse<String>> queued = CompletableFuture.supplyAsync(() -> {
-      try {
-        return post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"waits\"}");
-      } catch (Exception e) {
-        throw new RuntimeException(e);
-      }
-    });
-    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape().lines()
-        .anyMatch(l -> l.startsWith("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",")
-            && l.contains(",priority=\"0\"}")));
-    assertThat(queued).isNotDone();
-    a.metrics(0, 0.1);
-    assertThat(queued.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-    assertThat(a.requests()).isEqualTo(1);
-  }
-
-  @Test
-  void aBurstReleasedByFlowControlIsSpreadAcrossEndpoints() throws Exception {
-    // Sixteen requests wait while four servers report long queues; when the queues empty they are released in one
-    // burst, before any new scrape (1 s apart). Each decision counts against its endpoint until that endpoint's next
-    // scrape, so the burst spreads four per server instead of landing wherever the scraped queues tie at random.
-    List<FakeModelServer> four = new ArrayList<>();
-    for (String name : List.of("a", "b", "c", "d")) {
-      four.add(server(name).metrics(50, 0.1));
-    }
-    String config = """
-        featureGates: [flowControl]
-        plugins:
-        - type: queue-scorer
-        - type: utilization-detector
-          parameters:
-            metricsStalenessThreshold: 10s
-        saturationDetector:
-          pluginRef: utilization-detector
-        """;
-    router(String.join(",", four.stream().map(FakeModelServer::hostPort).toList()), config, 1 << 20,
-        new MetricsScraper.Settings(Duration.ofSeconds(1), Duration.ofSeconds(1), "/metrics", 0));
-    EndpointPool pool = router.pools().get(PoolKey.STATIC);
-    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().stream()
-        .allMatch(e -> e.metrics().waitingQueueSize() == 50));
-    List<CompletableFuture<HttpResponse<String>>> queued = new ArrayList<>();
-    for (int i = 0; i < 16; i++) {
-      String body = "{\"model\":\"m\",\"prompt\":\"burst " + i + "\"}";
-      queued.add(CompletableFuture.supplyAsync(() -> {
-        try {
-          return post("/v1/completions", body);
-        } catch (Exception e) {
-          throw new RuntimeException(e);
-        }
-      }));
-    }
-    await().atMost(Duration.ofSeconds(10)).until(() -> router.metrics().scrape().lines()
-        .anyMatch(l -> l.startsWith("inference_extension_flow_control_queue_size{fairness_id=\"default-flow\",")
-            && l.contains(",priority=\"0\"}") && l.endsWith(" 16.0")));
-    four.forEach(s -> s.metrics(0, 0.1));
-    for (CompletableFuture<HttpResponse<String>> r : queued) {
-      assertThat(r.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-    }
-    assertThat(four).extracting(FakeModelServer::requests).containsExactly(4, 4, 4, 4);
   }
 }
