@@ -6,22 +6,30 @@
 #   hack/bench/routing.sh [workload] [concurrency...]
 #   hack/bench/routing.sh all          every workload in turn (closed-loop levels 16 32 64 128), one platform
 #
-# Workloads: shared-prefix (default) and mixed are closed-loop, one genai-bench run per concurrency level; overload
+# Workloads: shared-prefix (default) and mixed are closed-loop, one genai-bench run per concurrency level (mixed
+# sends a share of its requests to the servers' LoRA adapters: LORA_SHARE, default "support-tone:0.1 sql-expert:0.1",
+# empty for none); overload
 # and ramp are open-loop (Poisson arrivals, paced_genai_bench.py) against servers of 4 sequences each, so that the
 # servers, not the machine's cores, are what runs out: overload sends critical, standard and sheddable requests
 # (InferenceObjectives of endpoints.yaml) at 0.5x capacity each after an unloaded run of critical ones at 0.2x;
 # ramp goes from 0.25x to 2x capacity and back in 10 s stages. Capacity is measured first (closed loop at twice the
-# servers' sequences, through the modelplane router) unless CAPACITY_RPS gives it.
+# servers' sequences, through the modelplane router) unless CAPACITY_RPS gives it. prefix-ladder is the shared-prefix
+# workload open-loop, llm-d's way: Poisson arrivals in stages of constant rate (LADDER, fractions of the capacity
+# measured with 128 users after 64 warmed the caches; default 0.3 0.5 0.7 0.85, LADDER_STAGE_SECONDS each, default
+# 30) against the servers' full 32 sequences, so a router whose placement wastes capacity falls behind the offered load and its queues grow.
 #
 # Contenders: modelplane (the router's default configuration), predictive (the predicted-latency-scorer alone, with
 # the approximate prefix index feeding it), flow (the default scorers with flow control: requests wait in the router
 # by priority while the pool is saturated, at most 32 sheddable ones, more get 429; the saturation detector with
 # GIE's defaults), flow-q1 (the same with the detector's queueDepthThreshold at 1, so the servers' own queues stay
-# short and the router's priority queue decides), epp (the reference endpoint
+# short and the router's priority queue decides), flow-holdback (flow control that keeps sequences free for higher
+# priorities: concurrency-detector at the servers' --max-num-seqs, as saturation detector and as filter, and
+# priority-holdback-policy with minCeiling HOLDBACK_MIN_CEILING, default 0.5, so standard requests stop at 75 % of
+# the pool's sequences and sheddable ones at 50 %; docs/router.md), epp (the reference endpoint
 # picker, llm-d-router's EPP, behind the modelplane gateway in client mode), haproxy-rr and haproxy-leastconn, random
 # (uniform choice, what a Kubernetes Service does). CONTENDERS="modelplane epp" runs a subset; by default all but
 # flow and flow-q1 on the closed-loop workloads; on the open-loop ones, all but predictive and haproxy-leastconn
-# (and flow-q1 on the ramp, which has no priorities). The EPP is built once from a source
+# (and flow-q1 on the ramp, which has no priorities; on prefix-ladder modelplane, epp, haproxy-rr and random). The EPP is built once from a source
 # checkout in LLMD_ROUTER_SRC (it is not served by the Go module proxy this machine reaches), or taken from EPP_BIN.
 # ROUTER_ARGS adds options to the modelplane and predictive routers (e.g. "--log-level info,dev.modelplane.router=debug").
 # Everything listens on and connects to loopback only. Results go to ~/.cache/modelplane/bench-routing/<run>/.
@@ -34,7 +42,7 @@ state="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}/bench-routing/platform"
 
 all() {
   local w
-  for w in shared-prefix mixed overload ramp; do
+  for w in shared-prefix mixed overload ramp prefix-ladder; do
     if [ "$w" = shared-prefix ] || [ "$w" = mixed ]; then
       KEEP_PLATFORM=1 bash "$root/hack/bench/routing.sh" "$w" 16 32 64 128
     else
@@ -52,8 +60,9 @@ main() {
   [ ${#concurrency[@]} -gt 0 ] || concurrency=(16 32 64)
   local all="modelplane predictive epp haproxy-rr haproxy-leastconn random"
   case "$workload" in
-    overload) all="modelplane flow flow-q1 epp haproxy-rr random" ;;
+    overload) all="modelplane flow flow-q1 flow-holdback epp haproxy-rr random" ;;
     ramp) all="modelplane flow epp haproxy-rr random" ;;
+    prefix-ladder) all="modelplane epp haproxy-rr random" ;;
   esac
   local contenders=(${CONTENDERS:-$all})
   seed="${SEED:-20261124}"
@@ -99,6 +108,9 @@ main() {
   local dataset="$run/prompts.txt"
   case "$workload" in
     shared-prefix) python3 "$root/hack/bench/routing/dataset.py" shared-prefix "$dataset" "$seed" 64 8 2000 50 ;;
+    # 80 questions per group for the ladder's ~5,000 requests (a repeated whole prompt adds only its question's 50
+    # tokens to what its group's prefix already hits).
+    prefix-ladder) python3 "$root/hack/bench/routing/dataset.py" shared-prefix "$dataset" "$seed" 64 80 2000 50 ;;
     mixed) python3 "$root/hack/bench/routing/dataset.py" mixed "$dataset" "$seed" 2000 ;;
     overload|ramp) python3 "$root/hack/bench/routing/dataset.py" chat "$dataset" "$seed" 2000 ;;
     *) echo "routing.sh: unknown workload $workload" >&2; exit 2 ;;
@@ -108,7 +120,14 @@ main() {
     "$("$venv/python" -c 'import genai_bench, os; print(os.path.join(os.path.dirname(genai_bench.__file__), "data", "sonnet.txt"))')"
 
   local open_loop=0 max_seqs=32 capacity="${CAPACITY_RPS:-}"
-  case "$workload" in overload|ramp) open_loop=1; max_seqs="${OPEN_LOOP_MAX_SEQS:-4}" ;; esac
+  case "$workload" in
+    overload|ramp) open_loop=1; max_seqs="${OPEN_LOOP_MAX_SEQS:-4}" ;;
+    prefix-ladder) open_loop=1 ;;
+  esac
+  # prefix-ladder: a first level warms the prefix caches (cold, the first request of every group misses), the
+  # faster level counts.
+  local capacity_levels=(--num-concurrency "$((16 * max_seqs))")
+  [ "$workload" != prefix-ladder ] || capacity_levels=(--num-concurrency 64 --num-concurrency 128)
   set_max_seqs "$kubectl" "$max_seqs"
 
   # genai-bench against the gateway on port $1 into experiment folder $2: the wrapper's seed and options, "--", then
@@ -140,17 +159,17 @@ main() {
 
   local port=18700
   if [ "$open_loop" = 1 ] && [ -z "$capacity" ]; then
-    echo "== capacity (closed loop, $((16 * max_seqs)) users, modelplane router)" >&2
+    echo "== capacity (closed loop, ${capacity_levels[*]}, modelplane router)" >&2
     reset_caches "$kubectl"
     router "$port" "$run/capacity.log"
     wait_models "$port"
-    (cd "$run" && genai_bench "$port" capacity "$seed" -- --num-concurrency "$((16 * max_seqs))" \
+    (cd "$run" && genai_bench "$port" capacity "$seed" -- "${capacity_levels[@]}" \
       --max-requests-per-run 600 --max-time-per-run 5) > "$run/capacity.genai-bench.log" 2>&1 \
       || { echo "genai-bench failed measuring capacity; see $run/capacity.genai-bench.log" >&2; exit 1; }
     stop_pids
     capacity="$("$venv/python" -c 'import glob, json, sys
-result = json.load(open(glob.glob(sys.argv[1] + "/*_num_concurrency_*.json")[0]))
-print("%.2f" % result["aggregated_metrics"]["requests_per_second"])' "$run/genai-bench/capacity")"
+print("%.2f" % max(json.load(open(f))["aggregated_metrics"]["requests_per_second"]
+                   for f in glob.glob(sys.argv[1] + "/*_num_concurrency_*.json")))' "$run/genai-bench/capacity")"
   fi
   [ "$open_loop" = 0 ] || { echo "capacity: $capacity requests/s" >&2; echo "$capacity" > "$run/capacity.txt"; }
 
@@ -208,6 +227,42 @@ flowControl:
     maxRequests: 32
 YAML
 )" ${ROUTER_ARGS:-} ;;
+      flow-holdback) router "$port" "$run/$contender.log" --config-text "$(sed -e "s/MAX_SEQS/$max_seqs/" \
+        -e "s/MIN_CEILING/${HOLDBACK_MIN_CEILING:-0.5}/" <<'YAML'
+apiVersion: inference.networking.x-k8s.io/v1alpha1
+kind: EndpointPickerConfig
+featureGates: [flowControl]
+plugins:
+- type: queue-scorer
+- type: kv-cache-utilization-scorer
+- type: prefix-cache-scorer
+- type: concurrency-detector
+  parameters:
+    maxConcurrency: MAX_SEQS
+- type: priority-holdback-policy
+  parameters:
+    minCeiling: MIN_CEILING
+saturationDetector:
+  pluginRef: concurrency-detector
+schedulingProfiles:
+- name: default
+  plugins:
+  - pluginRef: concurrency-detector
+  - pluginRef: queue-scorer
+    weight: 2
+  - pluginRef: kv-cache-utilization-scorer
+    weight: 2
+  - pluginRef: prefix-cache-scorer
+    weight: 3
+flowControl:
+  usageLimitPolicyPluginRef: priority-holdback-policy
+  priorityBands:
+  - priority: 100
+  - priority: 0
+  - priority: -10
+    maxRequests: 32
+YAML
+)" ${ROUTER_ARGS:-} ;;
       random) router "$port" "$run/$contender.log" --config-text "$(cat <<'YAML'
 apiVersion: inference.networking.x-k8s.io/v1alpha1
 kind: EndpointPickerConfig
@@ -243,9 +298,13 @@ YAML
     scrape "${ips[@]}" > "$run/$contender.metrics-before"
     case "$workload" in
       shared-prefix|mixed)
-        local args=()
+        local args=() wrapper=(--log "$run/$contender.requests.jsonl") share
         for c in "${concurrency[@]}"; do args+=(--num-concurrency "$c"); done
-        (cd "$run" && genai_bench "$port" "$contender" "$seed" -- "${args[@]}" --max-requests-per-run "$requests" \
+        if [ "$workload" = mixed ]; then
+          for share in ${LORA_SHARE-support-tone:0.1 sql-expert:0.1}; do wrapper+=(--model-share "$share"); done
+        fi
+        (cd "$run" && genai_bench "$port" "$contender" "$seed" "${wrapper[@]}" -- "${args[@]}" \
+          --max-requests-per-run "$requests" \
           --max-time-per-run 5) > "$run/$contender.genai-bench.log" 2>&1 \
           || { echo "genai-bench failed for $contender; see $run/$contender.genai-bench.log" >&2; exit 1; }
         ;;
@@ -267,11 +326,19 @@ YAML
         done
         paced "$contender-ramp" "$seed" "" "$stages" "$(($(date +%s) + 12))" 1500
         ;;
+      prefix-ladder)
+        local stages="" f
+        for f in ${LADDER:-0.3 0.5 0.7 0.85}; do stages+="${stages:+,}$(rate "$f"):${LADDER_STAGE_SECONDS:-30}"; done
+        paced "$contender-ladder" "$seed" "" "$stages" "$(($(date +%s) + 12))" 2000
+        ;;
     esac
     scrape "${ips[@]}" > "$run/$contender.metrics-after"
     stop_pids
   done
-  if [ "$open_loop" = 1 ]; then
+  if [ "$workload" = prefix-ladder ]; then
+    "$venv/python" "$root/hack/bench/routing/report_open.py" "$run" ladder "${LADDER_STAGE_SECONDS:-30}" \
+      "${contenders[@]}"
+  elif [ "$open_loop" = 1 ]; then
     "$venv/python" "$root/hack/bench/routing/report_open.py" "$run" "$workload" "${contenders[@]}"
   else
     "$venv/python" "$root/hack/bench/routing/report.py" "$run" "${contenders[@]}"

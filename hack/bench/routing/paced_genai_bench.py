@@ -6,15 +6,20 @@ same order in every run, and with --arrivals makes the users follow one shared P
 each request waits for the next arrival time of the schedule before it is sent, so the offered load does not depend
 on how fast the server answers (as long as --num-concurrency leaves a user free for every arrival; a send more than
 0.1 s behind its arrival counts as late). --header adds a header to every request, e.g. the InferenceObjective.
+--model-share sends a seeded fraction of the requests to another model name instead, e.g. a LoRA adapter the servers
+load on demand.
 
   --arrivals RATE:SECONDS[,RATE:SECONDS...]   stages of a Poisson process, RATE requests/s for SECONDS each
   --header 'NAME: VALUE'                      repeatable
+  --model-share NAME:FRACTION                 repeatable; that fraction of the requests names model NAME
   --start-at UNIX_SECONDS                      start the schedule at this wall-clock time (several processes together)
   --count                                     print how many arrivals the schedule has and exit
   --log FILE                                  one JSON line per request as genai-bench measured it: scheduled second,
-                                              lateness, status, TTFT, end-to-end latency (seconds), output tokens
+                                              lateness, model, status, TTFT, end-to-end latency (seconds),
+                                              output tokens
 
-usage: python paced_genai_bench.py SEED [--arrivals ...] [--start-at T] [--header ...] [--log FILE] genai-bench-args...
+usage: python paced_genai_bench.py SEED [--arrivals ...] [--start-at T] [--header ...] [--model-share ...] [--log FILE]
+                                   genai-bench-args...
        python paced_genai_bench.py SEED --arrivals ... --count
 """
 import json
@@ -67,11 +72,25 @@ def parse_stages(text):
     return stages
 
 
-def install(schedule, headers, log):
+def install(schedule, headers, log, shares, seed):
     import gevent
     from genai_bench.user.openai_user import OpenAIUser
 
     original_start, original_chat, original_collect = OpenAIUser.on_start, OpenAIUser.chat, OpenAIUser.collect_metrics
+    original_sample = OpenAIUser.sample
+    share_rng = random.Random(seed + 2)
+
+    def sample(self):
+        request = original_sample(self)
+        if shares:
+            x, upto = share_rng.random(), 0.0
+            for name, fraction in shares:
+                upto += fraction
+                if x < upto:
+                    request.model = name
+                    break
+        self.model_sent = request.model
+        return request
 
     def on_start(self):
         original_start(self)
@@ -99,13 +118,15 @@ def install(schedule, headers, log):
             offset, lateness = getattr(self, "arrival", None) or (None, 0.0)
             first, start, end = response.time_at_first_token, response.start_time, response.end_time
             log.write(json.dumps({
-                "t": offset, "late": round(lateness, 4), "status": response.status_code,
+                "t": offset, "late": round(lateness, 4), "model": getattr(self, "model_sent", None),
+                "status": response.status_code,
                 "ttft": first - start if first is not None and start is not None else None,
                 "e2e": end - start if end is not None and start is not None else None,
                 "tokens": getattr(response, "tokens_received", None)}) + "\n")
         original_collect(self, response, endpoint)
 
     OpenAIUser.on_start = on_start
+    OpenAIUser.sample = sample
     OpenAIUser.chat = chat  # genai-bench looks the task up by name after this
     OpenAIUser.collect_metrics = collect_metrics
 
@@ -115,8 +136,8 @@ def main(argv):
         sys.exit(__doc__)
     seed = int(argv[0])
     rest = argv[1:]
-    stages, headers, log_path, start_at = None, {}, None, None
-    while rest and rest[0] in ("--arrivals", "--header", "--log", "--start-at"):
+    stages, headers, log_path, start_at, shares = None, {}, None, None, []
+    while rest and rest[0] in ("--arrivals", "--header", "--log", "--start-at", "--model-share"):
         if len(rest) < 2:
             sys.exit(__doc__)
         option, value, rest = rest[0], rest[1], rest[2:]
@@ -126,6 +147,15 @@ def main(argv):
             log_path = value
         elif option == "--start-at":
             start_at = float(value)
+        elif option == "--model-share":
+            name, sep, fraction = value.rpartition(":")
+            try:
+                fraction = float(fraction)
+            except ValueError:
+                fraction = -1.0
+            if not sep or not name or not 0 < fraction <= 1:
+                sys.exit("paced_genai_bench: --model-share needs NAME:FRACTION with 0 < FRACTION <= 1")
+            shares.append((name, fraction))
         else:
             name, sep, val = value.partition(":")
             if not sep or not name.strip():
@@ -144,7 +174,9 @@ def main(argv):
     random.seed(seed)
     schedule = ArrivalSchedule(stages, seed + 1, start_at) if stages else None
     log = open(log_path, "w", buffering=1) if log_path else None
-    install(schedule, headers, log)
+    if sum(f for _, f in shares) > 1:
+        sys.exit("paced_genai_bench: the --model-share fractions add up to more than 1")
+    install(schedule, headers, log, shares, seed)
     sys.argv = ["genai-bench"] + rest
     from genai_bench.cli.cli import cli
 

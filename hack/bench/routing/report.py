@@ -1,6 +1,7 @@
 """Summarises a routing benchmark run (hack/bench/routing.sh): one markdown table per run directory, from genai-bench's
-result files and the servers' counters before and after each contender, and two plots (TTFT CDF at the highest
-concurrency, output throughput vs concurrency) as PNG beside them.
+result files and the servers' counters before and after each contender, TTFT per model name over every level when
+the run sent more than one (the mixed workload's LoRA share; from the per-request log), and two plots (TTFT CDF at
+the highest concurrency, output throughput vs concurrency) as PNG beside them.
 
 usage: python report.py RUN_DIR CONTENDER...
 """
@@ -67,10 +68,33 @@ def main(run, contenders):
     for contender in contenders:
         hit, balance = server_figures(run, contender)
         lines.append("| %s | %.1f %% | %.2f |" % (contender, 100 * hit, balance))
+    lines += per_model(run, contenders)
     table = "\n".join(lines)
     open(os.path.join(run, "report.md"), "w").write(table + "\n")
     print(table)
     plots(run, contenders, all_results)
+
+
+def per_model(run, contenders):
+    rows = []
+    for contender in contenders:
+        path = os.path.join(run, contender + ".requests.jsonl")
+        if not os.path.exists(path):
+            continue
+        by_model = defaultdict(list)
+        for line in open(path):
+            r = json.loads(line)
+            if r.get("status") == 200 and r.get("ttft") is not None:
+                by_model[r.get("model")].append(1000 * r["ttft"])
+        if len(by_model) < 2:
+            continue
+        for model, ttft in sorted(by_model.items(), key=lambda kv: -len(kv[1])):
+            ttft.sort()
+            rows.append("| %s | %s | %d | %.0f ms | %.0f ms |" % (contender, model, len(ttft),
+                                                                 ttft[len(ttft) // 2], ttft[int(0.9 * (len(ttft) - 1))]))
+    if not rows:
+        return []
+    return ["", "| contender | model (every level) | requests | TTFT p50 | TTFT p90 |", "|---|---|---|---|---|"] + rows
 
 
 def plots(run, contenders, all_results):

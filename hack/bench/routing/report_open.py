@@ -7,8 +7,13 @@ a markdown table (report.md) and a plot (routing.png).
             failures, and critical's TTFT p90 under overload over its unloaded p90; plot: TTFT CDF per class
   ramp      per contender: TTFT p50/p90/p99 and failures over the whole ramp, the worst 10 s window's TTFT p90, output
             tokens/s at the peak; plot: TTFT p90 per 10 s window beside the offered load
+  ladder    per contender and stage of constant rate (the prefix-ladder workload): offered requests/s, TTFT
+            p50/p90/p99, E2E p90, output tokens/s of the stage's requests, failures, TTFT p90 over haproxy-rr's in the
+            same stage; the servers' prefix-cache hit rate and balance over the whole run; plot: TTFT p90 vs offered
+            load, and the TTFT CDF of the last stage
 
 usage: python report_open.py RUN_DIR overload|ramp CONTENDER...
+       python report_open.py RUN_DIR ladder STAGE_SECONDS CONTENDER...
 """
 import json
 import os
@@ -142,6 +147,62 @@ def ramp(run, contenders):
     fig.savefig(os.path.join(run, "routing.png"), dpi=110)
 
 
+def ladder(run, stage_seconds, contenders):
+    from report import server_figures
+
+    stages = {}
+    for c in contenders:
+        reqs = requests_of(run, f"{c}-ladder")
+        if reqs:
+            stages[c] = [summary_window(reqs, start, stage_seconds) for start, _, _, _ in windows(reqs, stage_seconds)]
+    baseline = stages.get("haproxy-rr")
+    lines = ["| contender | stage | offered req/s | TTFT p50 | TTFT p90 | TTFT p99 | E2E p90 | output tok/s | failed "
+             "| late sends | TTFT p90 / haproxy-rr |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for c, per in stages.items():
+        for i, s in enumerate(per):
+            ratio = baseline[i]["p90"] if baseline and i < len(baseline) else float("nan")
+            ratio = s["p90"] / ratio if ratio == ratio and ratio else float("nan")
+            lines.append("| %s | %d | %.1f | %.0f ms | %.0f ms | %.0f ms | %.2f s | %.0f | %d | %d | %s |" % (
+                c, i + 1, s["offered"], s["p50"], s["p90"], s["p99"], s["e2e90"], s["tokens"], s["shed"] + s["failed"],
+                s["late"], "%.2f×" % ratio if ratio == ratio else "—"))
+    lines += ["", "| contender | prefix-cache hit rate | busiest server / mean (requests) |", "|---|---|---|"]
+    for c in stages:
+        hit, balance = server_figures(run, c)
+        lines.append("| %s | %.1f %% | %.2f |" % (c, 100 * hit, balance))
+    write(run, lines)
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (latency, cdf) = plt.subplots(1, 2, figsize=(11, 4))
+    for c, per in stages.items():
+        latency.plot([s["offered"] for s in per], [s["p90"] for s in per], marker="o", label=c)
+        ttft = sorted(per[-1]["ttft"])
+        cdf.plot(ttft, [(i + 1) / per[-1]["n"] for i in range(len(ttft))], label=c)
+    latency.set_yscale("log")
+    latency.set_xlabel("offered requests/s (stage)")
+    latency.set_ylabel("TTFT p90 of the stage's requests (ms)")
+    cdf.set_xscale("log")
+    cdf.set_xlabel("TTFT (ms), last stage")
+    cdf.set_ylabel("fraction of the stage's requests")
+    for ax in (latency, cdf):
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(run, "routing.png"), dpi=110)
+
+
+def summary_window(reqs, start, width):
+    """summary() of the requests that arrived in [start, start + width), their offered rate and output tokens/s."""
+    inside = [r for r in reqs if r["t"] is not None and start <= r["t"] < start + width]
+    s = summary(inside)
+    s["offered"] = len(inside) / width
+    s["tokens"] = sum(r.get("tokens") or 0 for r in inside if r["status"] == 200) / width
+    return s
+
+
 def write(run, lines):
     capacity_file = os.path.join(run, "capacity.txt")
     if os.path.exists(capacity_file):
@@ -152,6 +213,9 @@ def write(run, lines):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 4 or sys.argv[2] not in ("overload", "ramp"):
+    if len(sys.argv) < 4 or sys.argv[2] not in ("overload", "ramp", "ladder"):
         sys.exit(__doc__)
-    (overload if sys.argv[2] == "overload" else ramp)(sys.argv[1], sys.argv[3:])
+    if sys.argv[2] == "ladder":
+        ladder(sys.argv[1], float(sys.argv[3]), sys.argv[4:])
+    else:
+        (overload if sys.argv[2] == "overload" else ramp)(sys.argv[1], sys.argv[3:])
