@@ -6,6 +6,7 @@
 # (default: hack/bench/nginx.sh, which unpacks Debian's nginx package into the cache once).
 # BENCH_BASELINE=<git revision> also builds that revision (once, cached) and measures it in the same run: its JMH
 # decisions before ours, its gateway as extra rows — ratios side by side with the previous version.
+# BENCH_WARMUP_SECONDS (default 2) is the warm-up of every path at every level before it is measured.
 #   hack/bench-router.sh [jmh|gateway|all] [gateway-seconds] [concurrency list]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -130,6 +130,8 @@ public final class GatewayOverheadBench {
         : new int[] {1, 100, 1000};
     int chunks = 16;
     long chunkMs = 20;
+    String warmupText = System.getenv("BENCH_WARMUP_SECONDS");
+    int warmup = warmupText == null || warmupText.isBlank() ? 2 : Integer.parseInt(warmupText.trim());
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
     FakeModelServer upstream = new FakeModelServer(vertx, "upstream").stream(chunks, chunkMs).start();
     int gatewayPort = freePort();
@@ -157,16 +159,16 @@ public final class GatewayOverheadBench {
       for (int c : levels) {
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
             .setConnectTimeout(10_000), new PoolOptions().setHttp1MaxSize(c + 16));
-        run(vertx, client, upstream.port(), c, 2, "warmup", router);
+        run(vertx, client, upstream.port(), c, warmup, "warmup", router);
         results.add(run(vertx, client, upstream.port(), c, seconds, "direct", router));
-        run(vertx, client, gatewayPort, c, 2, "warmup", router);
+        run(vertx, client, gatewayPort, c, warmup, "warmup", router);
         results.add(run(vertx, client, gatewayPort, c, seconds, "gateway", router));
         if (baseline != null) {
-          run(vertx, client, baselinePort, c, 2, "warmup", baseline);
+          run(vertx, client, baselinePort, c, warmup, "warmup", baseline);
           results.add(run(vertx, client, baselinePort, c, seconds, "gateway (previous version)", baseline));
         }
         if (nginx != null) {
-          run(vertx, client, nginxPort, c, 2, "warmup", nginx);
+          run(vertx, client, nginxPort, c, warmup, "warmup", nginx);
           results.add(run(vertx, client, nginxPort, c, seconds, "nginx", nginx));
         }
         client.close().toCompletionStage().toCompletableFuture().get();
