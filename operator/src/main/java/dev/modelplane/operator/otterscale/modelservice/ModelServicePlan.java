@@ -1,0 +1,34 @@
+package dev.modelplane.operator.otterscale.modelservice;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.List;
+
+/**
+ * Everything a ModelService should have, from {@link ModelServicePlanner}.
+ *
+ * @param owned objects in the ModelService's namespace, owned by it (they go when it goes)
+ * @param clusterScoped the picker's ClusterRole and ClusterRoleBinding (removed by the finalizer)
+ * @param unwanted objects it may have had and must not have now ({@code apiVersion}, kind, name; in its namespace,
+ *     or cluster-wide for the RBAC kinds)
+ * @param pickerConfig the picker's configuration, whose hash rolls the picker
+ */
+public record ModelServicePlan(List<HasMetadata> owned, List<HasMetadata> clusterScoped, List<ObjectRef> unwanted,
+    PickerConfig pickerConfig) {
+
+  /**
+   * An object by type and name.
+   *
+   * @param apiVersion its API version
+   * @param kind its kind
+   * @param name its name
+   * @param clusterScoped whether it has no namespace
+   */
+  public record ObjectRef(String apiVersion, String kind, String name, boolean clusterScoped) {
+  }
+
+  public ModelServicePlan {
+    owned = List.copyOf(owned);
+    clusterScoped = List.copyOf(clusterScoped);
+    unwanted = List.copyOf(unwanted);
+  }
+}

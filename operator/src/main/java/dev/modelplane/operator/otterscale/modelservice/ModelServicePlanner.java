@@ -1,0 +1,96 @@
+package dev.modelplane.operator.otterscale.modelservice;
+
+import dev.modelplane.api.otterscale.v1alpha1.EndpointPickerSpec;
+import dev.modelplane.api.otterscale.v1alpha1.ModelService;
+import dev.modelplane.operator.ModelServiceSettings;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A ModelService's objects, a pure function of the ModelService and the operator settings (OtterScale's builders,
+ * in its order): serving Deployments; the picker's ServiceAccount, ConfigMap, Deployment, Service, token Secret,
+ * Role/RoleBinding and ClusterRole/Binding; the InferencePool; the HTTPRoute; the DestinationRule; the monitors.
+ * Objects a setting turns off are listed as unwanted, so a change of spec or settings removes them.
+ */
+public final class ModelServicePlanner {
+  static final String DEPLOYMENT_API = "apps/v1";
+
+  private ModelServicePlanner() {
+  }
+
+  public static ModelServicePlan plan(ModelService ms, ModelServiceSettings settings) {
+    ModelServiceNames names = new ModelServiceNames(ms.getMetadata().getName(), ms.getMetadata().getNamespace());
+    boolean prefillDecode = ms.getSpec().prefill() != null;
+    boolean explicitPool = ms.getSpec().inferencePool() != null;
+    boolean token = explicitPool && settings.metricsEndpointAuth()
+        && settings.provider() != ModelServiceSettings.Provider.GKE;
+    boolean clusterRbac = explicitPool && settings.metricsEndpointAuth();
+    EndpointPickerSpec picker = PickerBuilder.effective(ms, settings);
+    PickerConfig config = PickerConfig.of(prefillDecode);
+    List<HasMetadata> owned = new ArrayList<>();
+    List<HasMetadata> cluster = new ArrayList<>();
+    List<ModelServicePlan.ObjectRef> unwanted = new ArrayList<>();
+
+    owned.add(ServingDeploymentBuilder.build(ms, ModelServiceNames.DECODE, settings));
+    if (prefillDecode) {
+      owned.add(ServingDeploymentBuilder.build(ms, ModelServiceNames.PREFILL, settings));
+    } else {
+      unwanted.add(ref(DEPLOYMENT_API, "Deployment", names.serving(ModelServiceNames.PREFILL)));
+    }
+    owned.add(PickerBuilder.serviceAccount(names));
+    owned.add(PickerBuilder.configMap(names, config));
+    owned.add(PickerBuilder.deployment(names, picker, config, settings));
+    owned.add(PickerBuilder.service(names, picker));
+    if (token) {
+      owned.add(PickerBuilder.tokenSecret(names));
+    } else {
+      unwanted.add(ref("v1", "Secret", names.pickerTokenSecret()));
+    }
+    owned.add(PickerBuilder.role(names, picker));
+    owned.add(PickerBuilder.roleBinding(names));
+    if (clusterRbac) {
+      cluster.add(PickerBuilder.clusterRole(names));
+      cluster.add(PickerBuilder.clusterRoleBinding(names));
+    } else {
+      unwanted.add(new ModelServicePlan.ObjectRef("rbac.authorization.k8s.io/v1", "ClusterRole",
+          names.pickerClusterRbac(), true));
+      unwanted.add(new ModelServicePlan.ObjectRef("rbac.authorization.k8s.io/v1", "ClusterRoleBinding",
+          names.pickerClusterRbac(), true));
+    }
+    // Pools named after the picker came from an earlier OtterScale release.
+    unwanted.add(ref(TrafficBuilder.POOL_API, "InferencePool", names.picker()));
+    owned.add(TrafficBuilder.pool(ms, names, picker));
+    GenericKubernetesResource route = TrafficBuilder.route(ms, names, settings);
+    if (route != null) {
+      owned.add(route);
+    } else {
+      unwanted.add(ref(TrafficBuilder.ROUTE_API, "HTTPRoute", names.pool()));
+    }
+    if (settings.provider() == ModelServiceSettings.Provider.ISTIO) {
+      owned.add(TrafficBuilder.destinationRule(names));
+    } else {
+      unwanted.add(ref(TrafficBuilder.DESTINATION_RULE_API, "DestinationRule", names.picker()));
+    }
+    boolean podMonitors = MonitoringBuilder.podMonitorsWanted(ms);
+    for (String role : List.of(ModelServiceNames.DECODE, ModelServiceNames.PREFILL)) {
+      boolean wanted = podMonitors && (ModelServiceNames.DECODE.equals(role) || prefillDecode);
+      if (wanted) {
+        owned.add(MonitoringBuilder.podMonitor(ms, names, role));
+      } else {
+        unwanted.add(ref(MonitoringBuilder.API, "PodMonitor", names.serving(role)));
+      }
+    }
+    if (MonitoringBuilder.serviceMonitorWanted(ms)) {
+      owned.add(MonitoringBuilder.serviceMonitor(names, token));
+    } else {
+      unwanted.add(ref(MonitoringBuilder.API, "ServiceMonitor", names.picker()));
+    }
+    return new ModelServicePlan(owned, cluster, unwanted, config);
+  }
+
+  private static ModelServicePlan.ObjectRef ref(String apiVersion, String kind, String name) {
+    return new ModelServicePlan.ObjectRef(apiVersion, kind, name, false);
+  }
+}
