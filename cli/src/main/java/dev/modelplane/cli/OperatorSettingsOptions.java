@@ -1,5 +1,6 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.operator.ModelServiceSettings;
 import dev.modelplane.operator.OmeServingSettings;
 import dev.modelplane.operator.OperatorSettings;
 import java.util.LinkedHashMap;
@@ -81,6 +82,52 @@ final class OperatorSettingsOptions {
           + "Default: ${DEFAULT-VALUE}.")
   String omeDomainTemplate;
 
+  @Option(names = "--modelservice-engine-image", paramLabel = "IMAGE", defaultValue =
+      ModelServiceSettings.DEFAULT_ENGINE_IMAGE, description = "vLLM image of ModelServices without "
+      + "spec.engine.image. Default: ${DEFAULT-VALUE}.")
+  String msEngineImage;
+
+  @Option(names = "--modelservice-picker-image", paramLabel = "IMAGE", description = "Endpoint picker image of "
+      + "ModelServices without spec.inferencePool.endpointPicker.image. Default: this version's modelplane image.")
+  String msPickerImage;
+
+  @Option(names = "--modelservice-routing-proxy-image", paramLabel = "IMAGE", defaultValue =
+      ModelServiceSettings.DEFAULT_ROUTING_PROXY_IMAGE, description = "Routing sidecar image of decode pods. "
+      + "Default: ${DEFAULT-VALUE}.")
+  String msRoutingProxyImage;
+
+  @Option(names = "--modelservice-kit-image", paramLabel = "IMAGE", defaultValue =
+      ModelServiceSettings.DEFAULT_KIT_IMAGE, description = "Image of the model-unpack init container (kit); empty "
+      + "for none. Default: ${DEFAULT-VALUE}.")
+  String msKitImage;
+
+  @Option(names = "--modelservice-gateway", paramLabel = "NAMESPACE/NAME", defaultValue =
+      ModelServiceSettings.DEFAULT_GATEWAY_NAMESPACE + "/" + ModelServiceSettings.DEFAULT_GATEWAY_NAME,
+      description = "The Gateway the HTTPRoute of a ModelService without spec.httpRoute attaches to; empty for no "
+          + "route. Default: ${DEFAULT-VALUE}.")
+  String msGateway;
+
+  @Option(names = "--modelservice-provider", defaultValue = "istio", paramLabel = "PROVIDER",
+      description = "istio (a DestinationRule for each endpoint picker), gke or none. Default: ${DEFAULT-VALUE}.")
+  String msProvider;
+
+  @Option(names = "--modelservice-metrics-auth", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Endpoint pickers require a bearer token on /metrics (cluster RBAC for token reviews, a token "
+          + "Secret for Prometheus). Default: on.")
+  boolean msMetricsAuth;
+
+  @Option(names = "--modelservice-tracing-endpoint", paramLabel = "URL", description = "OTLP endpoint: turns on "
+      + "tracing of endpoint pickers and routing sidecars.")
+  String msTracingEndpoint;
+
+  @Option(names = "--modelservice-tracing-sampler", defaultValue = "parentbased_traceidratio",
+      description = "OpenTelemetry sampler. Default: ${DEFAULT-VALUE}.")
+  String msTracingSampler;
+
+  @Option(names = "--modelservice-tracing-sampler-arg", defaultValue = "0.01",
+      description = "Sampler argument. Default: ${DEFAULT-VALUE}.")
+  String msTracingSamplerArg;
+
   /** The settings the options describe; an unknown --model-cache mode is a usage error of {@code commandLine}. */
   OperatorSettings settings(CommandLine commandLine) {
     OperatorSettings.ModelCacheSettings cache = switch (modelCache) {
@@ -94,7 +141,30 @@ final class OperatorSettingsOptions {
     };
     return OperatorSettings.builder().runtimeImages(runtimeImages).modelCache(cache).initContainerImage(initImage)
         .defaultFsGroup(fsGroup).huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)
-        .emitScrapeAnnotations(scrapeAnnotations).pyrraSlo(pyrraSlo).omeServing(omeServing(commandLine)).build();
+        .emitScrapeAnnotations(scrapeAnnotations).pyrraSlo(pyrraSlo).omeServing(omeServing(commandLine))
+        .modelService(modelService(commandLine)).build();
+  }
+
+  private ModelServiceSettings modelService(CommandLine commandLine) {
+    String gatewayName = "";
+    String gatewayNamespace = ModelServiceSettings.DEFAULT_GATEWAY_NAMESPACE;
+    if (msGateway != null && !msGateway.isEmpty()) {
+      int slash = msGateway.indexOf('/');
+      if (slash <= 0 || slash == msGateway.length() - 1) {
+        throw new CommandLine.ParameterException(commandLine,
+            "--modelservice-gateway must be NAMESPACE/NAME, not '" + msGateway + "'");
+      }
+      gatewayNamespace = msGateway.substring(0, slash);
+      gatewayName = msGateway.substring(slash + 1);
+    }
+    try {
+      boolean tracing = msTracingEndpoint != null && !msTracingEndpoint.isEmpty();
+      return new ModelServiceSettings(msEngineImage, msPickerImage, msRoutingProxyImage, msKitImage, gatewayName,
+          gatewayNamespace, ModelServiceSettings.Provider.of(msProvider), msMetricsAuth,
+          new ModelServiceSettings.Tracing(tracing, msTracingEndpoint, msTracingSampler, msTracingSamplerArg));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(commandLine, "--modelservice-provider: " + e.getMessage());
+    }
   }
 
   private OmeServingSettings omeServing(CommandLine commandLine) {

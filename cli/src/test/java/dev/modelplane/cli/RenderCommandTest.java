@@ -56,6 +56,23 @@ class RenderCommandTest {
   }
 
   @Test
+  void modelServicesRenderWithTheOperatorsModelServiceSettings() throws Exception {
+    Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
+    Path sample = root.resolve("deploy/samples/otterscale/modelservice-aggregated.yaml");
+    MainTest.Result r = MainTest.run("render", "-f", sample.toString(), "--modelservice-gateway", "infra/edge",
+        "--modelservice-provider", "none", "--modelservice-picker-image", "mirror.example/epp:1",
+        "--no-modelservice-metrics-auth");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("kind: InferencePool", "image: mirror.example/epp:1", "--metrics-endpoint-auth=false",
+        "namespace: infra", "name: edge").doesNotContain("kind: DestinationRule");
+    MainTest.Result bad = MainTest.run("render", "-f", sample.toString(), "--modelservice-provider", "aws");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("--modelservice-provider: provider must be istio, gke or none, got 'aws'");
+    MainTest.Result badGateway = MainTest.run("render", "-f", sample.toString(), "--modelservice-gateway", "edge");
+    assertThat(badGateway.err()).contains("--modelservice-gateway must be NAMESPACE/NAME, not 'edge'");
+  }
+
+  @Test
   void everyLlmkubeSampleServiceRendersWithTheModelsTheSamplesDefine() throws Exception {
     Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
     MainTest.Result r = MainTest.run("render", "-f", root.resolve("deploy/samples/llmkube").toString());

@@ -30,6 +30,7 @@ import java.util.Set;
  * @param modelAgentNamespace namespace of the OME model agents' per-node status ConfigMaps (and of the Secrets
  *     ClusterBaseModels name)
  * @param omeServing exposure and default router of OME InferenceServices
+ * @param modelService images, gateway, mesh provider, metrics authentication and tracing of OtterScale ModelServices
  */
 public record OperatorSettings(
     Map<String, String> runtimeImages,
@@ -48,7 +49,8 @@ public record OperatorSettings(
     Duration revalidationInterval,
     boolean pyrraSlo,
     String modelAgentNamespace,
-    OmeServingSettings omeServing) {
+    OmeServingSettings omeServing,
+    ModelServiceSettings modelService) {
 
   /** Namespace of the model agents when the operator cannot tell its own. */
   public static final String DEFAULT_AGENT_NAMESPACE = "modelplane-system";
@@ -70,6 +72,7 @@ public record OperatorSettings(
     revalidationInterval = Objects.requireNonNullElse(revalidationInterval, DEFAULT_REVALIDATION_INTERVAL);
     modelAgentNamespace = Objects.requireNonNullElse(modelAgentNamespace, DEFAULT_AGENT_NAMESPACE);
     omeServing = Objects.requireNonNullElse(omeServing, OmeServingSettings.defaults());
+    modelService = Objects.requireNonNullElse(modelService, ModelServiceSettings.defaults());
     if (revalidationInterval.isNegative()) {
       throw new IllegalArgumentException("the revalidation interval must not be negative, got "
           + revalidationInterval.toMillis() + "ms");
@@ -105,6 +108,7 @@ public record OperatorSettings(
     b.pyrraSlo = pyrraSlo;
     b.modelAgentNamespace = modelAgentNamespace;
     b.omeServing = omeServing;
+    b.modelService = modelService;
     return b;
   }
 
@@ -151,6 +155,7 @@ public record OperatorSettings(
     private boolean pyrraSlo;
     private String modelAgentNamespace;
     private OmeServingSettings omeServing;
+    private ModelServiceSettings modelService;
 
     public Builder runtimeImages(Map<String, String> v) {
       runtimeImages = v;
@@ -232,6 +237,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder modelService(ModelServiceSettings v) {
+      modelService = v;
+      return this;
+    }
+
     public Builder inspectModels(boolean v) {
       inspectModels = v;
       return this;
@@ -240,7 +250,7 @@ public record OperatorSettings(
     public OperatorSettings build() {
       return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing);
+          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing, modelService);
     }
   }
 

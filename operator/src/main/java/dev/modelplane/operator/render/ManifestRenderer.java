@@ -5,7 +5,10 @@ import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.otterscale.v1alpha1.ModelService;
 import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.otterscale.modelservice.ModelServicePlan;
+import dev.modelplane.operator.otterscale.modelservice.ModelServicePlanner;
 import dev.modelplane.operator.ome.basemodel.BaseModelValidator;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.llmkube.isvc.ClusterFacts;
@@ -23,7 +26,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * {@code modelplane render}: the objects the operator would create for a set of manifests, without a cluster.
+ * {@code modelplane render}: the objects the operator would create for a set of manifests, without a cluster
+ * (LLMKube and OME InferenceServices, OtterScale ModelServices).
  * InferenceServices are resolved against the Models in the same manifests (same namespace and name, treated as
  * Ready); the builders are the operator's. What differs from a live cluster: fields the API server sets, owner
  * references (they need the live uid), and checks that need cluster state (node GPU capacity, PriorityClasses).
@@ -51,6 +55,7 @@ public final class ManifestRenderer {
   }
 
   private static final String OME = BaseModel.GROUP + "/" + BaseModel.VERSION;
+  private static final String OTTERSCALE = ModelService.GROUP + "/" + ModelService.VERSION;
   /** The OME kinds render reads besides base models: the services and what they refer to. */
   private static final Map<String, Class<? extends HasMetadata>> OME_KINDS = Map.of(
       "InferenceService", dev.modelplane.api.ome.v1beta1.InferenceService.class,
@@ -84,9 +89,11 @@ public final class ManifestRenderer {
         out.add(Serialization.unmarshal(doc, ClusterBaseModel.class));
       } else if (OME.equals(apiVersion) && OME_KINDS.containsKey(kind)) {
         out.add(Serialization.unmarshal(doc, OME_KINDS.get(kind)));
+      } else if (OTTERSCALE.equals(apiVersion) && "ModelService".equals(kind)) {
+        out.add(Serialization.unmarshal(doc, ModelService.class));
       } else {
         messages.add("skipped " + kind + " (" + apiVersion + "): render expands LLMKube and OME InferenceServices "
-            + "and checks OME base models");
+            + "and OtterScale ModelServices, and checks OME base models");
       }
     }
     return out;
@@ -159,6 +166,17 @@ public final class ManifestRenderer {
     failed |= OmeRenderer.render(manifests, settings, ome, messages);
     for (HasMetadata object : ome) {
       objects.putIfAbsent(object.getKind() + "/" + key(object), object);
+    }
+    for (HasMetadata manifest : manifests) {
+      if (manifest instanceof ModelService ms) {
+        ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService());
+        for (HasMetadata object : plan.owned()) {
+          objects.putIfAbsent(object.getKind() + "/" + key(object), object);
+        }
+        for (HasMetadata object : plan.clusterScoped()) {
+          objects.putIfAbsent(object.getKind() + "/" + key(object), object);
+        }
+      }
     }
     return new Result(List.copyOf(objects.values()), List.copyOf(messages), failed);
   }

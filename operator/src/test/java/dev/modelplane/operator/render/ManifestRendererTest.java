@@ -59,7 +59,8 @@ class ManifestRendererTest {
     assertThat(result.objects()).allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("default"));
     assertThat(result.failed()).isTrue();
     assertThat(messages).containsExactly(
-        "skipped ConfigMap (v1): render expands LLMKube and OME InferenceServices and checks OME base models");
+        "skipped ConfigMap (v1): render expands LLMKube and OME InferenceServices and OtterScale ModelServices, "
+            + "and checks OME base models");
     assertThat(result.messages()).containsExactly(
         "InferenceService default/chat2: warning: spec.contextSize: ignored with runtime vllm: only the llamacpp "
             + "runtime reads it",
@@ -114,6 +115,26 @@ class ManifestRendererTest {
         OperatorSettings.defaults(), "default");
     assertThat(result.failed()).as(String.join("\n", result.messages())).isFalse();
     assertThat(result.objects()).filteredOn(o -> o.getKind().equals("Deployment")).hasSize(8);
+  }
+
+  @Test
+  void modelServiceSamplesRenderTheirServingPickerPoolRouteAndClusterRbac() throws IOException {
+    StringBuilder all = new StringBuilder();
+    try (var files = Files.list(Path.of("..", "deploy", "samples", "otterscale"))) {
+      for (Path f : files.sorted().toList()) {
+        all.append(Files.readString(f)).append("\n---\n");
+      }
+    }
+    List<String> messages = new ArrayList<>();
+    List<HasMetadata> manifests = ManifestRenderer.parse(all.toString(), messages);
+    assertThat(messages).isEmpty();
+    ManifestRenderer.Result result = ManifestRenderer.render(manifests, OperatorSettings.defaults(), "default");
+    assertThat(result.failed()).as(String.join("\n", result.messages())).isFalse();
+    List<String> kinds = result.objects().stream().map(HasMetadata::getKind).distinct().toList();
+    assertThat(kinds).contains("Deployment", "ServiceAccount", "ConfigMap", "Service", "Role", "RoleBinding",
+        "InferencePool", "HTTPRoute", "DestinationRule", "PodMonitor");
+    assertThat(result.objects()).filteredOn(o -> o.getKind().equals("InferencePool")).hasSize(manifests.size());
+    assertThat(result.yaml()).contains("kind: InferencePool", "checksum/config", "vllm");
   }
 
   @Test
