@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Fetches the CustomResourceDefinitions of optional projects whose objects modelplane creates (LeaderWorkerSet,
-# Knative Serving, KEDA, Gateway API) from the projects' own Go modules — the module sources are downloaded through
+# Knative Serving, KEDA, Gateway API, Istio, Prometheus Operator) from the projects' own Go modules — the module sources are downloaded through
 # the Go module proxy, nothing is built — into
 #   ${MODELPLANE_UPSTREAM_CRDS_CACHE:-~/.cache/modelplane/upstream-crds}/<set>-<version>/
 # and reuses them afterwards. Tests install them into the real control plane to prove the objects are valid.
 #
-# Usage: hack/control-plane/upstream-crds.sh SET      SET: lws | knative-serving | keda | gateway-api
+# Usage: hack/control-plane/upstream-crds.sh SET
+#   SET: lws | knative-serving | keda | gateway-api | istio | prometheus-operator
 # The last line on stdout is the directory holding the set's CRD files. Progress goes to stderr.
 set -euo pipefail
 
@@ -23,7 +24,12 @@ main() {
       files=(config/crd/standard/gateway.networking.k8s.io_gatewayclasses.yaml
         config/crd/standard/gateway.networking.k8s.io_gateways.yaml
         config/crd/standard/gateway.networking.k8s.io_httproutes.yaml) ;;
-    *) echo "usage: $0 lws|knative-serving|keda|gateway-api" >&2; exit 2 ;;
+    istio) module=istio.io/api version=v1.29.1
+      files=(kubernetes/customresourcedefinitions.gen.yaml) ;;
+    prometheus-operator) module=github.com/prometheus-operator/prometheus-operator version=v0.90.1
+      files=(example/prometheus-operator-crd/monitoring.coreos.com_podmonitors.yaml
+        example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml) ;;
+    *) echo "usage: $0 lws|knative-serving|keda|gateway-api|istio|prometheus-operator" >&2; exit 2 ;;
   esac
   local cache="${MODELPLANE_UPSTREAM_CRDS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modelplane/upstream-crds}"
   local dest="$cache/$set-$version" f complete=1

@@ -47,6 +47,19 @@ capabilities:
 - apiGroups: [""]
   resources: [events]
   verbs: [create, patch]
+# OtterScale ModelServices: each endpoint picker's ClusterRole/Binding for metrics authentication (removed by a
+# finalizer); the operator holds what it grants.
+- apiGroups: [rbac.authorization.k8s.io]
+  resources: [clusterroles, clusterrolebindings]
+  verbs: [get, list, create, patch, delete]
+- apiGroups: [authentication.k8s.io]
+  resources: [tokenreviews]
+  verbs: [create]
+- apiGroups: [authorization.k8s.io]
+  resources: [subjectaccessreviews]
+  verbs: [create]
+- nonResourceURLs: [/metrics]
+  verbs: [get]
 {{- end -}}
 
 {{- /* What the operator does in the namespaces it serves. */ -}}
@@ -143,5 +156,31 @@ capabilities:
   verbs: [get, list, create, patch, delete]
 - apiGroups: [gateway.networking.k8s.io]
   resources: [httproutes]
+  verbs: [get, list, create, patch, delete]
+# OtterScale ModelServices: the primaries, and what their endpoint pickers get (config, token Secret, leader
+# election, rewrites) and the optional kinds (Istio DestinationRule, Prometheus Operator monitors).
+- apiGroups: [model.otterscale.io]
+  resources: [modelservices]
+  verbs: [get, list, watch, patch, update]
+- apiGroups: [model.otterscale.io]
+  resources: [modelservices/status]
+  verbs: [get, patch, update]
+- apiGroups: [model.otterscale.io]
+  resources: [modelservices/finalizers]
+  verbs: [update]
+- apiGroups: [""]
+  resources: [configmaps, secrets]
+  verbs: [get, list, create, patch, delete]
+- apiGroups: [coordination.k8s.io]
+  resources: [leases]
+  verbs: [get, list, watch, create, update, patch, delete]
+- apiGroups: [inference.networking.x-k8s.io]
+  resources: [inferencemodelrewrites]
+  verbs: [get, list, watch]
+- apiGroups: [networking.istio.io]
+  resources: [destinationrules]
+  verbs: [get, list, create, patch, delete]
+- apiGroups: [monitoring.coreos.com]
+  resources: [podmonitors, servicemonitors]
   verbs: [get, list, create, patch, delete]
 {{- end -}}

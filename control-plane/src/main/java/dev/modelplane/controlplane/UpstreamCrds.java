@@ -22,7 +22,11 @@ public enum UpstreamCrds {
   /** KEDA (github.com/kedacore/keda/v2 v2.21.0): ScaledObject, TriggerAuthentication. */
   KEDA("keda"),
   /** Gateway API, standard channel (sigs.k8s.io/gateway-api v1.6.3): GatewayClass, Gateway, HTTPRoute. */
-  GATEWAY_API("gateway-api");
+  GATEWAY_API("gateway-api"),
+  /** Istio's CRDs (istio.io/api v1.29.1), DestinationRule among them. */
+  ISTIO("istio"),
+  /** Prometheus Operator (github.com/prometheus-operator/prometheus-operator v0.90.1): PodMonitor, ServiceMonitor. */
+  PROMETHEUS_OPERATOR("prometheus-operator");
 
   private final String set;
 

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.ome.isvc;
 
+import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.api.ome.v1beta1.AcceleratorSelection;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.operator.OperatorSettings;

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.ome.isvc;
 
+import dev.modelplane.operator.common.ObjectApplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
