@@ -56,8 +56,9 @@ public final class RouterCommand implements Callable<Integer> {
   @Option(names = "--endpoints", description = "Static mode: model servers as host:port,host:port,…")
   String endpoints;
 
-  @Option(names = "--pool", description = "InferencePool to serve, name or namespace/name; repeatable (one router, "
-      + "many pools). Requests choose a pool with the header x-modelplane-inference-pool; the first is the default.")
+  @Option(names = {"--pool", "--pool-name"}, description = "InferencePool to serve, name or namespace/name; "
+      + "repeatable (one router, many pools). Requests choose a pool with the header x-modelplane-inference-pool; "
+      + "the first is the default. --pool-name is GIE's name for it.")
   List<String> pools = new ArrayList<>();
 
   @Option(names = "--pool-namespace", description = "Namespace of --pool names without one, and of --all-pools. "
@@ -68,8 +69,9 @@ public final class RouterCommand implements Callable<Integer> {
       + "with --pool-namespace='*').")
   boolean allPools;
 
-  @Option(names = "--config", description = "EndpointPickerConfig YAML file (GIE format). Default: GIE's default "
-      + "(queue 2, kv-cache 2, prefix-cache 3, max-score picker).")
+  @Option(names = {"--config", "--config-file"}, description = "EndpointPickerConfig YAML file (GIE format; "
+      + "--config-file is GIE's name). Default: GIE's default (queue 2, kv-cache 2, prefix-cache 3, max-score "
+      + "picker).")
   Path config;
 
   @Option(names = "--config-text", description = "EndpointPickerConfig YAML given inline (GIE's flag of the same "
@@ -129,13 +131,25 @@ public final class RouterCommand implements Callable<Integer> {
   @Mixin
   LogOptions logging = new LogOptions();
 
+  @Mixin
+  GieFlags gie = new GieFlags();
+
   @Override
   public Integer call() throws Exception {
+    String refused = gie.check();
+    if (refused != null) {
+      System.err.println("router: " + refused);
+      return 2;
+    }
+    if (gie.logFormat() != null) {
+      logging.format(gie.logFormat());
+    }
     if (debug) {
       logging.apply("dev.modelplane.router", Level.DEBUG);
     } else {
       logging.apply();
     }
+    gie.announce(!pools.isEmpty() || allPools);
     if (endpoints == null && pools.isEmpty() && !allPools) {
       System.err.println("router: give --endpoints host:port,… (static mode) or --pool/--all-pools (Kubernetes)");
       return 2;

@@ -25,6 +25,11 @@ public final class LogOptions {
     return format;
   }
 
+  /** Uses {@code f} instead of {@code --log-format} (a command's own format flag). */
+  public void format(LogFormat f) {
+    format = f;
+  }
+
   /** The levels asked for. */
   public LogLevels levels() {
     return levels;

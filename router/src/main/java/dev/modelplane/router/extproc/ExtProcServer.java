@@ -22,6 +22,8 @@ public final class ExtProcServer implements AutoCloseable {
 
   public static final String LIVENESS = "liveness";
   public static final String READINESS = "readiness";
+  /** GIE's health service name for a single (not leader-elected) picker; follows readiness. */
+  public static final String INFERENCE_EXTENSION = "inference-extension";
   public static final String EXT_PROC_SERVICE = ExternalProcessorGrpc.SERVICE_NAME;
 
   private final HealthStatusManager health = new HealthStatusManager();
@@ -42,6 +44,7 @@ public final class ExtProcServer implements AutoCloseable {
     health.setStatus(LIVENESS, ServingStatus.SERVING);
     health.setStatus(EXT_PROC_SERVICE, ServingStatus.SERVING);
     health.setStatus(READINESS, ServingStatus.NOT_SERVING);
+    health.setStatus(INFERENCE_EXTENSION, ServingStatus.NOT_SERVING);
     LOG.atInfo().addKeyValue("host", host).addKeyValue("port", server.getPort())
         .addKeyValue("health_port", healthServer == null ? -1 : healthServer.getPort()).log("ext_proc listening");
   }
@@ -57,6 +60,7 @@ public final class ExtProcServer implements AutoCloseable {
   /** Readiness follows discovery: ready once the pools have synced. */
   public void ready(boolean ready) {
     health.setStatus(READINESS, ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+    health.setStatus(INFERENCE_EXTENSION, ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
     health.setStatus("", ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
   }
 

@@ -1,0 +1,72 @@
+package dev.modelplane.router;
+
+import dev.modelplane.common.logging.LogFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Option;
+
+/**
+ * The flags of GIE's endpoint picker that controllers such as OtterScale's pass, accepted so the router runs with
+ * their arguments unchanged ({@code --pool-name} and {@code --config-file} are aliases on the command itself).
+ * What the router does differently is said at start-up, and what it cannot honour is refused with a message.
+ */
+public final class GieFlags {
+  static final String POOL_GROUP = "inference.networking.k8s.io";
+  private static final Logger LOG = LoggerFactory.getLogger(GieFlags.class);
+
+  @Option(names = "--pool-group", defaultValue = POOL_GROUP, paramLabel = "GROUP",
+      description = "API group of the InferencePool (GIE's flag); only ${DEFAULT-VALUE} is served.")
+  String poolGroup = POOL_GROUP;
+
+  @Option(names = "--zap-encoder", paramLabel = "ENCODER",
+      description = "GIE's log encoder: json (same as --log-format json) or console (key=value lines).")
+  String zapEncoder;
+
+  @Option(names = "--ha-enable-leader-election", description = "GIE's high-availability flag. Not needed here: "
+      + "every replica routes on its own (active-active), so it is accepted and changes nothing.")
+  boolean leaderElection;
+
+  @Option(names = "--tracing", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+      description = "GIE's OpenTelemetry switch; traces are not exported by this router (a warning says so).")
+  boolean tracing;
+
+  @Option(names = "--metrics-endpoint-auth", arity = "0..1", fallbackValue = "true",
+      description = "GIE's metrics authentication switch. Only false is supported: this router's metrics endpoint "
+          + "takes no token, so keep its port inside the cluster network.")
+  Boolean metricsEndpointAuth;
+
+  /** Why the flags cannot be honoured, or null. */
+  String check() {
+    if (!POOL_GROUP.equals(poolGroup)) {
+      return "--pool-group " + poolGroup + " is not supported: this router serves " + POOL_GROUP
+          + "/v1 InferencePools";
+    }
+    if (zapEncoder != null && !zapEncoder.equals("json") && !zapEncoder.equals("console")) {
+      return "--zap-encoder must be json or console, not '" + zapEncoder + "'";
+    }
+    if (Boolean.TRUE.equals(metricsEndpointAuth)) {
+      return "--metrics-endpoint-auth=true is not supported: the metrics endpoint takes no token; pass "
+          + "--metrics-endpoint-auth=false and keep the metrics port inside the cluster network";
+    }
+    return null;
+  }
+
+  /** The log format {@code --zap-encoder} asks for, or null. */
+  LogFormat logFormat() {
+    return zapEncoder == null ? null : zapEncoder.equals("json") ? LogFormat.JSON : LogFormat.KEYVALUE;
+  }
+
+  /** Logs what the GIE flags given change, once logging is set up. */
+  void announce(boolean kubernetes) {
+    if (leaderElection) {
+      LOG.atInfo().log("--ha-enable-leader-election: every replica routes on its own (active-active); no lease "
+          + "is taken and every replica reports ready");
+    }
+    if (tracing) {
+      LOG.atWarn().log("--tracing: this router does not export OpenTelemetry traces");
+    }
+    if (kubernetes && metricsEndpointAuth == null) {
+      LOG.atWarn().log("the metrics endpoint takes no token (GIE's --metrics-endpoint-auth defaults to true)");
+    }
+  }
+}
