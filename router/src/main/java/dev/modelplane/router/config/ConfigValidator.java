@@ -10,7 +10,9 @@ import java.util.Set;
 final class ConfigValidator {
   static final Set<String> API_VERSIONS = Set.of("inference.networking.x-k8s.io/v1alpha1", "llm-d.ai/v1alpha1");
   static final String FLOW_CONTROL_GATE = "flowControl";
-  static final Set<String> FEATURE_GATES = Set.of("dataLayer", "enableLegacyMetrics", FLOW_CONTROL_GATE);
+  /** {@code prepareDataPlugins} (llm-d) is accepted and changes nothing: PrepareData plugins always run here. */
+  static final Set<String> FEATURE_GATES = Set.of("dataLayer", "enableLegacyMetrics", FLOW_CONTROL_GATE,
+      "prepareDataPlugins");
 
   private ConfigValidator() {
   }

@@ -32,6 +32,13 @@ import java.util.Set;
 public final class PluginRegistry {
   public static final String OPENAI_PARSER = "openai-parser";
   public static final String METRICS_DATA_SOURCE = "metrics-data-source";
+  /**
+   * llm-d's PreRequest plugins that wrote {@code x-prefiller-host-port} from the prefill profile's pick (the older
+   * {@code prefill-header-handler} and its successor {@code disagg-headers-handler}); here the P/D profile handler
+   * writes the header itself, as in current llm-d, so they are accepted and do nothing more.
+   */
+  public static final String PREFILL_HEADER_HANDLER = "prefill-header-handler";
+  public static final String DISAGG_HEADERS_HANDLER = "disagg-headers-handler";
 
   private final Map<String, PluginFactory> factories = new LinkedHashMap<>();
 
@@ -64,7 +71,8 @@ public final class PluginRegistry {
     r.register(UsageLimitPolicies.SOFT_REFLECTIVE, UsageLimitPolicies.SoftReflective::create);
     r.register(CoreMetricsExtractor.TYPE, CoreMetricsExtractor::create);
     for (String type : new String[] {OPENAI_PARSER, METRICS_DATA_SOURCE, FlowControlConfig.FCFS,
-        FlowControlConfig.GLOBAL_STRICT, FlowControlConfig.ROUND_ROBIN}) {
+        FlowControlConfig.GLOBAL_STRICT, FlowControlConfig.ROUND_ROBIN, PREFILL_HEADER_HANDLER,
+        DISAGG_HEADERS_HANDLER}) {
       r.register(type, ConfigOnlyPlugin.factory(type));
     }
     return r;

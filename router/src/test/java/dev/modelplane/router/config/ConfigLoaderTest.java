@@ -242,4 +242,60 @@ class ConfigLoaderTest {
         plugins: [{name: p, type: predicted-latency-scorer, parameters: {shedSheddable: perhaps}}]
         """)).hasMessageContaining("parameter 'shedSheddable'");
   }
+
+  /** OtterScale's picker configuration for prefill/decode ModelServices, byte for byte. */
+  private static final String OTTERSCALE_PD = """
+      apiVersion: inference.networking.x-k8s.io/v1alpha1
+      kind: EndpointPickerConfig
+      featureGates:
+      - prepareDataPlugins
+      plugins:
+      - type: prefill-header-handler
+      - type: prefix-cache-scorer
+        parameters:
+          maxPrefixBlocksToMatch: 256
+          lruCapacityPerServer: 31250
+      - type: queue-scorer
+      - type: prefill-filter
+      - type: decode-filter
+      - type: max-score-picker
+      - type: prefix-based-pd-decider
+        parameters:
+          nonCachedTokens: 16
+      - type: pd-profile-handler
+        parameters:
+          primaryPort: 0
+          deciderPluginName: prefix-based-pd-decider
+      schedulingProfiles:
+      - name: prefill
+        plugins:
+        - pluginRef: prefill-filter
+        - pluginRef: max-score-picker
+        - pluginRef: prefix-cache-scorer
+          weight: 2
+        - pluginRef: queue-scorer
+          weight: 1
+      - name: decode
+        plugins:
+        - pluginRef: decode-filter
+        - pluginRef: max-score-picker
+        - pluginRef: prefix-cache-scorer
+          weight: 2
+        - pluginRef: queue-scorer
+          weight: 1
+      """;
+
+  @Test
+  void otterScalesPrefillDecodeConfigurationLoadsUnchanged() {
+    SchedulingSetup setup = loader.load(OTTERSCALE_PD);
+    assertThat(setup.scheduler().profileHandler().type()).isEqualTo("pd-profile-handler");
+    assertThat(setup.scheduler().profiles()).containsOnlyKeys("prefill", "decode");
+    SchedulerProfile decode = setup.scheduler().profiles().get("decode");
+    assertThat(decode.filters()).extracting(f -> f.type()).containsExactly("decode-filter");
+    assertThat(decode.scorers()).extracting(ws -> ws.scorer().type() + "=" + ws.weight())
+        .containsExactly("prefix-cache-scorer=2.0", "queue-scorer=1.0");
+    assertThat(setup.plugins().get("prefill-header-handler").type()).isEqualTo("prefill-header-handler");
+    assertThat(setup.prefixProducer()).isNotNull();
+    assertThat(setup.config().featureGates()).contains("prepareDataPlugins");
+  }
 }
