@@ -19,7 +19,8 @@ import picocli.CommandLine;
 /** The endpoint picker the operator generates for each ModelService sample is a command line the router accepts. */
 class ModelServicePickerArgsTest {
   @ParameterizedTest
-  @ValueSource(strings = {"modelservice-aggregated.yaml", "modelservice-pd.yaml", "modelservice-monitoring.yaml"})
+  @ValueSource(strings = {"modelservice-aggregated.yaml", "modelservice-pd.yaml", "modelservice-monitoring.yaml",
+      "modelservice-local.yaml"})
   void theRouterParsesThePickerArgumentsOfEverySample(String sample) throws Exception {
     Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
     ModelService ms = Serialization.unmarshal(Files.readString(root.resolve("deploy/samples/otterscale/" + sample)),

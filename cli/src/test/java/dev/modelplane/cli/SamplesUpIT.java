@@ -22,15 +22,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The LLMKube, OME and Gateway API Inference Extension samples are self-contained: each, applied alone with
- * {@code modelplane up -f} on the local platform, reaches Ready (or, for the suspended one, Suspended) — its Models,
+ * The LLMKube, OME, Gateway API Inference Extension and local OtterScale samples are self-contained: each, applied
+ * alone with {@code modelplane up -f} on the local platform, reaches Ready (or, for the suspended one, Suspended) —
+ * its Models,
  * claims, PriorityClass, RuntimeClass and GPUs are all there, OME models are placed by the dev cluster's model
  * agents and OME runtimes come with {@code up}. A sample with an InferencePool, or whose service gets one, answers
  * through the router. Each sample's objects are deleted before the next.
  */
 class SamplesUpIT {
   /** Samples without an InferencePool of their own whose services get one (an OME router without an image). */
-  private static final java.util.Set<String> ANSWERING = java.util.Set.of("inferenceservice-routed.yaml");
+  private static final java.util.Set<String> ANSWERING = java.util.Set.of("inferenceservice-routed.yaml",
+      "modelservice-local.yaml");
   @org.junit.jupiter.api.io.TempDir
   static Path state;
   static List<String> ports;
@@ -60,9 +62,11 @@ class SamplesUpIT {
     Path root = OperatorFixtures.repoRoot().resolve("deploy/samples");
     try (Stream<Path> llmkube = Files.list(root.resolve("llmkube"));
         Stream<Path> ome = Files.list(root.resolve("ome"));
-        Stream<Path> gie = Files.list(root.resolve("gie"))) {
-      return Stream.of(llmkube, ome, gie).flatMap(s -> s)
-          .filter(p -> p.getFileName().toString().startsWith("inferenceservice-") || p.startsWith(root.resolve("gie")))
+        Stream<Path> gie = Files.list(root.resolve("gie"));
+        Stream<Path> otterscale = Files.list(root.resolve("otterscale"))) {
+      return Stream.of(llmkube, ome, gie, otterscale).flatMap(s -> s)
+          .filter(p -> p.getFileName().toString().startsWith("inferenceservice-") || p.startsWith(root.resolve("gie"))
+              || p.getFileName().toString().equals("modelservice-local.yaml"))
           .sorted().toList().stream();
     }
   }
