@@ -169,6 +169,13 @@ public final class ManifestRenderer {
     }
     for (HasMetadata manifest : manifests) {
       if (manifest instanceof ModelService ms) {
+        List<String> missing = ModelServicePlanner.missingFields(ms);
+        if (!missing.isEmpty()) {
+          messages.add("ModelService " + ms.getMetadata().getNamespace() + "/" + ms.getMetadata().getName()
+              + ": error: required but missing: " + String.join(", ", missing));
+          failed = true;
+          continue;
+        }
         ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService());
         for (HasMetadata object : plan.owned()) {
           objects.putIfAbsent(object.getKind() + "/" + key(object), object);

@@ -135,6 +135,18 @@ class ManifestRendererTest {
         "InferencePool", "HTTPRoute", "DestinationRule", "PodMonitor");
     assertThat(result.objects()).filteredOn(o -> o.getKind().equals("InferencePool")).hasSize(manifests.size());
     assertThat(result.yaml()).contains("kind: InferencePool", "checksum/config", "vllm");
+    ManifestRenderer.Result incomplete = ManifestRenderer.render(ManifestRenderer.parse("""
+        apiVersion: model.otterscale.io/v1alpha1
+        kind: ModelService
+        metadata: {name: half}
+        spec:
+          model: {name: m}
+          accelerator: {}
+        """, messages), OperatorSettings.defaults(), "team");
+    assertThat(incomplete.failed()).isTrue();
+    assertThat(incomplete.objects()).isEmpty();
+    assertThat(incomplete.messages()).containsExactly("ModelService team/half: error: required but missing: "
+        + "spec.model.image, spec.engine, spec.accelerator.type, spec.decode");
   }
 
   @Test

@@ -99,11 +99,6 @@ public final class FlowController implements AutoCloseable {
   private int[] priorities = new int[0];
   private double[] ceilings = new double[0];
 
-  public FlowController(FlowControlConfig config, DoubleSupplier saturation, LongSupplier nanoClock,
-      ScheduledExecutorService executor, Observer observer, long tickNanos) {
-    this(config, saturation, UsageLimitPolicy.NONE, nanoClock, executor, observer, tickNanos);
-  }
-
   public FlowController(FlowControlConfig config, DoubleSupplier saturation, UsageLimitPolicy usageLimits,
       LongSupplier nanoClock, ScheduledExecutorService executor, Observer observer, long tickNanos) {
     this.config = config;

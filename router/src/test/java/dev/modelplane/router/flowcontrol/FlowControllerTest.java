@@ -14,7 +14,7 @@ class FlowControllerTest {
   private double saturation = 2.0; // saturated until a test opens the gate
 
   private FlowController controller(FlowControlConfig config) {
-    return new FlowController(config, () -> saturation, now::get, null, null, 0);
+    return new FlowController(config, () -> saturation, UsageLimitPolicy.NONE, now::get, null, null, 0);
   }
 
   private static List<String> order(List<FlowController.Ticket> tickets, List<String> names) {

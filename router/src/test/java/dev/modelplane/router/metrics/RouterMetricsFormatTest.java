@@ -3,6 +3,7 @@ package dev.modelplane.router.metrics;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
 import dev.modelplane.router.flowcontrol.FlowController;
 import dev.modelplane.router.flowcontrol.FlowOutcome;
+import dev.modelplane.router.flowcontrol.UsageLimitPolicy;
 import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.pool.Endpoint;
 import dev.modelplane.router.pool.PoolKey;
@@ -89,8 +90,8 @@ class RouterMetricsFormatTest {
     ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
     try {
       // Saturated (1.0): the requests stay queued and show in the flow-control queue gauges.
-      FlowController fc = new FlowController(FlowControlConfig.DEFAULT, () -> 1.0, System::nanoTime, executor, null,
-          2_000_000L);
+      FlowController fc = new FlowController(FlowControlConfig.DEFAULT, () -> 1.0, UsageLimitPolicy.NONE,
+          System::nanoTime, executor, null, 2_000_000L);
       fc.enqueue("f", 0, 100, 0);
       m.flowController("ns/pool-a", fc);
       String text = m.scrape();

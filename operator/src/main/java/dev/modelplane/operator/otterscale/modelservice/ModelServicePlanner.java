@@ -20,6 +20,41 @@ public final class ModelServicePlanner {
   private ModelServicePlanner() {
   }
 
+  /**
+   * The required fields {@code ms} lacks, named by path. The API server refuses such a ModelService (the CRD requires
+   * them); {@code render}, which reads files, asks here first.
+   */
+  public static List<String> missingFields(ModelService ms) {
+    List<String> missing = new ArrayList<>();
+    var spec = ms.getSpec();
+    if (spec == null) {
+      return List.of("spec");
+    }
+    if (spec.model() == null || spec.model().name() == null || spec.model().name().isEmpty()) {
+      missing.add("spec.model.name");
+    }
+    if (spec.model() == null || spec.model().image() == null || spec.model().image().isEmpty()) {
+      missing.add("spec.model.image");
+    }
+    if (spec.engine() == null) {
+      missing.add("spec.engine");
+    }
+    if (spec.accelerator() == null || spec.accelerator().type() == null) {
+      missing.add("spec.accelerator.type");
+    }
+    if (spec.decode() == null) {
+      missing.add("spec.decode");
+    }
+    if (spec.inferencePool() != null && spec.inferencePool().endpointPicker() == null) {
+      missing.add("spec.inferencePool.endpointPicker");
+    }
+    if (spec.httpRoute() != null && (spec.httpRoute().gatewayRef() == null
+        || spec.httpRoute().gatewayRef().name() == null)) {
+      missing.add("spec.httpRoute.gatewayRef.name");
+    }
+    return missing;
+  }
+
   public static ModelServicePlan plan(ModelService ms, ModelServiceSettings settings) {
     ModelServiceNames names = new ModelServiceNames(ms.getMetadata().getName(), ms.getMetadata().getNamespace());
     boolean prefillDecode = ms.getSpec().prefill() != null;

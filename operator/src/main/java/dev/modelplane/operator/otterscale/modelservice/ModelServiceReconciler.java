@@ -1,6 +1,7 @@
 package dev.modelplane.operator.otterscale.modelservice;
 
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
+import dev.modelplane.api.otterscale.v1alpha1.ModelServicePhase;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServiceStatus;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.Conditions;
@@ -129,8 +130,7 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
         || !Objects.equals(was.getReason(), now.getReason());
     if (changed && Conditions.TRUE.equals(now.getStatus())) {
       events.normal(ms, "Ready", "All serving replicas are ready");
-    } else if (changed && status.phase() == dev.modelplane.api.otterscale.v1alpha1.ModelServicePhase.Failed
-        || changed && "ReconcileError".equals(now.getReason())) {
+    } else if (changed && (status.phase() == ModelServicePhase.Failed || "ReconcileError".equals(now.getReason()))) {
       events.warning(ms, now.getReason(), now.getMessage());
     }
     LOG.atInfo().addKeyValue("modelservice", ms.getMetadata().getNamespace() + "/" + ms.getMetadata().getName())

@@ -69,10 +69,10 @@ public final class ModelServiceStatusAggregator {
       message = "All " + readyTotal + " replicas are ready";
     }
     if (!seen.errors().isEmpty()) {
+      String first = new TreeSet<>(seen.errors().keySet()).first();
       status = Conditions.FALSE;
       reason = "ReconcileError";
-      message = new TreeSet<>(seen.errors().keySet()).first() + ": "
-          + seen.errors().get(new TreeSet<>(seen.errors().keySet()).first());
+      message = first + ": " + seen.errors().get(first);
     }
     List<Condition> conditions = Conditions.set(previous, READY, status, reason, message, generation, now);
     if (seen.missingKinds().isEmpty()) {
