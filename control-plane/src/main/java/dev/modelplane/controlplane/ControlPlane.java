@@ -44,6 +44,17 @@ public final class ControlPlane implements AutoCloseable {
   /** Components beyond etcd and kube-apiserver. */
   public enum Component { CONTROLLER_MANAGER, SCHEDULER, KWOK }
 
+  /** The two processes every control plane runs, which fault tests stop and start again. */
+  public enum Core {
+    ETCD("etcd"), KUBE_APISERVER("kube-apiserver");
+
+    private final String process;
+
+    Core(String process) {
+      this.process = process;
+    }
+  }
+
   private final Path binDir;
   private final Path workDir;
   private final boolean ownsWorkDir;
@@ -51,6 +62,7 @@ public final class ControlPlane implements AutoCloseable {
   private final int apiPort;
   private final Path kubeconfig;
   private final Map<String, ManagedProcess> processes = new LinkedHashMap<>();
+  private final Map<String, List<String>> commands = new LinkedHashMap<>();
   private final Set<Component> running = EnumSet.noneOf(Component.class);
   private final Thread shutdownHook = new Thread(this::close, "control-plane-shutdown");
   private final Duration startupTime;
@@ -325,7 +337,38 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private void launch(String name, List<String> command) throws IOException {
+    commands.put(name, List.copyOf(command));
     processes.put(name, ManagedProcess.start(name, command, workDir.resolve("logs")));
+  }
+
+  /**
+   * Stops one of the core processes: {@code kill} sends SIGKILL (a crash), otherwise SIGTERM with a grace period.
+   * Clients see connection failures until {@link #startCore(Core)}; the working directory and ports are kept.
+   */
+  public synchronized void stopCore(Core core, boolean kill) {
+    ManagedProcess process = processes.get(core.process);
+    if (process == null || !process.isAlive()) {
+      return;
+    }
+    process.stop(kill ? Duration.ZERO : Duration.ofSeconds(10));
+    LOG.info("event=control_plane_process_stopped process={} kill={}", core.process, kill);
+  }
+
+  /** Starts a stopped core process again with its original command and waits until the apiserver is ready. */
+  public synchronized void startCore(Core core) throws IOException {
+    ManagedProcess process = processes.get(core.process);
+    if (process != null && process.isAlive()) {
+      return;
+    }
+    launch(core.process, commands.get(core.process));
+    waitFor("kube-apiserver /readyz after restarting " + core.process, () -> "ok".equals(rawQuietly("/readyz")));
+    LOG.info("event=control_plane_process_started process={}", core.process);
+  }
+
+  /** Whether a core process is running. */
+  public synchronized boolean isRunning(Core core) {
+    ManagedProcess process = processes.get(core.process);
+    return process != null && process.isAlive();
   }
 
   private String bin(String name) {

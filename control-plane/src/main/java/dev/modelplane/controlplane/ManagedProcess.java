@@ -68,8 +68,18 @@ final class ManagedProcess {
     return -1;
   }
 
+  /** Stops the process: SIGTERM, then SIGKILL after {@code grace}; a zero grace sends SIGKILL at once. */
   void stop(Duration grace) {
     if (!process.isAlive()) {
+      return;
+    }
+    if (grace.isZero()) {
+      process.destroyForcibly();
+      try {
+        process.waitFor(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       return;
     }
     process.destroy();
