@@ -4,6 +4,7 @@ import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.app.HealthServer;
+import dev.modelplane.operator.app.AccessCheck;
 import dev.modelplane.operator.app.LeaderLease;
 import dev.modelplane.operator.app.ModelplaneOperator;
 import io.fabric8.kubernetes.client.Config;
@@ -162,6 +163,7 @@ final class OperatorCommand implements Callable<Integer> {
             stopped.countDown();
           });
         }
+        AccessCheck.run(client, settings.namespaces());
         operator.start();
         LOG.info("serving http={}:{} leaderElection={} identity={} namespaces={} server={}", bindAddress,
             http.port(), leaderElect, lease == null ? "-" : lease.identity(),

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.modelplane.controlplane.KubeTest;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -18,7 +19,12 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 
 /** What the tests of the operator as a process share: the jar, a service-account kubeconfig, objects to reconcile. */
 final class OperatorFixtures {
@@ -55,9 +61,40 @@ final class OperatorFixtures {
     String text = Files.readString(repoRoot().resolve("deploy/operator/rbac.yaml"))
         .replace("namespace: modelplane-system", "namespace: " + ns)
         .replace("name: modelplane-operator\n", "name: " + account + "\n")
+        .replace("name: modelplane-operator-namespaced\n", "name: " + account + "-namespaced\n")
         .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n");
     applyAll(admin, text);
     return kubeconfigWithToken(test, account, file);
+  }
+
+  /**
+   * Renders the Helm chart (Helm built on first use; under CI=true a failed build fails the test, else skips it) for
+   * {@code release} in {@code namespace} with the given {@code --set} arguments, and creates the rendered objects
+   * whose kind {@code kinds} accepts. Returns what it created, for the caller to delete.
+   */
+  static List<GenericKubernetesResource> applyChartRbac(KubernetesClient admin, String release, String namespace,
+      Predicate<String> kinds, String... sets) throws Exception {
+    UpEndToEndIT.Run helmBuild = UpEndToEndIT.run(List.of("bash",
+        repoRoot().resolve("hack/helm/build.sh").toString()), 1800);
+    if (helmBuild.exit() != 0) {
+      if ("true".equals(System.getenv("CI"))) {
+        Assertions.fail("hack/helm/build.sh failed (CI=true needs Helm): " + helmBuild.output());
+      }
+      Assumptions.abort("Helm could not be built: " + helmBuild.output());
+    }
+    String helm = helmBuild.output().strip().lines().reduce((a, b) -> b).orElseThrow();
+    List<String> command = new ArrayList<>(List.of(helm, "template", release,
+        repoRoot().resolve("deploy/helm/modelplane").toString(), "--namespace", namespace));
+    command.addAll(List.of(sets));
+    UpEndToEndIT.Run rendered = UpEndToEndIT.run(command, 120);
+    assertThat(rendered.exit()).as(rendered.output()).isZero();
+    List<GenericKubernetesResource> applied = new ArrayList<>();
+    for (JsonNode doc : YAML.readerFor(JsonNode.class).<JsonNode>readValues(rendered.output()).readAll()) {
+      if (doc != null && doc.isObject() && kinds.test(doc.path("kind").asText())) {
+        applied.add(admin.resource(YAML.convertValue((ObjectNode) doc, GenericKubernetesResource.class)).create());
+      }
+    }
+    return applied;
   }
 
   /** Creates every object of a multi-document YAML text. */
@@ -142,11 +179,11 @@ final class OperatorFixtures {
         .timeout(Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
-  /** The HTTP status of {@code path}, or -1 while nothing listens on the port. */
+  /** The HTTP status of {@code path}, or -1 while nothing listens on the port or it does not answer in time. */
   static int status(int port, String path) throws IOException, InterruptedException {
     try {
       return get(port, path).statusCode();
-    } catch (java.net.ConnectException e) {
+    } catch (java.net.ConnectException | java.net.http.HttpTimeoutException e) {
       return -1;
     }
   }

@@ -56,8 +56,9 @@ class HelmChartTest {
     for (String f : List.of("rbac.yaml", "deployment.yaml", "priority-classes.yaml")) {
       kustomize.addAll(documents(Files.readString(root().resolve("deploy/operator").resolve(f))));
     }
-    assertThat(rules(find(chart, "ClusterRole", "mp-operator")))
-        .isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator")));
+    Set<String> kustomizeRules = new TreeSet<>(rules(find(kustomize, "ClusterRole", "modelplane-operator")));
+    kustomizeRules.addAll(rules(find(kustomize, "ClusterRole", "modelplane-operator-namespaced")));
+    assertThat(rules(find(chart, "ClusterRole", "mp-operator"))).isEqualTo(kustomizeRules);
     for (String role : List.of("modelplane-operator-leader-election", "modelplane-operator-model-reports")) {
       assertThat(rules(find(chart, "Role", role))).isEqualTo(rules(find(kustomize, "Role", role)));
     }
@@ -87,18 +88,41 @@ class HelmChartTest {
   void watchedNamespacesGetRolesAndTheUnionIsTheClusterWideRole(KubeTest test) throws Exception {
     List<JsonNode> chart = template(test.namespace(), "--set", "operator.watchNamespaces={" + test.namespace() + "}",
         "--set", "router.pools={chat,embed}");
-    Set<String> union = new TreeSet<>(rules(find(chart, "ClusterRole", "mp-operator")));
     JsonNode role = find(chart, "Role", "mp-operator");
     assertThat(role.at("/metadata/namespace").asText()).isEqualTo(test.namespace());
-    union.addAll(rules(role));
     List<JsonNode> kustomize = documents(Files.readString(root().resolve("deploy/operator/rbac.yaml")));
-    assertThat(union).isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator")));
+    assertThat(rules(find(chart, "ClusterRole", "mp-operator")))
+        .isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator")));
+    assertThat(rules(role)).isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator-namespaced")));
     assertThat(rules(find(chart, "ClusterRole", "mp-operator"))).noneMatch(r -> r.contains("deployments"));
     assertThat(find(chart, "Deployment", "modelplane-operator").at("/spec/template/spec/containers/0/args")
         .toString()).contains("\"--namespaces=" + test.namespace() + "\"");
     assertThat(find(chart, "Deployment", "modelplane-router").at("/spec/template/spec/containers/0/args").toString())
         .contains("\"--pool=chat\",\"--pool=embed\"").doesNotContain("--all-pools");
     dryRun(test, chart);
+  }
+
+  @Test
+  void theNamespacedKustomizeLayoutBindsNamespacedRulesOnlyInTheWatchedNamespaces() throws Exception {
+    Path kubectl = ControlPlaneBinaries.find().orElseThrow().resolve("kubectl");
+    Run built = run(List.of(kubectl.toString(), "kustomize", root().resolve("deploy/operator-namespaced").toString()),
+        120);
+    assertThat(built.exit()).as(built.output()).isZero();
+    List<JsonNode> docs = documents(built.output());
+    assertThat(docs).noneMatch(d -> "ClusterRoleBinding".equals(d.path("kind").asText())
+        && "modelplane-operator-namespaced".equals(d.at("/roleRef/name").asText()));
+    Set<String> bound = new TreeSet<>();
+    docs.stream().filter(d -> "RoleBinding".equals(d.path("kind").asText())
+            && "modelplane-operator-namespaced".equals(d.at("/roleRef/name").asText()))
+        .forEach(d -> {
+          assertThat(d.at("/roleRef/kind").asText()).isEqualTo("ClusterRole");
+          bound.add(d.at("/metadata/namespace").asText());
+        });
+    String args = find(docs, "Deployment", "modelplane-operator").at("/spec/template/spec/containers/0/args")
+        .toString();
+    String watched = args.replaceAll(".*\"--namespaces=([^\"]*)\".*", "$1");
+    assertThat(new TreeSet<>(List.of(watched.split(",")))).isEqualTo(bound).isNotEmpty();
+    assertThat(rules(find(docs, "ClusterRole", "modelplane-operator"))).noneMatch(r -> r.contains("deployments"));
   }
 
   @Test

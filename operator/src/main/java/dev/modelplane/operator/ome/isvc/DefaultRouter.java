@@ -113,8 +113,8 @@ final class DefaultRouter {
   static List<PolicyRule> extraRules() {
     return List.of(
         new PolicyRuleBuilder().withApiGroups("inference.networking.k8s.io").withResources("inferencepools")
-            .withVerbs("get", "list", "watch").build(),
+            .withVerbs("list", "watch").build(),
         new PolicyRuleBuilder().withApiGroups("inference.networking.x-k8s.io").withResources("inferenceobjectives")
-            .withVerbs("get", "list", "watch").build());
+            .withVerbs("list", "watch").build());
   }
 }

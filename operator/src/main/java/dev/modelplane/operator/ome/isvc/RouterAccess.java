@@ -27,7 +27,7 @@ final class RouterAccess {
       boolean defaultRouter) {
     String name = name(isvc);
     List<PolicyRule> rules = new ArrayList<>();
-    rules.add(new PolicyRuleBuilder().withApiGroups("").withResources("pods").withVerbs("get", "list", "watch")
+    rules.add(new PolicyRuleBuilder().withApiGroups("").withResources("pods").withVerbs("list", "watch")
         .build());
     if (defaultRouter) {
       rules.addAll(DefaultRouter.extraRules());

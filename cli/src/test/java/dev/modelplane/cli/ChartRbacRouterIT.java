@@ -1,0 +1,137 @@
+package dev.modelplane.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.modelplane.controlplane.KubeTest;
+import dev.modelplane.controlplane.WithControlPlane;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The router runs with exactly the permissions the Helm chart grants it (its ServiceAccount, Role and RoleBinding,
+ * authenticated with a token of that account): it discovers an InferencePool and its pod from the apiserver and
+ * routes a chat completion to a simulator there, nothing it asks for is forbidden, and the Role grants no more than
+ * reading (list, watch) pods, pools and objectives.
+ */
+@WithControlPlane
+class ChartRbacRouterIT {
+  private static final Set<String> RBAC = Set.of("ServiceAccount", "Role", "RoleBinding");
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+  private final List<Process> processes = new ArrayList<>();
+
+  @TempDir
+  Path dir;
+
+  @AfterEach
+  void stop() throws Exception {
+    for (Process p : processes) {
+      p.destroy();
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  void theChartsRouterRoleIsEnoughToDiscoverAndRouteAndGrantsOnlyReads(KubeTest test) throws Exception {
+    String ns = test.namespace();
+    KubernetesClient admin = test.controlPlane().client();
+    List<GenericKubernetesResource> applied = OperatorFixtures.applyChartRbac(admin, test.uniqueName("mp"), ns,
+        kind -> RBAC.contains(kind), "--show-only", "templates/router.yaml");
+    try {
+      GenericKubernetesResource role = applied.stream().filter(o -> "Role".equals(o.getKind())).findFirst()
+          .orElseThrow();
+      assertThat(role.getMetadata().getName()).isEqualTo("modelplane-router");
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> rules = (List<Map<String, Object>>) role
+          .getAdditionalProperties().get("rules");
+      assertThat(rules).allSatisfy(r -> assertThat(r.get("verbs")).isEqualTo(List.of("list", "watch")));
+      assertThat(rules.stream().flatMap(r -> ((List<?>) r.get("resources")).stream()).map(String::valueOf).toList())
+          .containsExactlyInAnyOrder("pods", "inferencepools", "inferenceobjectives");
+
+      int simPort = OperatorFixtures.freePort();
+      String ip = "127.0.33.1";
+      String model = "test-org/rbac-model";
+      start("simulator", List.of("simulator", "--model", model, "--host", ip, "--port", String.valueOf(simPort)),
+          null);
+      KubernetesClient client = test.client();
+      client.resource(Serialization.unmarshal("""
+          apiVersion: inference.networking.k8s.io/v1
+          kind: InferencePool
+          metadata: {name: chat}
+          spec:
+            selector: {matchLabels: {app: chat-sim}}
+            targetPorts: [{number: %d}]
+            endpointPickerRef: {name: modelplane-router, port: {number: 9002}}
+          """.formatted(simPort), GenericKubernetesResource.class)).create();
+      client.serviceAccounts().resource(new ServiceAccountBuilder().withNewMetadata().withName("default")
+          .endMetadata().build()).create();
+      Pod pod = client.pods().resource(new PodBuilder().withNewMetadata().withName("chat-sim-0")
+          .addToLabels("app", "chat-sim").endMetadata().withNewSpec().addNewContainer().withName("sim")
+          .withImage("registry.invalid/sim:1").endContainer().endSpec().build()).create();
+      pod.setStatus(new PodStatusBuilder().withPhase("Running").withPodIP(ip)
+          .addNewCondition().withType("Ready").withStatus("True").endCondition().build());
+      client.pods().resource(pod).updateStatus();
+
+      Path kubeconfig = OperatorFixtures.kubeconfigWithToken(test, "modelplane-router", dir.resolve("router.kubeconfig"));
+      int port = OperatorFixtures.freePort();
+      start("router", List.of("router", "--host=127.0.0.1", "--port=" + port,
+          "--grpc-port=" + OperatorFixtures.freePort(), "--grpc-health-port=" + OperatorFixtures.freePort(),
+          "--metrics-port=" + OperatorFixtures.freePort(), "--pool-namespace=" + ns, "--all-pools"), kubeconfig);
+
+      await().atMost(TIMEOUT).ignoreExceptions().until(() -> get(port, "/health").body().contains("\"endpoints\":1"));
+      String body = "{\"model\":\"" + model + "\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+          + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      assertThat(Files.readString(dir.resolve("router.log"), StandardCharsets.UTF_8))
+          .doesNotContainIgnoringCase("forbidden");
+    } finally {
+      for (GenericKubernetesResource o : applied) {
+        admin.resource(o).delete();
+      }
+    }
+  }
+
+  private void start(String name, List<String> args, Path kubeconfig) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-jar", OperatorFixtures.jar().toAbsolutePath().toString()));
+    command.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(dir.resolve(name + ".log").toFile());
+    if (kubeconfig != null) {
+      pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    }
+    processes.add(pb.start());
+  }
+
+  private static HttpResponse<String> get(int port, String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
