@@ -245,7 +245,8 @@ class OmeServingPlannerTest {
     assertThat(c.getArgs()).contains("router", "--pool=pd", "--pool-namespace=$(NAMESPACE)")
         .anySatisfy(a -> assertThat(a).startsWith("--config-text=").contains("prefill-filter"));
     assertThat(c.getEnv()).extracting(e -> e.getName()).contains("NAMESPACE", "LOG");
-    assertThat(router.getVolumes()).as("the router gets the model volume").isNotEmpty();
+    assertThat(router.getVolumes()).as("the router gets no hostPath volume of the model")
+        .noneSatisfy(v -> assertThat(v.getHostPath()).isNotNull());
     assertThat(c.getVolumeMounts()).as("but does not mount it").isNullOrEmpty();
     GenericKubernetesResource pool = generic(plan, "InferencePool", "pd");
     assertThat(pool.getAdditionalProperties().get("spec").toString()).contains("modelplane.dev/model-server=true")
