@@ -22,6 +22,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.node.v1.RuntimeClass;
+import io.fabric8.kubernetes.api.model.node.v1.RuntimeClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -35,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -58,9 +61,9 @@ class RestrictedPodSecurityIT {
   private String ns;
   private final List<String> runtimeClasses = new ArrayList<>();
 
-  @org.junit.jupiter.api.AfterEach
+  @AfterEach
   void removeRuntimeClasses() {
-    runtimeClasses.forEach(name -> client.resources(io.fabric8.kubernetes.api.model.node.v1.RuntimeClass.class).withName(name).delete());
+    runtimeClasses.forEach(name -> client.resources(RuntimeClass.class).withName(name).delete());
   }
 
   @BeforeEach
@@ -80,7 +83,8 @@ class RestrictedPodSecurityIT {
     Pod plain = new PodBuilder().withNewMetadata().withName("plain").endMetadata().withNewSpec()
         .addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build();
     assertThatThrownBy(() -> client.pods().resource(plain).dryRun().create())
-        .isInstanceOf(KubernetesClientException.class).hasMessageContaining("violates PodSecurity \"restricted:latest\"")
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("violates PodSecurity \"restricted:latest\"")
         .hasMessageContaining("runAsNonRoot != true");
   }
 
@@ -218,6 +222,27 @@ class RestrictedPodSecurityIT {
     assertThat(client.pods().withLabel("loose", "true").list().getItems()).isEmpty();
   }
 
+  @Test
+  void theRunningOperatorsServingPodsAreCreatedInTheRestrictedNamespace(KubeTest test) {
+    try (OperatorHarness harness = OperatorHarness.start(test.controlPlane())) {
+      client.resource(OperatorHarness.model("llama", "source: test-org/llama-gguf")).create();
+      client.resource(OperatorHarness.isvc("chat", """
+          modelRef: llama
+          runtime: vllm
+          replicas: 2
+          """)).create();
+      await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+        List<Pod> pods = client.pods().withLabel("inference.llmkube.dev/service", "chat").list().getItems();
+        assertThat(pods).hasSize(2).allSatisfy(p -> {
+          assertThat(p.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+          assertThat(p.getSpec().getSecurityContext().getRunAsUser()).isEqualTo(1000L);
+          assertThat(p.getSpec().getContainers().getFirst().getSecurityContext().getCapabilities().getDrop())
+              .containsExactly("ALL");
+        });
+      });
+    }
+  }
+
   /** Null when the API server admits the pod (dry run), else its refusal. */
   private String admit(Pod pod) {
     if (pod.getSpec().getServiceAccountName() != null
@@ -226,9 +251,9 @@ class RestrictedPodSecurityIT {
           .withName(pod.getSpec().getServiceAccountName()).endMetadata().build()).create();
     }
     String runtimeClass = pod.getSpec().getRuntimeClassName();
-    if (runtimeClass != null && client.resources(io.fabric8.kubernetes.api.model.node.v1.RuntimeClass.class).withName(runtimeClass).get() == null) {
-      client.resources(io.fabric8.kubernetes.api.model.node.v1.RuntimeClass.class).resource(new io.fabric8.kubernetes.api.model.node.v1.RuntimeClassBuilder()
-          .withNewMetadata().withName(runtimeClass).endMetadata().withHandler(runtimeClass).build()).create();
+    if (runtimeClass != null && client.resources(RuntimeClass.class).withName(runtimeClass).get() == null) {
+      client.resources(RuntimeClass.class).resource(new RuntimeClassBuilder().withNewMetadata().withName(runtimeClass)
+          .endMetadata().withHandler(runtimeClass).build()).create();
       runtimeClasses.add(runtimeClass);
     }
     try {

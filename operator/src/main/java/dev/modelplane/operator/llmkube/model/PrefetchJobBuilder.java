@@ -19,8 +19,9 @@ import java.util.Set;
 /**
  * The prefetch Job of a Model with {@code spec.prefetch: true}: the same cache-prep and downloader containers as the
  * serving pods' init containers (so the layout {@code /models/<cacheKey>/<file>} and the checksum check are the
- * same), run once in the namespace's shared cache claim, with the operator's restricted pod security. A serving pod that starts later finds the files and skips
- * the download. The Job is owned by the Model; its name carries the cache key, so a new source gets a new Job.
+ * same), run once in the namespace's shared cache claim, with the operator's restricted pod security. A serving pod
+ * that starts later finds the files and skips the download. The Job is owned by the Model; its name carries the
+ * cache key, so a new source gets a new Job.
  */
 public final class PrefetchJobBuilder {
   /** Label naming the Model a prefetch Job belongs to. */
