@@ -34,9 +34,17 @@ final class OperatorSettingsOptions {
       description = "Image of the model-downloader init containers.")
   String initImage;
 
-  @Option(names = "--default-fsgroup", defaultValue = "102", description = "fsGroup of pods without a "
-      + "podSecurityContext.")
+  @Option(names = "--default-fsgroup", defaultValue = "102", description = "fsGroup of generated pods whose user's "
+      + "or runtime's pod security context sets none.")
   long fsGroup;
+
+  @Option(names = "--default-run-as-user", defaultValue = "1000", paramLabel = "UID", description = "User of "
+      + "generated pods whose user's or runtime's security context sets none (not 0: pods run as non-root).")
+  long runAsUser;
+
+  @Option(names = "--default-run-as-group", defaultValue = "1000", paramLabel = "GID", description = "Primary "
+      + "group of generated pods whose user's or runtime's security context sets none.")
+  long runAsGroup;
 
   @Option(names = "--hf-endpoint", defaultValue = "https://huggingface.co",
       description = "Hugging Face hub for hf:// sources.")
@@ -139,8 +147,14 @@ final class OperatorSettingsOptions {
       default -> throw new CommandLine.ParameterException(commandLine,
           "--model-cache must be shared, per-service or none, not '" + modelCache + "'");
     };
+    if (runAsUser <= 0 || runAsGroup < 0 || fsGroup < 0) {
+      throw new CommandLine.ParameterException(commandLine, "--default-run-as-user must be a non-root user (> 0) "
+          + "and --default-run-as-group and --default-fsgroup not negative, got " + runAsUser + ", " + runAsGroup
+          + " and " + fsGroup);
+    }
     return OperatorSettings.builder().runtimeImages(runtimeImages).modelCache(cache).initContainerImage(initImage)
-        .defaultFsGroup(fsGroup).huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)
+        .defaultFsGroup(fsGroup).defaultRunAsUser(runAsUser).defaultRunAsGroup(runAsGroup)
+        .huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)
         .emitScrapeAnnotations(scrapeAnnotations).pyrraSlo(pyrraSlo).omeServing(omeServing(commandLine))
         .modelService(modelService(commandLine)).build();
   }

@@ -137,4 +137,23 @@ class RenderCommandTest {
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("the revalidation interval must not be negative", "Usage: modelplane operator");
   }
+
+  @Test
+  void theDefaultUserAndGroupsOfGeneratedPodsAreFlags() {
+    Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
+    String sample = root.resolve("deploy/samples/quickstart.yaml").toString();
+    MainTest.Result defaults = MainTest.run("render", "-f", sample);
+    assertThat(defaults.code()).as(defaults.err()).isZero();
+    assertThat(defaults.out()).contains("runAsNonRoot: true", "runAsUser: 1000", "runAsGroup: 1000", "fsGroup: 102",
+        "fsGroupChangePolicy: OnRootMismatch", "type: RuntimeDefault").doesNotContain("CHOWN", "runAsUser: 0");
+    MainTest.Result r = MainTest.run("render", "-f", sample, "--default-run-as-user", "4242",
+        "--default-run-as-group", "4343", "--default-fsgroup", "4444");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("runAsUser: 4242", "runAsGroup: 4343", "fsGroup: 4444")
+        .doesNotContain("runAsUser: 1000");
+    MainTest.Result root0 = MainTest.run("render", "-f", sample, "--default-run-as-user", "0");
+    assertThat(root0.code()).isEqualTo(2);
+    assertThat(root0.err()).contains("--default-run-as-user must be a non-root user (> 0)",
+        "Usage: modelplane render");
+  }
 }

@@ -1,5 +1,6 @@
 package dev.modelplane.operator;
 
+import dev.modelplane.operator.common.SecurityDefaults;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,9 @@ import java.util.Set;
  *     the vendor-specific and built-in defaults
  * @param modelCache where and how downloaded models are cached
  * @param initContainerImage image of the model-downloader and cache-prep init containers
- * @param defaultFsGroup fsGroup of inference pods when {@code spec.podSecurityContext} is unset
+ * @param defaultFsGroup fsGroup of generated pods unless the user's or runtime's pod security context sets one
+ * @param defaultRunAsUser user of generated pods unless the user's or runtime's security context sets one; never 0
+ * @param defaultRunAsGroup primary group of generated pods unless the user's or runtime's security context sets one
  * @param huggingFaceEndpoint base URL of the Hugging Face hub, for {@code hf://} sources
  * @param allowedHostPathRoots directories under which {@code file://} and absolute-path sources may live; empty
  *     refuses every local path
@@ -37,6 +40,8 @@ public record OperatorSettings(
     ModelCacheSettings modelCache,
     String initContainerImage,
     long defaultFsGroup,
+    long defaultRunAsUser,
+    long defaultRunAsGroup,
     String huggingFaceEndpoint,
     List<String> allowedHostPathRoots,
     boolean emitScrapeAnnotations,
@@ -59,7 +64,7 @@ public record OperatorSettings(
   /** How often remote sources are checked for changes unless {@code --model-revalidation-interval} says otherwise. */
   public static final Duration DEFAULT_REVALIDATION_INTERVAL = Duration.ofMinutes(30);
   /** Upstream's default fsGroup ({@code --default-fsgroup}). */
-  public static final long DEFAULT_FS_GROUP = 102;
+  public static final long DEFAULT_FS_GROUP = SecurityDefaults.DEFAULT_FS_GROUP;
 
   public OperatorSettings {
     runtimeImages = Map.copyOf(Objects.requireNonNullElse(runtimeImages, Map.of()));
@@ -73,10 +78,16 @@ public record OperatorSettings(
     modelAgentNamespace = Objects.requireNonNullElse(modelAgentNamespace, DEFAULT_AGENT_NAMESPACE);
     omeServing = Objects.requireNonNullElse(omeServing, OmeServingSettings.defaults());
     modelService = Objects.requireNonNullElse(modelService, ModelServiceSettings.defaults());
+    new SecurityDefaults(defaultRunAsUser, defaultRunAsGroup, defaultFsGroup); // rejects a root user
     if (revalidationInterval.isNegative()) {
       throw new IllegalArgumentException("the revalidation interval must not be negative, got "
           + revalidationInterval.toMillis() + "ms");
     }
+  }
+
+  /** The security context defaults of every generated pod. */
+  public SecurityDefaults securityDefaults() {
+    return new SecurityDefaults(defaultRunAsUser, defaultRunAsGroup, defaultFsGroup);
   }
 
   /** The settings {@code modelplane operator} and {@code modelplane render} use without flags. */
@@ -95,6 +106,8 @@ public record OperatorSettings(
     b.modelCache = modelCache;
     b.initContainerImage = initContainerImage;
     b.defaultFsGroup = defaultFsGroup;
+    b.defaultRunAsUser = defaultRunAsUser;
+    b.defaultRunAsGroup = defaultRunAsGroup;
     b.huggingFaceEndpoint = huggingFaceEndpoint;
     b.allowedHostPathRoots = allowedHostPathRoots;
     b.emitScrapeAnnotations = emitScrapeAnnotations;
@@ -142,6 +155,8 @@ public record OperatorSettings(
     private ModelCacheSettings modelCache = ModelCacheSettings.defaults();
     private String initContainerImage = DEFAULT_INIT_IMAGE;
     private long defaultFsGroup = DEFAULT_FS_GROUP;
+    private long defaultRunAsUser = SecurityDefaults.DEFAULT_RUN_AS_USER;
+    private long defaultRunAsGroup = SecurityDefaults.DEFAULT_RUN_AS_GROUP;
     private String huggingFaceEndpoint;
     private List<String> allowedHostPathRoots = List.of();
     private boolean emitScrapeAnnotations;
@@ -174,6 +189,16 @@ public record OperatorSettings(
 
     public Builder defaultFsGroup(long v) {
       defaultFsGroup = v;
+      return this;
+    }
+
+    public Builder defaultRunAsUser(long v) {
+      defaultRunAsUser = v;
+      return this;
+    }
+
+    public Builder defaultRunAsGroup(long v) {
+      defaultRunAsGroup = v;
       return this;
     }
 
@@ -248,7 +273,8 @@ public record OperatorSettings(
     }
 
     public OperatorSettings build() {
-      return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
+      return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, defaultRunAsUser,
+          defaultRunAsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
           ggufTimeout, inspectModels, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing, modelService);
     }

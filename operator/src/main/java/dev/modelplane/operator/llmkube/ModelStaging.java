@@ -14,8 +14,6 @@ import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.SecurityContext;
-import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
@@ -27,8 +25,8 @@ import java.util.stream.Collectors;
  * How a Model's files reach the pods of the LLMKube API, shared by the InferenceService pods and the Model's
  * prefetch Job: the shared cache claim, the list of files to fetch, and the init containers that fetch or check them.
  *
- * <p>{@code model-cache-prep} (only on a cache claim: makes {@code /models} group-writable for the pod's fsGroup; the
- * one container that runs as root, with only CHOWN and FOWNER) and {@code model-downloader} (curl: each file is
+ * <p>{@code model-cache-prep} (only on a cache claim: checks that the pod's non-root user can write {@code /models},
+ * which the kubelet makes group-writable for the pod's fsGroup) and {@code model-downloader} (curl: each file is
  * fetched once into {@code /models/<cacheKey>/}, written to a {@code .tmp} file first so a half-download is never
  * mistaken for a model, and the primary file is checked against {@code spec.sha256} right after download).
  */
@@ -85,6 +83,16 @@ public final class ModelStaging {
       echo "$MODEL_CHECKSUMS" | sha256sum -c -
       """;
 
+  /** The cache check's script: the pod's user must be able to create files in the cache. */
+  public static final String CACHE_CHECK_SCRIPT = """
+      probe="$MODELS/.modelplane-write-check-$$"
+      if touch "$probe" 2>/dev/null; then rm -f "$probe"; exit 0; fi
+      echo "$MODELS is not writable by user $(id -u) (groups $(id -G)): the cache volume does not apply the pod's \\
+      fsGroup; use a storage class whose CSI driver supports fsGroup, or set spec.podSecurityContext so the pod \\
+      runs as the volume's owner" >&2
+      exit 1
+      """.replace("$MODELS", ModelLayout.CACHE_MOUNT);
+
   private ModelStaging() {
   }
 
@@ -122,16 +130,16 @@ public final class ModelStaging {
     return List.copyOf(downloads);
   }
 
-  public static Container cachePrep(String image, long fsGroup) {
-    SecurityContext root = new SecurityContextBuilder().withRunAsUser(0L).withRunAsNonRoot(false)
-        .withAllowPrivilegeEscalation(false)
-        .withNewCapabilities().withDrop("ALL").withAdd("CHOWN", "FOWNER").endCapabilities()
-        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
+  /**
+   * The {@code model-cache-prep} container: checks that the pod's user can write the cache claim, which the kubelet
+   * makes group-writable for the pod's {@code fsGroup}; fails with what to do when the volume's driver does not apply
+   * fsGroup, instead of a download failing later. Runs as the pod's non-root user, without capabilities.
+   */
+  public static Container cachePrep(String image) {
     return new ContainerBuilder().withName("model-cache-prep").withImage(image)
-        .withCommand("sh", "-c", "chown 0:" + fsGroup + " " + ModelLayout.CACHE_MOUNT + " && chmod g+rwX "
-            + ModelLayout.CACHE_MOUNT)
+        .withCommand("sh", "-c", CACHE_CHECK_SCRIPT)
         .withVolumeMounts(mount(CACHE_VOLUME, ModelLayout.CACHE_MOUNT, false))
-        .withSecurityContext(root)
+        .withSecurityContext(SecurityDefaults.container())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .build();
   }

@@ -176,7 +176,7 @@ public final class ManifestRenderer {
           failed = true;
           continue;
         }
-        ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService());
+        ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService(), settings.securityDefaults());
         for (HasMetadata object : plan.owned()) {
           objects.putIfAbsent(object.getKind() + "/" + key(object), object);
         }

@@ -287,8 +287,9 @@ class OmeInferenceServiceIT {
           .withName("lws-big-engine").get();
       assertThat(lws).isNotNull();
       assertThat(lws.getAdditionalProperties().get("spec").toString()).contains("size=4").contains("replicas=2");
-      assertThat(client.services().withName("big-engine").get().getSpec().getSelector())
-          .containsEntry("leaderworkerset.sigs.k8s.io/worker-index", "0");
+      var service = client.services().withName("big-engine").get();
+      assertThat(service).as("the engine's Service (may come after the LeaderWorkerSet)").isNotNull();
+      assertThat(service.getSpec().getSelector()).containsEntry("leaderworkerset.sigs.k8s.io/worker-index", "0");
       assertThat(client.genericKubernetesResources("keda.sh/v1alpha1", "ScaledObject")
           .withName("scaledobject-big-decoder").get()).as("the raw decoder scales with KEDA").isNotNull();
     });

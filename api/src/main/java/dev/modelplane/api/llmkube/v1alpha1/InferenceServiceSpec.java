@@ -139,10 +139,13 @@ import java.util.Map;
  * @param imagePullSecrets Secrets for pulling images from private registries.
  * @param runtimeClassName RuntimeClass of the pods, for example {@code nvidia} on clusters where the NVIDIA container
  *     runtime is not the default (without it the container cannot see the GPU).
- * @param podSecurityContext Pod-level security settings, replacing the controller's default (seccomp
- *     {@code RuntimeDefault} and a fixed {@code fsGroup}); for example an {@code fsGroup} that OpenShift allows.
- * @param securityContext Security settings of the model-server container, replacing the controller's default (no
- *     privilege escalation, all capabilities dropped).
+ * @param podSecurityContext Pod-level security settings, merged field by field over the controller's restricted
+ *     defaults (runAsNonRoot with a numeric non-root user and group, seccomp {@code RuntimeDefault}, an
+ *     {@code fsGroup}): the fields given win, for example an {@code fsGroup} that OpenShift allows.
+ *     {@code runAsNonRoot: false} or {@code runAsUser: 0} opt out of running as non-root.
+ * @param securityContext Security settings of the model-server container, merged field by field over the
+ *     controller's defaults (no privilege escalation, all capabilities dropped; capabilities listed under
+ *     {@code add} are added back).
  * @param podLabels Extra labels on the pods. The controller's own labels win on a clash, and the Deployment's
  *     selector only uses the controller's labels, so these may change freely.
  * @param podAnnotations Extra annotations on the pods, for tools such as cost attribution or service meshes.

@@ -6,14 +6,12 @@ import dev.modelplane.operator.common.SecurityDefaults;
 import dev.modelplane.operator.runtime.GpuPlan;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceClaim;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
@@ -23,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The Deployment of an InferenceService. Pure: {@code (plan, live replica count) → Deployment}.
@@ -33,8 +32,8 @@ import java.util.Map;
  *       kept.</li>
  *   <li>Strategy Recreate when the pod has GPUs (a rolling update would need twice the GPUs).</li>
  *   <li>Pod labels: {@code podLabels} with the operator's keys winning; annotations: {@code podAnnotations}.</li>
- *   <li>Security: the user's pod and container contexts as given; otherwise seccomp RuntimeDefault with fsGroup 102,
- *       and a container that drops ALL capabilities and cannot escalate.</li>
+ *   <li>Security: the user's pod and container contexts merged over the operator's restricted defaults
+ *       ({@link SecurityDefaults#harden}); the server gets a writable home.</li>
  * </ul>
  */
 public final class IsvcDeploymentBuilder {
@@ -124,14 +123,11 @@ public final class IsvcDeploymentBuilder {
 
   static PodSpec podSpec(ServingPlan plan) {
     InferenceServiceSpec spec = plan.spec();
-    PodSecurityContext podSecurity = spec.podSecurityContext() != null ? spec.podSecurityContext()
-        : new PodSecurityContextBuilder().withFsGroup(plan.settings().defaultFsGroup())
-            .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
-    long fsGroup = podSecurity.getFsGroup() != null ? podSecurity.getFsGroup() : plan.settings().defaultFsGroup();
-    ModelStagingBuilder staging = ModelStagingBuilder.of(plan, fsGroup);
-    return new PodSpecBuilder()
+    ModelStagingBuilder staging = ModelStagingBuilder.of(plan);
+    Container server = serverContainer(plan, staging);
+    PodSpec pod = new PodSpecBuilder()
         .withInitContainers(staging.initContainers())
-        .withContainers(serverContainer(plan, staging))
+        .withContainers(server)
         .withVolumes(concat(staging.volumes(), spec.extraVolumes()))
         .withImagePullSecrets(orEmpty(spec.imagePullSecrets()))
         .withNodeSelector(spec.nodeSelector() == null ? Map.of() : spec.nodeSelector())
@@ -140,10 +136,12 @@ public final class IsvcDeploymentBuilder {
         .withTopologySpreadConstraints(orEmpty(spec.topologySpreadConstraints()))
         .withRuntimeClassName(spec.runtimeClassName())
         .withPriorityClassName(plan.priorityClassName())
-        .withSecurityContext(podSecurity)
+        .withSecurityContext(spec.podSecurityContext() == null ? null
+            : new PodSecurityContextBuilder(spec.podSecurityContext()).build())
         .withEnableServiceLinks(plan.renderer().serviceLinks() ? null : false)
         .withResourceClaims(plan.gpu().claims())
         .build();
+    return plan.settings().securityDefaults().harden(pod, Set.of(server.getName()));
   }
 
   static Container serverContainer(ServingPlan plan, ModelStagingBuilder staging) {
@@ -151,7 +149,8 @@ public final class IsvcDeploymentBuilder {
     return new ContainerBuilder(plan.renderer().container(plan.runtimeInput()))
         .withResources(resources(spec.resources(), plan.gpu()))
         .withVolumeMounts(concat(staging.serverMounts(), spec.extraVolumeMounts()))
-        .withSecurityContext(spec.securityContext() != null ? spec.securityContext() : SecurityDefaults.container())
+        .withSecurityContext(spec.securityContext() == null ? null
+            : new SecurityContextBuilder(spec.securityContext()).build())
         .build();
   }
 
@@ -193,8 +192,6 @@ public final class IsvcDeploymentBuilder {
     }
     return tolerations;
   }
-
-  /** No privilege escalation, every capability dropped, seccomp RuntimeDefault. */
 
   private static <T> List<T> concat(List<T> first, List<T> second) {
     List<T> all = new ArrayList<>(first);

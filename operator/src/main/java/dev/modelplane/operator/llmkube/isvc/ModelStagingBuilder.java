@@ -35,7 +35,7 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
     List<VolumeMount> serverMounts) {
 
   /** The staging parts of a plan. */
-  public static ModelStagingBuilder of(ServingPlan plan, long fsGroup) {
+  public static ModelStagingBuilder of(ServingPlan plan) {
     List<Container> init = new ArrayList<>();
     List<Volume> volumes = new ArrayList<>();
     List<VolumeMount> mounts = new ArrayList<>();
@@ -45,7 +45,7 @@ public record ModelStagingBuilder(List<Container> initContainers, List<Volume> v
         case SHARED_CLAIM, OWNED_CLAIM, USER_CLAIM -> {
           volumes.add(new VolumeBuilder().withName(CACHE_VOLUME).withNewPersistentVolumeClaim()
               .withClaimName(plan.cache().claimName()).endPersistentVolumeClaim().build());
-          init.add(ModelStaging.cachePrep(plan.settings().initContainerImage(), fsGroup));
+          init.add(ModelStaging.cachePrep(plan.settings().initContainerImage()));
         }
         case EMPTY_DIR -> volumes.add(new VolumeBuilder().withName(CACHE_VOLUME).withNewEmptyDir()
             .withSizeLimit(plan.cache().sizeLimit() == null ? null : new Quantity(plan.cache().sizeLimit()))

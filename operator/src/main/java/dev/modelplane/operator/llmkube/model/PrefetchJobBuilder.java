@@ -14,12 +14,14 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The prefetch Job of a Model with {@code spec.prefetch: true}: the same cache-prep and downloader containers as the
  * serving pods' init containers (so the layout {@code /models/<cacheKey>/<file>} and the checksum check are the
- * same), run once in the namespace's shared cache claim. A serving pod that starts later finds the files and skips
- * the download. The Job is owned by the Model; its name carries the cache key, so a new source gets a new Job.
+ * same), run once in the namespace's shared cache claim, with the operator's restricted pod security. A serving pod
+ * that starts later finds the files and skips the download. The Job is owned by the Model; its name carries the
+ * cache key, so a new source gets a new Job.
  */
 public final class PrefetchJobBuilder {
   /** Label naming the Model a prefetch Job belongs to. */
@@ -57,9 +59,8 @@ public final class PrefetchJobBuilder {
     labels.put(MODEL_LABEL, model.getMetadata().getName());
     labels.put(COMPONENT_LABEL, COMPONENT);
     labels.put(OperatorLabels.MANAGED_BY, OperatorLabels.MANAGED_BY_VALUE);
-    long fsGroup = settings.defaultFsGroup();
     String image = settings.initContainerImage();
-    return new JobBuilder()
+    Job job = new JobBuilder()
         .withNewMetadata()
           .withName(jobName(model.getMetadata().getName(), layout.cacheKey(), refreshToken))
           .withNamespace(ns)
@@ -74,13 +75,9 @@ public final class PrefetchJobBuilder {
             .withNewMetadata().withLabels(labels).endMetadata()
             .withNewSpec()
               .withRestartPolicy("Never")
-              .withNewSecurityContext()
-                .withFsGroup(fsGroup)
-                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-              .endSecurityContext()
               .withTolerations(model.getSpec().prefetchTolerations() == null ? List.of()
                   : model.getSpec().prefetchTolerations())
-              .withInitContainers(ModelStaging.cachePrep(image, fsGroup))
+              .withInitContainers(ModelStaging.cachePrep(image))
               .withContainers(ModelStaging.downloader(image, model.getSpec(), layout,
                   ModelStaging.downloadsOf(layout, model.getSpec().sha256(), refreshToken),
                   java.util.Collections.singletonList(model.getSpec().sourceSecretRef())))
@@ -91,5 +88,7 @@ public final class PrefetchJobBuilder {
           .endTemplate()
         .endSpec()
         .build();
+    settings.securityDefaults().harden(job.getSpec().getTemplate().getSpec(), Set.of());
+    return job;
   }
 }

@@ -17,11 +17,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns one merged component into a {@link ComponentPlan}: placeholders resolved, accelerator settings applied, the
  * router's {@code config} as environment, the default router where none is configured, the model (and a fine-tuned
- * weight) wired in, and OME's labels and annotations on objects and pods.
+ * weight) wired in, the operator's restricted pod security merged in, and OME's labels and annotations on objects
+ * and pods.
  */
 final class ComponentPlanner {
   static final String ENGINE = "engine";
@@ -86,9 +88,9 @@ final class ComponentPlanner {
           + "image; give one in spec." + component + ".runner.image or choose a runtime whose " + component
           + "Config sets it");
     }
-    pod = wire(pod, main, component, merged.workerSize());
+    pod = harden(wire(pod, main, component, merged.workerSize()), main, component);
     if (worker != null) {
-      worker = wire(worker, main, component, merged.workerSize());
+      worker = harden(wire(worker, main, component, merged.workerSize()), main, component);
     }
     Map<String, String> labels = OmeLabels.labels(isvc, component, merged.spec().getLabels(), model, runtimeName);
     Map<String, String> annotations = OmeLabels.annotations(isvc, merged.spec().getAnnotations(), model,
@@ -179,6 +181,15 @@ final class ComponentPlanner {
       }
     }
     return wired;
+  }
+
+  /**
+   * The operator's restricted defaults merged under what the runtime and the InferenceService set; the serving
+   * container gets a writable home.
+   */
+  private PodSpec harden(PodSpec pod, String main, String component) {
+    Container serving = component.equals(ROUTER) ? null : ModelWiring.mainContainer(pod, main);
+    return settings.securityDefaults().harden(pod, serving == null ? Set.of() : Set.of(serving.getName()));
   }
 
   private static PodTemplateSpec template(PodSpec pod, Map<String, String> labels, Map<String, String> annotations) {

@@ -44,7 +44,8 @@ final class ModelWiring {
    * @param model where the served model's files are
    * @param adapter where a LoRA adapter's files are, or null
    * @param adapterName the adapter's name (its mount directory and served name), or null
-   * @param mountModel whether the main container mounts the files (the router gets the volume only)
+   * @param mountModel whether the main container mounts the files (the router gets a claim's volume only, and no
+   *     node directory's)
    * @param mainContainer the name of the container that serves the model
    * @param workerSize worker pods per replica (0 unless multi-node)
    */
@@ -57,7 +58,11 @@ final class ModelWiring {
     PodSpec out = PodSpecCopy.of(pod);
     List<Volume> volumes = out.getVolumes() == null ? new ArrayList<>() : new ArrayList<>(out.getVolumes());
     String volumeName = Names.dnsLabel(wiring.modelName());
-    addVolume(volumes, volume(volumeName, wiring.model()));
+    // A container that does not mount the model gets no hostPath volume: it would serve nothing and keep the pod from
+    // meeting the "restricted" (or even "baseline") Pod Security Standard.
+    if (wiring.mountModel() || !(wiring.model() instanceof ModelLocation.HostDirectory)) {
+      addVolume(volumes, volume(volumeName, wiring.model()));
+    }
     String adapterVolume = null;
     if (wiring.adapter() != null) {
       adapterVolume = Names.dnsLabel("adapter-" + wiring.adapterName());

@@ -3,10 +3,13 @@ package dev.modelplane.operator.otterscale.modelservice;
 import dev.modelplane.api.otterscale.v1alpha1.EndpointPickerSpec;
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
 import dev.modelplane.operator.ModelServiceSettings;
+import dev.modelplane.operator.common.SecurityDefaults;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A ModelService's objects, a pure function of the ModelService and the operator settings (OtterScale's builders,
@@ -55,7 +58,13 @@ public final class ModelServicePlanner {
     return missing;
   }
 
+  /** The plan with the default pod security ({@link SecurityDefaults#defaults()}). */
   public static ModelServicePlan plan(ModelService ms, ModelServiceSettings settings) {
+    return plan(ms, settings, SecurityDefaults.defaults());
+  }
+
+  /** The plan; every pod template gets {@code security} merged in ({@link SecurityDefaults#harden}). */
+  public static ModelServicePlan plan(ModelService ms, ModelServiceSettings settings, SecurityDefaults security) {
     ModelServiceNames names = new ModelServiceNames(ms.getMetadata().getName(), ms.getMetadata().getNamespace());
     boolean prefillDecode = ms.getSpec().prefill() != null;
     boolean explicitPool = ms.getSpec().inferencePool() != null;
@@ -68,15 +77,17 @@ public final class ModelServicePlanner {
     List<HasMetadata> cluster = new ArrayList<>();
     List<ModelServicePlan.ObjectRef> unwanted = new ArrayList<>();
 
-    owned.add(ServingDeploymentBuilder.build(ms, ModelServiceNames.DECODE, settings));
+    owned.add(serving(ServingDeploymentBuilder.build(ms, ModelServiceNames.DECODE, settings), security));
     if (prefillDecode) {
-      owned.add(ServingDeploymentBuilder.build(ms, ModelServiceNames.PREFILL, settings));
+      owned.add(serving(ServingDeploymentBuilder.build(ms, ModelServiceNames.PREFILL, settings), security));
     } else {
       unwanted.add(ref(DEPLOYMENT_API, "Deployment", names.serving(ModelServiceNames.PREFILL)));
     }
     owned.add(PickerBuilder.serviceAccount(names));
     owned.add(PickerBuilder.configMap(names, config));
-    owned.add(PickerBuilder.deployment(names, picker, config, settings));
+    Deployment pickerDeployment = PickerBuilder.deployment(names, picker, config, settings);
+    security.harden(pickerDeployment.getSpec().getTemplate().getSpec(), Set.of());
+    owned.add(pickerDeployment);
     owned.add(PickerBuilder.service(names, picker));
     if (token) {
       owned.add(PickerBuilder.tokenSecret(names));
@@ -123,6 +134,12 @@ public final class ModelServicePlanner {
       unwanted.add(ref(MonitoringBuilder.API, "ServiceMonitor", names.picker()));
     }
     return new ModelServicePlan(owned, cluster, unwanted, config);
+  }
+
+  /** A serving Deployment with the defaults merged in; the engine gets a writable home. */
+  private static Deployment serving(Deployment deployment, SecurityDefaults security) {
+    security.harden(deployment.getSpec().getTemplate().getSpec(), Set.of(ServingDeploymentBuilder.ENGINE_CONTAINER));
+    return deployment;
   }
 
   private static ModelServicePlan.ObjectRef ref(String apiVersion, String kind, String name) {

@@ -68,7 +68,7 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
   @Override
   public UpdateControl<ModelService> reconcile(ModelService ms, Context<ModelService> context) {
     String ns = ms.getMetadata().getNamespace();
-    ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService());
+    ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService(), settings.securityDefaults());
     ObjectApplier applier = new ObjectApplier(context.getClient(), false);
     ObjectApplier.Result owned = applier.apply(ms, plan.owned(), Set.of());
     ObjectApplier.Result cluster = applier.applyClusterScoped(ns + "/" + ms.getMetadata().getName(),

@@ -4,6 +4,7 @@ import static dev.modelplane.operator.llmkube.isvc.Plans.GPU_MODEL;
 import static dev.modelplane.operator.llmkube.isvc.Plans.HTTPS_MODEL;
 import static dev.modelplane.operator.llmkube.isvc.Plans.PVC_MODEL;
 import static dev.modelplane.operator.llmkube.isvc.Plans.deployment;
+import static dev.modelplane.operator.llmkube.isvc.Plans.modelVolumes;
 import static dev.modelplane.operator.llmkube.isvc.Plans.plan;
 import static dev.modelplane.operator.llmkube.isvc.Plans.pod;
 import static dev.modelplane.operator.llmkube.isvc.Plans.server;
@@ -14,12 +15,15 @@ import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.api.llmkube.v1alpha1.ModelStatus;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.TestObjects;
+import dev.modelplane.operator.common.SecurityDefaults;
 import dev.modelplane.operator.llmkube.ModelStaging;
 import dev.modelplane.operator.modelsource.CacheKey;
 import dev.modelplane.operator.modelsource.SourceFingerprint;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -133,28 +137,60 @@ class IsvcDeploymentBuilderTest {
   void secureDefaultsWhenNoSecurityContextIsGiven() {
     PodSpec pod = pod("modelRef: m", HTTPS_MODEL);
     assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(102L);
+    assertThat(pod.getSecurityContext().getFsGroupChangePolicy()).isEqualTo("OnRootMismatch");
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(1000L);
+    assertThat(pod.getSecurityContext().getRunAsGroup()).isEqualTo(1000L);
     assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
     Container c = pod.getContainers().getFirst();
     assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(c.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
-    assertThat(c.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
-    Container downloader = pod.getInitContainers().get(1);
-    assertThat(downloader.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(c.getEnv()).contains(new EnvVar("HOME", SecurityDefaults.HOME_PATH, null));
+    assertThat(c.getVolumeMounts()).anySatisfy(m -> assertThat(m.getMountPath())
+        .isEqualTo(SecurityDefaults.HOME_PATH));
+    for (Container init : pod.getInitContainers()) {
+      assertThat(init.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+      assertThat(init.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+      assertThat(init.getSecurityContext().getRunAsNonRoot()).as(init.getName()).isTrue();
+      assertThat(init.getSecurityContext().getRunAsUser()).as(init.getName()).isNull();
+    }
   }
 
   @Test
-  void securityContextsPassThroughAndTheCachePrepUsesTheirFsGroup() {
+  void theDefaultUserAndGroupsComeFromTheSettings() {
+    OperatorSettings settings = OperatorSettings.builder().defaultRunAsUser(4242).defaultRunAsGroup(4343)
+        .defaultFsGroup(4444).build();
+    PodSpec pod = Plans.pod("modelRef: m", HTTPS_MODEL, settings);
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(4242L);
+    assertThat(pod.getSecurityContext().getRunAsGroup()).isEqualTo(4343L);
+    assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(4444L);
+  }
+
+  @Test
+  void theUsersSecurityContextsAreMergedOverTheDefaults() {
     PodSpec pod = pod("""
         modelRef: m
-        podSecurityContext: {runAsNonRoot: true, fsGroup: 1000680000}
-        securityContext: {readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
+        podSecurityContext: {runAsUser: 2000, fsGroup: 1000680000}
+        securityContext: {readOnlyRootFilesystem: true, capabilities: {add: [NET_BIND_SERVICE]}}
         """, HTTPS_MODEL);
     assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(1000680000L);
-    assertThat(pod.getSecurityContext().getSeccompProfile()).isNull();
-    assertThat(pod.getContainers().getFirst().getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-    assertThat(pod.getContainers().getFirst().getSecurityContext().getAllowPrivilegeEscalation()).isNull();
-    assertThat(pod.getInitContainers().getFirst().getCommand().get(2)).isEqualTo(
-        "chown 0:1000680000 /models && chmod g+rwX /models");
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(2000L);
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    SecurityContext server = pod.getContainers().getFirst().getSecurityContext();
+    assertThat(server.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(server.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(server.getCapabilities().getAdd()).containsExactly("NET_BIND_SERVICE");
+    assertThat(server.getCapabilities().getDrop()).containsExactly("ALL");
+  }
+
+  @Test
+  void theCachePrepOnlyChecksThatTheCacheIsWritable() {
+    Container prep = pod("modelRef: m", HTTPS_MODEL).getInitContainers().getFirst();
+    assertThat(prep.getName()).isEqualTo("model-cache-prep");
+    assertThat(prep.getCommand().get(2)).contains("touch \"$probe\"").doesNotContain("chown");
+    assertThat(prep.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
   }
 
   @Test
@@ -213,15 +249,15 @@ class IsvcDeploymentBuilderTest {
   @Test
   void sharedCacheClaimWithPrepAndDownloader() {
     PodSpec pod = pod("modelRef: m", HTTPS_MODEL);
-    assertThat(pod.getVolumes()).singleElement().satisfies(v -> {
+    assertThat(modelVolumes(pod)).singleElement().satisfies(v -> {
       assertThat(v.getName()).isEqualTo("model-cache");
       assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("llmkube-model-cache");
     });
     assertThat(pod.getInitContainers()).extracting("name").containsExactly("model-cache-prep", "model-downloader");
     Container prep = pod.getInitContainers().getFirst();
     assertThat(prep.getImage()).isEqualTo("docker.io/curlimages/curl:8.18.0");
-    assertThat(prep.getSecurityContext().getRunAsUser()).isZero();
-    assertThat(prep.getSecurityContext().getCapabilities().getAdd()).containsExactly("CHOWN", "FOWNER");
+    assertThat(prep.getSecurityContext().getRunAsUser()).isNull();
+    assertThat(prep.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
     Container downloader = pod.getInitContainers().get(1);
     assertThat(downloader.getEnv()).extracting("name").containsExactly("MODEL_SOURCE", "CACHE_DIR", "MODEL_PATH",
         "MODEL_FILES");
@@ -230,7 +266,7 @@ class IsvcDeploymentBuilderTest {
         "/models/" + KEY + "/llama-Q4_K_M.gguf https://example.com/repo/resolve/main/llama-Q4_K_M.gguf");
     assertThat(downloader.getVolumeMounts()).singleElement().satisfies(m -> assertThat(m.getReadOnly()).isNull());
     Container server = pod.getContainers().getFirst();
-    assertThat(server.getVolumeMounts()).singleElement().satisfies(m -> {
+    assertThat(server.getVolumeMounts()).first().satisfies(m -> {
       assertThat(m.getMountPath()).isEqualTo("/models");
       assertThat(m.getReadOnly()).isTrue();
     });
@@ -269,24 +305,25 @@ class IsvcDeploymentBuilderTest {
   void skipModelInitMeansNoInitContainersAndNoVolumes() {
     PodSpec pod = pod("modelRef: m\nskipModelInit: true", HTTPS_MODEL);
     assertThat(pod.getInitContainers()).isNullOrEmpty();
-    assertThat(pod.getVolumes()).isNullOrEmpty();
-    assertThat(pod.getContainers().getFirst().getVolumeMounts()).isNullOrEmpty();
+    assertThat(modelVolumes(pod)).isEmpty();
+    assertThat(pod.getContainers().getFirst().getVolumeMounts()).extracting("name")
+        .containsExactly(SecurityDefaults.HOME_VOLUME);
     PodSpec pvc = pod("modelRef: m\nskipModelInit: true", PVC_MODEL);
-    assertThat(pvc.getVolumes()).isNullOrEmpty();
+    assertThat(modelVolumes(pvc)).isEmpty();
   }
 
   @Test
   void runtimesWithoutModelInitDoNotDownload() {
     PodSpec tgi = pod("modelRef: m\nruntime: tgi", HTTPS_MODEL);
     assertThat(tgi.getInitContainers()).isNullOrEmpty();
-    assertThat(tgi.getVolumes()).isNullOrEmpty();
+    assertThat(modelVolumes(tgi)).isEmpty();
   }
 
   @Test
   void pvcSourceIsMountedReadOnlyWithoutInit() {
     PodSpec pod = pod("modelRef: m", PVC_MODEL);
     assertThat(pod.getInitContainers()).isNullOrEmpty();
-    assertThat(pod.getVolumes()).singleElement().satisfies(v -> {
+    assertThat(modelVolumes(pod)).singleElement().satisfies(v -> {
       assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("store");
       assertThat(v.getPersistentVolumeClaim().getReadOnly()).isTrue();
     });
@@ -296,7 +333,7 @@ class IsvcDeploymentBuilderTest {
   @Test
   void localSourceMountsItsDirectoryFromTheNode() {
     PodSpec pod = pod("modelRef: m", "source: /mnt/models/llama.gguf\n");
-    assertThat(pod.getVolumes()).singleElement().satisfies(v -> {
+    assertThat(modelVolumes(pod)).singleElement().satisfies(v -> {
       assertThat(v.getHostPath().getPath()).isEqualTo("/mnt/models");
       assertThat(v.getHostPath().getType()).isEqualTo("Directory");
     });

@@ -95,9 +95,9 @@ class NewerFieldsBuilderTest {
     assertThat(pod.getAffinity().getNodeAffinity()).isNotNull();
     assertThat(pod.getTopologySpreadConstraints()).singleElement()
         .satisfies(t -> assertThat(t.getTopologyKey()).isEqualTo("kubernetes.io/hostname"));
-    assertThat(pod.getVolumes()).extracting("name").containsExactly("model-source", "kernels");
+    assertThat(pod.getVolumes()).extracting("name").containsExactly("model-source", "kernels", "modelplane-home");
     assertThat(pod.getContainers().getFirst().getVolumeMounts()).extracting("mountPath")
-        .containsExactly("/model-source", "/var/cache/kernels");
+        .containsExactly("/model-source", "/var/cache/kernels", "/home/modelplane");
     assertThat(d.getSpec().getTemplate().getMetadata().getAnnotations())
         .containsEntry("karpenter.sh/do-not-disrupt", "true");
     assertThat(Plans.deployment("""
@@ -128,7 +128,8 @@ class NewerFieldsBuilderTest {
         + "draftModelRef: d}"), TestObjects.model(PVC_MODEL), TestObjects.model("d", "source: pvc://drafts/e3.gguf\n"),
         OperatorSettings.defaults());
     PodSpec pod = IsvcDeploymentBuilder.build(p, null).getSpec().getTemplate().getSpec();
-    assertThat(pod.getVolumes()).extracting("name").containsExactly("model-source", "draft-source");
+    assertThat(pod.getVolumes()).extracting("name").containsExactly("model-source", "draft-source",
+        "modelplane-home");
     assertThat(pod.getVolumes().get(1).getPersistentVolumeClaim().getClaimName()).isEqualTo("drafts");
     assertThat(pod.getContainers().getFirst().getArgs()).containsSequence("--spec-type", "draft-eagle3", "-md",
         "/draft-source/e3.gguf");

@@ -35,6 +35,12 @@ final class Plans {
     return IsvcDeploymentBuilder.build(plan(isvcSpec, modelSpec, settings), null).getSpec().getTemplate().getSpec();
   }
 
+  /** The pod's volumes without the model server's home directory, which every pod has. */
+  static java.util.List<io.fabric8.kubernetes.api.model.Volume> modelVolumes(PodSpec pod) {
+    return pod.getVolumes().stream()
+        .filter(v -> !v.getName().equals(dev.modelplane.operator.common.SecurityDefaults.HOME_VOLUME)).toList();
+  }
+
   static Container server(String isvcSpec, String modelSpec) {
     return pod(isvcSpec, modelSpec).getContainers().getFirst();
   }

@@ -59,6 +59,14 @@ class PrefetchJobBuilderTest {
     assertThat(pod.getRestartPolicy()).isEqualTo("Never");
     assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(OperatorSettings.defaults().defaultFsGroup());
     assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(1000L);
+    assertThat(pod.getSecurityContext().getFsGroupChangePolicy()).isEqualTo("OnRootMismatch");
+    assertThat(pod.getInitContainers()).singleElement().satisfies(prep -> {
+      assertThat(prep.getSecurityContext().getRunAsUser()).as("not root").isNull();
+      assertThat(prep.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+      assertThat(prep.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    });
     // Upstream dropped prefetchTolerations from the Job; here they are the pod's only tolerations.
     assertThat(pod.getTolerations()).singleElement().satisfies(t -> {
       assertThat(t.getKey()).isEqualTo("dedicated");

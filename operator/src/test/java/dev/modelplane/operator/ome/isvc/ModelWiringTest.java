@@ -90,12 +90,18 @@ class ModelWiringTest {
   }
 
   @Test
-  void theRouterGetsTheVolumeButNoMountOrModelEnvironment() {
+  void theRouterGetsAClaimsVolumeButNoHostPathNoMountAndNoModelEnvironment() {
     PodSpec out = ModelWiring.wire(pod(0), new ModelWiring.Wiring("llama",
         new ModelLocation.HostDirectory("/m", LABEL), null, null, false, "ome-container", 0));
-    assertThat(out.getVolumes()).hasSize(1);
+    assertThat(out.getVolumes()).as("a hostPath volume would keep the router from restricted pod security")
+        .isNullOrEmpty();
+    assertThat(out.getNodeSelector()).containsKey(LABEL);
     assertThat(out.getContainers().getFirst().getVolumeMounts()).isNullOrEmpty();
     assertThat(out.getContainers().getFirst().getEnv()).isNullOrEmpty();
+    PodSpec claim = ModelWiring.wire(pod(0), new ModelWiring.Wiring("llama",
+        new ModelLocation.Claim("models", ""), null, null, false, "ome-container", 0));
+    assertThat(claim.getVolumes()).singleElement().satisfies(v -> assertThat(v.getPersistentVolumeClaim()).isNotNull());
+    assertThat(claim.getContainers().getFirst().getVolumeMounts()).isNullOrEmpty();
   }
 
   @Test

@@ -105,6 +105,34 @@ class OmeServingPlannerTest {
   }
 
   @Test
+  void theServicesSecurityContextsAreMergedOverTheRestrictedDefaults() {
+    OmePlan plan = plan("""
+        metadata: {name: sec, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine:
+            securityContext: {runAsUser: 3000, supplementalGroups: [44]}
+            runner:
+              securityContext: {readOnlyRootFilesystem: true, capabilities: {add: [IPC_LOCK]}}
+        """);
+    var pod = find(plan, Deployment.class, "sec-engine").getSpec().getTemplate().getSpec();
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(3000L);
+    assertThat(pod.getSecurityContext().getSupplementalGroups()).containsExactly(44L);
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getRunAsGroup()).isEqualTo(1000L);
+    assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    Container engine = pod.getContainers().getFirst();
+    assertThat(engine.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(engine.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(engine.getSecurityContext().getCapabilities().getAdd()).containsExactly("IPC_LOCK");
+    assertThat(engine.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(engine.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("HOME");
+      assertThat(e.getValue()).isEqualTo("/home/modelplane");
+    });
+  }
+
+  @Test
   void rawModeMakesDeploymentServiceHpaPdbAndTheServicesOwnService() {
     OmePlan plan = plan("""
         metadata: {name: chat, namespace: llm, labels: {team: a}}
@@ -245,7 +273,8 @@ class OmeServingPlannerTest {
     assertThat(c.getArgs()).contains("router", "--pool=pd", "--pool-namespace=$(NAMESPACE)")
         .anySatisfy(a -> assertThat(a).startsWith("--config-text=").contains("prefill-filter"));
     assertThat(c.getEnv()).extracting(e -> e.getName()).contains("NAMESPACE", "LOG");
-    assertThat(router.getVolumes()).as("the router gets the model volume").isNotEmpty();
+    assertThat(router.getVolumes()).as("the router gets no hostPath volume of the model")
+        .noneSatisfy(v -> assertThat(v.getHostPath()).isNotNull());
     assertThat(c.getVolumeMounts()).as("but does not mount it").isNullOrEmpty();
     GenericKubernetesResource pool = generic(plan, "InferencePool", "pd");
     assertThat(pool.getAdditionalProperties().get("spec").toString()).contains("modelplane.dev/model-server=true")

@@ -51,16 +51,17 @@ class ServingDeploymentBuilderTest {
     assertThat(vllm.getArgs()).containsExactly("/models", "--port", "8000", "--served-model-name", "Qwen/Qwen3-0.6B",
         "--tensor-parallel-size", "2", "--max-model-len", "8192");
     assertThat(env(vllm)).containsExactly(Map.entry("TP_SIZE", "2"), Map.entry("DP_SIZE", "1"),
-        Map.entry("DP_SIZE_LOCAL", "1"));
+        Map.entry("DP_SIZE_LOCAL", "1"), Map.entry("HOME", "/home/modelplane"));
     assertThat(vllm.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort()).containsExactly("http:8000");
     assertThat(vllm.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("2"));
     assertThat(vllm.getResources().getRequests()).containsEntry("nvidia.com/gpu", new Quantity("2"));
     assertThat(vllm.getVolumeMounts()).extracting(m -> m.getName() + ":" + m.getMountPath() + ":" + m.getReadOnly())
-        .containsExactly("model:/models:true");
+        .containsExactly("model:/models:true", "modelplane-home:/home/modelplane:null");
     assertThat(vllm.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health");
     assertThat(vllm.getReadinessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(8000);
     assertThat(pod.getInitContainers()).extracting(Container::getName).containsExactly("model-unpack");
-    assertThat(pod.getVolumes()).extracting(v -> v.getName()).containsExactly("model", "model-tmp");
+    assertThat(pod.getVolumes()).extracting(v -> v.getName()).containsExactly("model", "model-tmp",
+        "modelplane-home");
   }
 
   @Test
