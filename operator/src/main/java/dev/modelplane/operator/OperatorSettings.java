@@ -1,5 +1,6 @@
 package dev.modelplane.operator;
 
+import dev.modelplane.operator.modelsource.InspectionPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import java.util.Set;
  * @param useSsa server-side apply for dependents and status (off only against API servers without SSA)
  * @param ggufTimeout time allowed for reading a remote GGUF header
  * @param inspectModels read size and GGUF metadata of remote model files (off for air-gapped clusters)
+ * @param modelInspection schemes, hosts and addresses the operator may read remote model files from
  * @param revalidationInterval how often a remote Model's source is checked for changes (ETag, length); zero never
  * @param pyrraSlo create a Pyrra {@code ServiceLevelObjective} for each service with {@code spec.slo}
  * @param modelAgentNamespace namespace of the OME model agents' per-node status ConfigMaps (and of the Secrets
@@ -46,6 +48,7 @@ public record OperatorSettings(
     boolean useSsa,
     Duration ggufTimeout,
     boolean inspectModels,
+    InspectionPolicy modelInspection,
     Duration revalidationInterval,
     boolean pyrraSlo,
     String modelAgentNamespace,
@@ -69,6 +72,7 @@ public record OperatorSettings(
     allowedHostPathRoots = List.copyOf(Objects.requireNonNullElse(allowedHostPathRoots, List.of()));
     namespaces = Set.copyOf(Objects.requireNonNullElse(namespaces, Set.of()));
     ggufTimeout = Objects.requireNonNullElse(ggufTimeout, Duration.ofSeconds(20));
+    modelInspection = Objects.requireNonNullElse(modelInspection, InspectionPolicy.defaults());
     revalidationInterval = Objects.requireNonNullElse(revalidationInterval, DEFAULT_REVALIDATION_INTERVAL);
     modelAgentNamespace = Objects.requireNonNullElse(modelAgentNamespace, DEFAULT_AGENT_NAMESPACE);
     omeServing = Objects.requireNonNullElse(omeServing, OmeServingSettings.defaults());
@@ -104,6 +108,7 @@ public record OperatorSettings(
     b.useSsa = useSsa;
     b.ggufTimeout = ggufTimeout;
     b.inspectModels = inspectModels;
+    b.modelInspection = modelInspection;
     b.revalidationInterval = revalidationInterval;
     b.pyrraSlo = pyrraSlo;
     b.modelAgentNamespace = modelAgentNamespace;
@@ -151,6 +156,7 @@ public record OperatorSettings(
     private boolean useSsa = true;
     private Duration ggufTimeout;
     private boolean inspectModels = true;
+    private InspectionPolicy modelInspection;
     private Duration revalidationInterval = DEFAULT_REVALIDATION_INTERVAL;
     private boolean pyrraSlo;
     private String modelAgentNamespace;
@@ -247,10 +253,16 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder modelInspection(InspectionPolicy v) {
+      modelInspection = v;
+      return this;
+    }
+
     public OperatorSettings build() {
       return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing, modelService);
+          ggufTimeout, inspectModels, modelInspection, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing,
+          modelService);
     }
   }
 
