@@ -127,6 +127,12 @@ final class OperatorCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  /** The model inspection policy the --model-inspection-* flags describe. */
+  InspectionPolicy inspectionPolicy() {
+    return InspectionPolicy.defaults().withAllowHttp(inspectionAllowHttp).withAllowedHosts(inspectionAllowedHosts)
+        .withRedirectHosts(inspectionRedirectHosts).withAllowedCidrs(inspectionAllowedCidrs);
+  }
+
   @Override
   public Integer call() throws Exception {
     logging.apply();
@@ -143,9 +149,7 @@ final class OperatorCommand implements Callable<Integer> {
       settings = settingsOptions.settings(spec.commandLine()).toBuilder()
           .createPriorityClasses(createPriorityClasses).checkNodeCapacity(!noNodeCheck)
           .namespaces(new LinkedHashSet<>(namespaces)).inspectModels(!noInspection)
-          .modelInspection(InspectionPolicy.defaults().withAllowHttp(inspectionAllowHttp)
-              .withAllowedHosts(inspectionAllowedHosts).withRedirectHosts(inspectionRedirectHosts)
-              .withAllowedCidrs(inspectionAllowedCidrs))
+          .modelInspection(inspectionPolicy())
           .revalidationInterval(revalidationInterval).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
