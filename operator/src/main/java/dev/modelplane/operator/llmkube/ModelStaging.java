@@ -54,7 +54,7 @@ public final class ModelStaging {
       shown() {
         u="${1%%[?#]*}"
         case "$u" in
-          *://*) scheme="${u%%://*}"; rest="${u#*://}"; host="${rest%%/*}"; path="${rest#"$host"}"
+          http://*|https://*) scheme="${u%%://*}"; rest="${u#*://}"; host="${rest%%/*}"; path="${rest#"$host"}"
             echo "$scheme://${host##*@}$path" ;;
           *) echo "$u" ;;
         esac
@@ -80,7 +80,9 @@ public final class ModelStaging {
           *)
             {
               printf 'url = "%s"\\n' "$(quoted "$2")"
-              if [ -n "${HF_TOKEN:-}" ]; then printf 'header = "Authorization: Bearer %s"\\n' "$(quoted "$HF_TOKEN")"; fi
+              if [ -n "${HF_TOKEN:-}" ]; then
+                printf 'header = "Authorization: Bearer %s"\\n' "$(quoted "$HF_TOKEN")"
+              fi
             } | curl -fL --retry 3 --config - -o "$1" ;;
         esac
       }

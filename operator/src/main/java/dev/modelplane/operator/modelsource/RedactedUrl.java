@@ -2,7 +2,9 @@ package dev.modelplane.operator.modelsource;
 
 /**
  * A source URL as logs, Events and status messages may show it: scheme, host, port and path, without the query
- * string (a pre-signed S3 URL carries its signature there), the fragment and any {@code user:password@}.
+ * string (a pre-signed S3 URL carries its signature there), the fragment and, for http(s), any
+ * {@code user:password@}. Storage URIs keep their {@code @}: it is a revision ({@code hf://org/m@v1}) or a region
+ * ({@code s3://bucket@us-west-2/prefix}) there.
  */
 public final class RedactedUrl {
   private RedactedUrl() {
@@ -27,7 +29,8 @@ public final class RedactedUrl {
     String authority = slash < 0 ? rest : rest.substring(0, slash);
     String path = slash < 0 ? "" : rest.substring(slash);
     int at = authority.lastIndexOf('@');
-    return scheme + "://" + (at < 0 ? authority : authority.substring(at + 1)) + path;
+    boolean web = scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https");
+    return scheme + "://" + (at < 0 || !web ? authority : authority.substring(at + 1)) + path;
   }
 
   private static String cut(String s, char first, char second) {

@@ -100,6 +100,9 @@ class PresignedUrlLogTest {
     assertThat(RedactedUrl.of("https://host?X-Amz-Signature=1")).isEqualTo("https://host");
     assertThat(RedactedUrl.of("s3://bucket/key.gguf")).isEqualTo("s3://bucket/key.gguf");
     assertThat(RedactedUrl.of("hf://org/repo")).isEqualTo("hf://org/repo");
+    assertThat(RedactedUrl.of("hf://gpt2@v1")).isEqualTo("hf://gpt2@v1");
+    assertThat(RedactedUrl.of("s3://bucket@us-west-2/prefix")).isEqualTo("s3://bucket@us-west-2/prefix");
+    assertThat(RedactedUrl.of("HTTP://a:b@host/x")).isEqualTo("HTTP://host/x");
     assertThat(RedactedUrl.of("/models/m.gguf?x=1")).isEqualTo("/models/m.gguf");
     assertThat(RedactedUrl.of(null)).isNull();
   }
