@@ -25,7 +25,8 @@ class OperatorInspectionFlagsTest {
   @Test
   void eachFlagReachesThePolicy() {
     InspectionPolicy p = parse("--model-inspection-allow-http", "--model-inspection-allowed-hosts=models.example,"
-        + "*.cdn.example", "--model-inspection-redirect-hosts=", "--model-inspection-allowed-cidrs=10.0.0.0/8,fd00::/8");
+        + "*.cdn.example", "--model-inspection-redirect-hosts=",
+        "--model-inspection-allowed-cidrs=10.0.0.0/8,fd00::/8");
     assertThat(p.allowHttp()).isTrue();
     assertThat(p.allowedHosts()).containsExactly("models.example", "*.cdn.example");
     assertThat(p.redirectHosts()).isEmpty();
