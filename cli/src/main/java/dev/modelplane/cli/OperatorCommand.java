@@ -7,6 +7,7 @@ import dev.modelplane.operator.app.HealthServer;
 import dev.modelplane.operator.app.AccessCheck;
 import dev.modelplane.operator.app.LeaderLease;
 import dev.modelplane.operator.app.ModelplaneOperator;
+import dev.modelplane.operator.modelsource.InspectionPolicy;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -93,6 +94,26 @@ final class OperatorCommand implements Callable<Integer> {
       description = "Do not read size and GGUF metadata of remote model files (for air-gapped clusters).")
   boolean noInspection;
 
+  @Option(names = "--model-inspection-allow-http",
+      description = "Inspect plain http model sources too (default: https only).")
+  boolean inspectionAllowHttp;
+
+  @Option(names = "--model-inspection-allowed-hosts", split = ",", paramLabel = "HOST",
+      description = "Inspect model files only on these hosts (a name, or *.domain for its subdomains); default: "
+          + "any host with public addresses.")
+  List<String> inspectionAllowedHosts = List.of();
+
+  @Option(names = "--model-inspection-redirect-hosts", split = ",", paramLabel = "HOST",
+      defaultValue = "*.hf.co,*.huggingface.co",
+      description = "Hosts a redirect may lead to besides the same host and --model-inspection-allowed-hosts "
+          + "(default: ${DEFAULT-VALUE}, the Hugging Face CDN; empty for none).")
+  List<String> inspectionRedirectHosts;
+
+  @Option(names = "--model-inspection-allowed-cidrs", split = ",", paramLabel = "CIDR",
+      description = "Address ranges model inspection may reach although they are loopback, private, link-local, "
+          + "carrier-grade NAT or multicast (e.g. 10.0.0.0/8 for an in-cluster object store); default: none.")
+  List<String> inspectionAllowedCidrs = List.of();
+
   @Option(names = "--model-revalidation-interval", defaultValue = "30m", converter = GoDuration.Converter.class,
       description = "How often remote Model sources are checked for changes (ETag, size): SourceDrifted, or a "
           + "re-download with refreshPolicy OnChange. 0 turns it off (default: 30m).")
@@ -106,6 +127,12 @@ final class OperatorCommand implements Callable<Integer> {
 
   @Spec
   CommandSpec spec;
+
+  /** The model inspection policy the --model-inspection-* flags describe. */
+  InspectionPolicy inspectionPolicy() {
+    return InspectionPolicy.defaults().withAllowHttp(inspectionAllowHttp).withAllowedHosts(inspectionAllowedHosts)
+        .withRedirectHosts(inspectionRedirectHosts).withAllowedCidrs(inspectionAllowedCidrs);
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -123,6 +150,7 @@ final class OperatorCommand implements Callable<Integer> {
       settings = settingsOptions.settings(spec.commandLine()).toBuilder()
           .createPriorityClasses(createPriorityClasses).checkNodeCapacity(!noNodeCheck)
           .namespaces(new LinkedHashSet<>(namespaces)).inspectModels(!noInspection)
+          .modelInspection(inspectionPolicy())
           .revalidationInterval(revalidationInterval).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

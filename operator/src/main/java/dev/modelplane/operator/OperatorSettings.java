@@ -1,6 +1,7 @@
 package dev.modelplane.operator;
 
 import dev.modelplane.operator.common.SecurityDefaults;
+import dev.modelplane.operator.modelsource.InspectionPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,7 @@ import java.util.Set;
  * @param useSsa server-side apply for dependents and status (off only against API servers without SSA)
  * @param ggufTimeout time allowed for reading a remote GGUF header
  * @param inspectModels read size and GGUF metadata of remote model files (off for air-gapped clusters)
+ * @param modelInspection schemes, hosts and addresses the operator may read remote model files from
  * @param revalidationInterval how often a remote Model's source is checked for changes (ETag, length); zero never
  * @param pyrraSlo create a Pyrra {@code ServiceLevelObjective} for each service with {@code spec.slo}
  * @param modelAgentNamespace namespace of the OME model agents' per-node status ConfigMaps (and of the Secrets
@@ -51,6 +53,7 @@ public record OperatorSettings(
     boolean useSsa,
     Duration ggufTimeout,
     boolean inspectModels,
+    InspectionPolicy modelInspection,
     Duration revalidationInterval,
     boolean pyrraSlo,
     String modelAgentNamespace,
@@ -74,6 +77,7 @@ public record OperatorSettings(
     allowedHostPathRoots = List.copyOf(Objects.requireNonNullElse(allowedHostPathRoots, List.of()));
     namespaces = Set.copyOf(Objects.requireNonNullElse(namespaces, Set.of()));
     ggufTimeout = Objects.requireNonNullElse(ggufTimeout, Duration.ofSeconds(20));
+    modelInspection = Objects.requireNonNullElse(modelInspection, InspectionPolicy.defaults());
     revalidationInterval = Objects.requireNonNullElse(revalidationInterval, DEFAULT_REVALIDATION_INTERVAL);
     modelAgentNamespace = Objects.requireNonNullElse(modelAgentNamespace, DEFAULT_AGENT_NAMESPACE);
     omeServing = Objects.requireNonNullElse(omeServing, OmeServingSettings.defaults());
@@ -117,6 +121,7 @@ public record OperatorSettings(
     b.useSsa = useSsa;
     b.ggufTimeout = ggufTimeout;
     b.inspectModels = inspectModels;
+    b.modelInspection = modelInspection;
     b.revalidationInterval = revalidationInterval;
     b.pyrraSlo = pyrraSlo;
     b.modelAgentNamespace = modelAgentNamespace;
@@ -166,6 +171,7 @@ public record OperatorSettings(
     private boolean useSsa = true;
     private Duration ggufTimeout;
     private boolean inspectModels = true;
+    private InspectionPolicy modelInspection;
     private Duration revalidationInterval = DEFAULT_REVALIDATION_INTERVAL;
     private boolean pyrraSlo;
     private String modelAgentNamespace;
@@ -272,11 +278,17 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder modelInspection(InspectionPolicy v) {
+      modelInspection = v;
+      return this;
+    }
+
     public OperatorSettings build() {
       return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, defaultRunAsUser,
           defaultRunAsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-          ggufTimeout, inspectModels, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing, modelService);
+          ggufTimeout, inspectModels, modelInspection, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing,
+          modelService);
     }
   }
 

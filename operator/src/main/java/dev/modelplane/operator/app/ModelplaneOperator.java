@@ -63,7 +63,8 @@ public final class ModelplaneOperator implements AutoCloseable {
     QueueMetrics.bind(queue, registry);
     EventRecorder events = new EventRecorder(client, clock);
     Set<String> namespaces = settings.namespaces();
-    operator.register(new ModelReconciler(settings, new ModelInspector(settings.ggufTimeout()), events, clock),
+    ModelInspector inspector = new ModelInspector(settings.ggufTimeout(), settings.modelInspection());
+    operator.register(new ModelReconciler(settings, inspector, events, clock),
         o -> {
           if (!namespaces.isEmpty()) {
             o.settingNamespaces(namespaces);

@@ -45,17 +45,43 @@ public final class ModelStaging {
    */
   public static final String DOWNLOAD_SCRIPT = """
       set -eu
+      # Credentials (HF_TOKEN, AWS_*) come from the Model's Secret through the environment and reach curl on its
+      # standard input as a config file, never as arguments: argv is visible to every process on the node. The URL
+      # goes the same way, since a pre-signed URL's query is a credential too; logs show it without query.
+      quoted() { printf '%s' "$1" | sed 's/[\\\\"]/\\\\&/g'; }
+      shown() {
+        u="${1%%[?#]*}"
+        case "$u" in
+          http://*|https://*) scheme="${u%%://*}"; rest="${u#*://}"; host="${rest%%/*}"; path="${rest#"$host"}"
+            echo "$scheme://${host##*@}$path" ;;
+          *) echo "$u" ;;
+        esac
+      }
       fetch() {
         case "$2" in
           s3://*)
             rest="${2#s3://}"; bucket="${rest%%/*}"; key="${rest#*/}"
             if [ -n "${AWS_ENDPOINT_URL:-}" ]; then url="${AWS_ENDPOINT_URL%/}/$bucket/$key"
             else url="https://$bucket.s3.${AWS_REGION:-us-east-1}.amazonaws.com/$key"; fi
-            curl -fL --retry 3 --aws-sigv4 "aws:amz:${AWS_REGION:-us-east-1}:s3" \\
-              --user "${AWS_ACCESS_KEY_ID:-}:${AWS_SECRET_ACCESS_KEY:-}" -o "$1" "$url" ;;
+            if [ -n "${AWS_ACCESS_KEY_ID:-}" ]; then
+              {
+                printf 'url = "%s"\\n' "$(quoted "$url")"
+                printf 'aws-sigv4 = "aws:amz:%s:s3"\\n' "$(quoted "${AWS_REGION:-us-east-1}")"
+                printf 'user = "%s:%s"\\n' "$(quoted "$AWS_ACCESS_KEY_ID")" "$(quoted "${AWS_SECRET_ACCESS_KEY:-}")"
+                if [ -n "${AWS_SESSION_TOKEN:-}" ]; then
+                  printf 'header = "x-amz-security-token: %s"\\n' "$(quoted "$AWS_SESSION_TOKEN")"
+                fi
+              } | curl -fL --retry 3 --config - -o "$1"
+            else
+              printf 'url = "%s"\\n' "$(quoted "$url")" | curl -fL --retry 3 --config - -o "$1"
+            fi ;;
           *)
-            if [ -n "${HF_TOKEN:-}" ]; then curl -fL --retry 3 -H "Authorization: Bearer $HF_TOKEN" -o "$1" "$2"
-            else curl -fL --retry 3 -o "$1" "$2"; fi ;;
+            {
+              printf 'url = "%s"\\n' "$(quoted "$2")"
+              if [ -n "${HF_TOKEN:-}" ]; then
+                printf 'header = "Authorization: Bearer %s"\\n' "$(quoted "$HF_TOKEN")"
+              fi
+            } | curl -fL --retry 3 --config - -o "$1" ;;
         esac
       }
       echo "$MODEL_FILES" | while read -r target url sha token; do
@@ -68,7 +94,7 @@ public final class ModelStaging {
           echo "the source changed since $target was cached: downloading it again"
         fi
         mkdir -p "$(dirname "$target")"
-        echo "downloading $url"
+        echo "downloading $(shown "$url")"
         fetch "$target.tmp" "$url"
         if [ -n "${sha:-}" ]; then echo "$sha  $target.tmp" | sha256sum -c -; fi
         mv "$target.tmp" "$target"

@@ -4,26 +4,32 @@ import dev.modelplane.api.llmkube.v1alpha1.GgufMetadata;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * Looks at a model file without downloading it: size, ETag and, for GGUF, the header metadata. Remote files are read
- * with HTTP range requests; local files directly.
+ * with HTTP range requests under an {@link InspectionPolicy} (by default https to public addresses only); local
+ * files directly. Errors name the URL without its query.
  */
 public class ModelInspector {
   /** Most bytes read from the start of a file while looking for the metadata. */
   static final long MAX_HEADER_BYTES = 64L * 1024 * 1024;
 
-  private final HttpClient client;
-  private final Duration timeout;
+  private final InspectionHttp http;
 
+  /** An inspector with the default policy: https to public addresses only. */
   public ModelInspector(Duration timeout) {
-    this.client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NORMAL)
-        .build();
-    this.timeout = timeout;
+    this(timeout, InspectionPolicy.defaults());
+  }
+
+  public ModelInspector(Duration timeout, InspectionPolicy policy) {
+    this(new InspectionHttp(policy, timeout));
+  }
+
+  public ModelInspector(InspectionHttp http) {
+    this.http = http;
   }
 
   /**
@@ -39,7 +45,13 @@ public class ModelInspector {
 
   /** Inspects an {@code http(s)://} file. */
   public Inspection remote(String url, boolean gguf) {
-    RangedHttpInputStream in = new RangedHttpInputStream(client, URI.create(url), timeout, MAX_HEADER_BYTES);
+    URI uri;
+    try {
+      uri = new URI(url.strip());
+    } catch (java.net.URISyntaxException e) {
+      return new Inspection(null, null, null, RedactedUrl.of(url) + " is not a valid URL");
+    }
+    RangedHttpInputStream in = new RangedHttpInputStream(http, uri, MAX_HEADER_BYTES);
     try (in) {
       in.probe();
       GgufMetadata metadata = gguf ? GgufReader.read(in) : null;

@@ -64,7 +64,7 @@ public sealed interface ModelSource {
     String lower = s.toLowerCase(Locale.ROOT);
     if (lower.startsWith("https://") || lower.startsWith("http://")) {
       if (s.indexOf('/', s.indexOf("://") + 3) < 0) {
-        throw new IllegalArgumentException("URL " + s + " names no file");
+        throw new IllegalArgumentException("URL " + RedactedUrl.of(s) + " names no file");
       }
       return new Http(s);
     }

@@ -3,24 +3,20 @@ package dev.modelplane.operator.modelsource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * Reads a remote file sequentially through HTTP range requests, fetching growing chunks only as the reader gets to
  * them; {@link #skip} moves forward without downloading. A server that ignores ranges (200 instead of 206) is read as
- * a plain stream and closed early. Also reports the file's total length and ETag.
+ * a plain stream and closed early. Also reports the file's total length and ETag. Requests go through an
+ * {@link InspectionHttp}, so its policy applies to each; messages show the URL without its query.
  */
 public final class RangedHttpInputStream extends InputStream {
   private static final int FIRST_CHUNK = 256 * 1024;
   private static final int MAX_CHUNK = 8 * 1024 * 1024;
 
-  private final HttpClient client;
+  private final InspectionHttp http;
   private final URI uri;
-  private final Duration timeout;
   private final long maxBytes;
   private byte[] chunk = new byte[0];
   private int chunkPos;
@@ -35,10 +31,9 @@ public final class RangedHttpInputStream extends InputStream {
   /**
    * @param maxBytes reading beyond this many bytes fails, to bound what a hostile server can make us fetch
    */
-  public RangedHttpInputStream(HttpClient client, URI uri, Duration timeout, long maxBytes) {
-    this.client = client;
+  public RangedHttpInputStream(InspectionHttp http, URI uri, long maxBytes) {
+    this.http = http;
     this.uri = uri;
-    this.timeout = timeout;
     this.maxBytes = maxBytes;
   }
 
@@ -71,7 +66,7 @@ public final class RangedHttpInputStream extends InputStream {
       return 0;
     }
     if (position >= maxBytes) {
-      throw new IOException("read more than " + maxBytes + " bytes of " + uri);
+      throw new IOException("read more than " + maxBytes + " bytes of " + RedactedUrl.of(uri.toString()));
     }
     if (plain != null) {
       int n = plain.read(b, off, (int) Math.min(len, maxBytes - position));
@@ -122,25 +117,22 @@ public final class RangedHttpInputStream extends InputStream {
     probed = true;
     long end = position + nextSize - 1;
     nextSize = Math.min(nextSize * 2, MAX_CHUNK);
-    HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
-        .header("Range", "bytes=" + position + "-" + end).GET().build();
-    HttpResponse<InputStream> response;
-    try {
-      response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while reading " + uri, e);
-    }
-    etag = response.headers().firstValue("ETag").orElse(etag);
-    int status = response.statusCode();
+    InspectionHttp.Response response = http.get(uri, Map.of("Range", "bytes=" + position + "-" + end));
+    etag = response.header("ETag") != null ? response.header("ETag") : etag;
+    int status = response.status();
     if (status == 206) {
-      Optional<String> range = response.headers().firstValue("Content-Range");
-      range.ifPresent(r -> {
-        int slash = r.lastIndexOf('/');
-        if (slash >= 0 && !r.endsWith("*")) {
-          totalLength = Long.parseLong(r.substring(slash + 1).trim());
+      String range = response.header("Content-Range");
+      if (range != null) {
+        int slash = range.lastIndexOf('/');
+        if (slash >= 0 && !range.endsWith("*")) {
+          try {
+            totalLength = Long.parseLong(range.substring(slash + 1).strip());
+          } catch (NumberFormatException e) {
+            response.close();
+            throw new IOException("GET " + RedactedUrl.of(uri.toString()) + " answered a malformed Content-Range");
+          }
         }
-      });
+      }
       try (InputStream body = response.body()) {
         chunk = body.readNBytes((int) (end - position + 1));
       }
@@ -155,12 +147,17 @@ public final class RangedHttpInputStream extends InputStream {
       return;
     }
     if (status == 200 && position == 0) {
-      totalLength = response.headers().firstValueAsLong("Content-Length").orElse(-1);
+      String length = response.header("Content-Length");
+      try {
+        totalLength = length == null ? -1 : Long.parseLong(length.strip());
+      } catch (NumberFormatException e) {
+        totalLength = -1;
+      }
       plain = response.body();
       return;
     }
     response.body().close();
-    throw new IOException("GET " + uri + " answered " + status);
+    throw new IOException("GET " + RedactedUrl.of(uri.toString()) + " answered " + status);
   }
 
   @Override

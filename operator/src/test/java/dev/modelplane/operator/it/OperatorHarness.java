@@ -5,6 +5,7 @@ import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.app.ModelplaneOperator;
+import dev.modelplane.operator.modelsource.InspectionPolicy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -34,8 +35,13 @@ final class OperatorHarness implements AutoCloseable {
         .withCreatePriorityClasses(true));
   }
 
+  /**
+   * The operator with {@code settings}; model inspection may read plain http from loopback addresses, where the
+   * tests' file servers listen (the default policy refuses both).
+   */
   static OperatorHarness start(ControlPlane controlPlane, OperatorSettings settings) {
-    return new OperatorHarness(controlPlane, settings);
+    return new OperatorHarness(controlPlane, settings.toBuilder().modelInspection(InspectionPolicy.defaults()
+        .withAllowHttp(true).withAllowedCidrs(List.of("127.0.0.0/8", "::1/128"))).build());
   }
 
   @Override

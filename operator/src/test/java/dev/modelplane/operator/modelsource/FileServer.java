@@ -12,6 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** Serves in-memory files on 127.0.0.1, with or without HTTP range support, counting the bytes it sends. */
 public final class FileServer implements AutoCloseable {
+  /** What model inspection needs to read from this server: plain http to loopback addresses. */
+  public static final InspectionPolicy LOOPBACK = InspectionPolicy.defaults().withAllowHttp(true)
+      .withAllowedCidrs(java.util.List.of("127.0.0.0/8", "::1/128"));
+
   private final HttpServer server;
   private final Map<String, byte[]> files = new ConcurrentHashMap<>();
   private final boolean ranges;

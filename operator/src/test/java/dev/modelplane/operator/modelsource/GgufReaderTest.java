@@ -46,7 +46,8 @@ class GgufReaderTest {
     byte[] file = GgufWriter.llama(32 * 1024 * 1024);
     try (FileServer server = new FileServer(true)) {
       String url = server.put("/org/repo/resolve/main/llama.gguf", file);
-      ModelInspector.Inspection seen = new ModelInspector(Duration.ofSeconds(10)).remote(url, true);
+      ModelInspector.Inspection seen = new ModelInspector(Duration.ofSeconds(10), FileServer.LOOPBACK)
+          .remote(url, true);
       assertThat(seen.error()).isNull();
       assertThat(seen.gguf()).isEqualTo(LLAMA);
       assertThat(seen.length()).isEqualTo(file.length);
@@ -60,7 +61,8 @@ class GgufReaderTest {
     byte[] file = GgufWriter.llama(4 * 1024 * 1024);
     try (FileServer server = new FileServer(false)) {
       String url = server.put("/llama.gguf", file);
-      ModelInspector.Inspection seen = new ModelInspector(Duration.ofSeconds(10)).remote(url, true);
+      ModelInspector.Inspection seen = new ModelInspector(Duration.ofSeconds(10), FileServer.LOOPBACK)
+          .remote(url, true);
       assertThat(seen.gguf()).isEqualTo(LLAMA);
       assertThat(seen.length()).isEqualTo(file.length);
     }
@@ -70,9 +72,10 @@ class GgufReaderTest {
   void remoteErrorsAreReportedNotThrown() throws IOException {
     try (FileServer server = new FileServer(true)) {
       String missing = server.put("/x", new byte[0]).replace("/x", "/missing.gguf");
-      assertThat(new ModelInspector(Duration.ofSeconds(5)).remote(missing, true).error()).contains("404");
+      ModelInspector inspector = new ModelInspector(Duration.ofSeconds(5), FileServer.LOOPBACK);
+      assertThat(inspector.remote(missing, true).error()).contains("404");
       String notGguf = server.put("/page.gguf", "<html>not a model</html>".getBytes());
-      assertThat(new ModelInspector(Duration.ofSeconds(5)).remote(notGguf, true).error()).contains("GGUF");
+      assertThat(inspector.remote(notGguf, true).error()).contains("GGUF");
     }
   }
 

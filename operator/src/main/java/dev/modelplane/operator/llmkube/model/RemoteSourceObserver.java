@@ -7,6 +7,7 @@ import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.modelsource.ModelInspector;
 import dev.modelplane.operator.modelsource.ModelLayout;
+import dev.modelplane.operator.modelsource.RedactedUrl;
 import dev.modelplane.operator.modelsource.SourceFingerprint;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,7 +57,7 @@ final class RemoteSourceObserver {
     ModelInspector.Inspection probe = inspector.remote(url, false);
     if (probe.error() != null) {
       LOG.info("revalidation failed model={}/{} url={} error=\"{}\"", model.getMetadata().getNamespace(),
-          model.getMetadata().getName(), url, probe.error());
+          model.getMetadata().getName(), RedactedUrl.of(url), probe.error());
       return revalidated(ModelObservation.ready(layout, generation, prev, sha, null, "WorkloadResolved", resolved), now, null);
     }
     SourceFingerprint current = new SourceFingerprint(probe.etag(), probe.length());
@@ -91,8 +92,8 @@ final class RemoteSourceObserver {
     ModelInspector.Inspection seen = inspector.remote(url, gguf);
     if (seen.error() != null) {
       LOG.info("gguf header unavailable model={}/{} url={} error=\"{}\"", model.getMetadata().getNamespace(),
-          model.getMetadata().getName(), url, seen.error());
-      events.warning(model, "MetadataUnavailable", "could not read " + url + ": " + seen.error()
+          model.getMetadata().getName(), RedactedUrl.of(url), seen.error());
+      events.warning(model, "MetadataUnavailable", "could not read " + RedactedUrl.of(url) + ": " + seen.error()
           + " (the serving pods still download it)");
     }
     return seen;

@@ -33,7 +33,7 @@ public record HubSettings(URI endpoint, String repoId, String revision, Optional
     String scheme = endpoint.getScheme();
     if (!"http".equals(scheme) && !"https".equals(scheme) || endpoint.getHost() == null) {
       throw new IllegalArgumentException("Hugging Face endpoint must be an http(s) URL with a host, got '"
-          + endpoint + "'");
+          + dev.modelplane.operator.modelsource.RedactedUrl.of(endpoint.toString()) + "'");
     }
     if (endpoint.getRawQuery() != null || endpoint.getRawUserInfo() != null) {
       throw new IllegalArgumentException("Hugging Face endpoint must not have a query or user info, got "

@@ -38,7 +38,8 @@ public record S3Settings(URI endpoint, String region, String accessKey, String s
     Objects.requireNonNull(timeout, "timeout");
     String scheme = endpoint.getScheme();
     if (!"http".equals(scheme) && !"https".equals(scheme) || endpoint.getHost() == null) {
-      throw new IllegalArgumentException("S3 endpoint must be an http(s) URL with a host, got '" + endpoint + "'");
+      throw new IllegalArgumentException("S3 endpoint must be an http(s) URL with a host, got '"
+          + dev.modelplane.operator.modelsource.RedactedUrl.of(endpoint.toString()) + "'");
     }
     if (endpoint.getRawQuery() != null || endpoint.getRawUserInfo() != null) {
       throw new IllegalArgumentException("S3 endpoint must not have a query or user info, got "

@@ -1,6 +1,7 @@
 package dev.modelplane.operator.ome.modelagent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.operator.modelsource.RedactedUrl;
 import dev.modelplane.operator.modelsource.fetch.DownloadOptions;
 import dev.modelplane.operator.modelsource.fetch.DownloadProgress;
 import dev.modelplane.operator.modelsource.fetch.DownloadResult;
@@ -179,12 +180,12 @@ final class ModelSync {
       writer.patchNodeLabel(key.labelKey(), NodeReport.READY);
     }
     done.put(key, new Outcome(model.fingerprint(), NodeReport.READY, dir));
-    LOG.info("agent.ready-kept model={} storageUri={}", key, model.storageUri());
+    LOG.info("agent.ready-kept model={} storageUri={}", key, RedactedUrl.of(model.storageUri()));
     return true;
   }
 
   private void download(BaseModelKey key, AgentModel model, AgentAction.Download action) {
-    String uri = action.source().toString();
+    String uri = RedactedUrl.of(action.source().toString());
     String into = action.dir().specPath().toString();
     writer.publish(key, AgentReports.updating(key.name(), model.storageUri(), null, clock.instant(),
         "downloading " + uri + " into " + into));

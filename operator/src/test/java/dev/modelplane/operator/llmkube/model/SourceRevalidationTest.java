@@ -38,7 +38,7 @@ class SourceRevalidationTest {
   private final List<String> events = new ArrayList<>();
   private final ModelReconciler reconciler = new ModelReconciler(
       OperatorSettings.builder().revalidationInterval(INTERVAL).build(),
-      new ModelInspector(Duration.ofSeconds(5)), new RecordingEvents(events, clock), clock);
+      new ModelInspector(Duration.ofSeconds(5), FileServer.LOOPBACK), new RecordingEvents(events, clock), clock);
 
   SourceRevalidationTest() throws Exception {
   }
