@@ -161,7 +161,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       throw new RouterException(ErrorCode.PAYLOAD_TOO_LARGE, "request body exceeds the limit of " + maxBodyBytes
           + " bytes");
     }
-    b.getBody().writeTo(body);
+    body.writeBytes(b.getBody().toByteArray());
     if (b.getEndOfStream()) {
       decide();
     }
