@@ -26,7 +26,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -176,21 +175,23 @@ public final class Router implements AutoCloseable {
   /**
    * Follows endpoint discovery: until {@code unavailableReason} answers null, both front ends answer 503 with its
    * reason and readiness is off; re-checked every {@code interval} for as long as the router runs, with each change
-   * logged (and a lost watch, which keeps routing on the last known endpoints).
+   * logged (and {@code degradedReason}: a lost watch, which keeps routing on the last known endpoints).
    */
-  public void followSync(Supplier<String> unavailableReason, BooleanSupplier watching, Duration interval) {
+  public void followSync(Supplier<String> unavailableReason, Supplier<String> degradedReason, Duration interval) {
     Runnable check = () -> {
       String reason = unavailableReason.get();
       pools.unavailableReason(reason);
       ready(reason == null);
-      String state = reason != null ? "waiting" : watching.getAsBoolean() ? "synced" : "disconnected";
+      String degraded = reason == null ? degradedReason.get() : null;
+      String state = reason != null ? "waiting" : degraded == null ? "synced" : "degraded";
       if (!state.equals(lastSyncState)) {
         lastSyncState = state;
         switch (state) {
           case "waiting" -> LOG.atWarn().addKeyValue("reason", reason)
               .log("not ready: waiting for endpoint discovery; requests are answered 503");
           case "synced" -> LOG.atInfo().log("endpoint discovery synced; ready");
-          default -> LOG.atWarn().log("endpoint discovery lost its watch; routing on the last known endpoints");
+          default -> LOG.atWarn().addKeyValue("reason", degraded)
+              .log("endpoint discovery is behind; still ready, routing on the last known endpoints");
         }
       }
     };

@@ -290,7 +290,7 @@ public final class RouterCommand implements Callable<Integer> {
       discovery = new KubernetesDiscovery(client, router.pools(), new KubernetesDiscovery.Selection(poolKeys,
           allPools && "*".equals(namespace) ? null : namespace));
       router.attachDiscovery(discovery);
-      router.followSync(discovery::unavailableReason, discovery::watching, Duration.ofMillis(500));
+      router.followSync(discovery::unavailableReason, discovery::degradedReason, Duration.ofMillis(500));
     }
     router.start();
     if (discovery != null) {

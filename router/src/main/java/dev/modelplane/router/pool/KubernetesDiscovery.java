@@ -122,8 +122,21 @@ public final class KubernetesDiscovery implements AutoCloseable {
       return null;
     }
     String error = lastError;
-    return error == null ? "endpoint discovery has not synced yet"
+    return error == null ? "endpoint discovery has not synced yet (waiting for the Kubernetes API at "
+        + client.getMasterUrl() + ")"
         : "endpoint discovery has not synced: the Kubernetes API is unreachable (" + error + ")";
+  }
+
+  /**
+   * Why discovery is behind although it synced once — a watch lost to an API failure, being re-established —
+   * or null. Routing goes on with the last known endpoints meanwhile.
+   */
+  public String degradedReason() {
+    String error = lastError;
+    if (error == null || !hasSynced() || watching()) {
+      return null;
+    }
+    return "lost the Kubernetes API (" + error + "); routing on the last known endpoints";
   }
 
   /** Whether every informer currently has a live watch (false while the API is away; routing goes on). */
