@@ -130,6 +130,9 @@ final class ProxyExchange {
       return;
     }
     if (req.method() == HttpMethod.GET && path.startsWith("/v1/models")) {
+      if (guard != null) {
+        guard.bodyRead(req); // nothing to read: its answer is the upstream's business
+      }
       passThrough();
       return;
     }
@@ -286,6 +289,9 @@ final class ProxyExchange {
     if (streamedResponse && !clientGone && !resp.ended()) {
       String json = OpenAiErrors.body(ErrorCode.GATEWAY_TIMEOUT, message);
       resp.write(Buffer.buffer("data: " + json + "\n\n")).onComplete(ar -> resp.reset());
+      if (context != null) {
+        context.owner().setTimer(5_000, t -> resp.reset()); // a client not reading never completes the write
+      }
     } else if (!resp.ended()) {
       resp.reset();
     }
