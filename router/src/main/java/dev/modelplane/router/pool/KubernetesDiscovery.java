@@ -61,6 +61,9 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private SharedIndexInformer<Pod> pods;
   private SharedIndexInformer<InferenceObjective> objectives;
   private volatile String lastError;
+  private volatile long notWatchingSince = -1;
+  /** How long a synced informer may be without a watch before discovery counts as behind. */
+  private static final java.time.Duration WATCH_GRACE = java.time.Duration.ofSeconds(2);
 
   public KubernetesDiscovery(KubernetesClient client, PoolRegistry registry, Selection selection) {
     this.client = client;
@@ -132,11 +135,20 @@ public final class KubernetesDiscovery implements AutoCloseable {
    * or null. Routing goes on with the last known endpoints meanwhile.
    */
   public String degradedReason() {
-    String error = lastError;
-    if (error == null || !hasSynced() || watching()) {
+    if (!hasSynced() || watching()) {
+      notWatchingSince = -1;
       return null;
     }
-    return "lost the Kubernetes API (" + error + "); routing on the last known endpoints";
+    long now = System.nanoTime();
+    if (notWatchingSince < 0) {
+      notWatchingSince = now;
+    }
+    if (now - notWatchingSince < WATCH_GRACE.toNanos()) {
+      return null; // a watch being (re-)established after a list, as after every sync
+    }
+    String error = lastError;
+    return "the watch on the Kubernetes API is lost" + (error == null ? "" : " (" + error + ")")
+        + "; routing on the last known endpoints";
   }
 
   /** Whether every informer currently has a live watch (false while the API is away; routing goes on). */
