@@ -262,7 +262,11 @@ public final class RouterCommand implements Callable<Integer> {
     List<PoolKey> poolKeys = new ArrayList<>();
     String namespace = poolNamespace;
     if (!pools.isEmpty() || allPools) {
-      client = new KubernetesClientBuilder().build();
+      // Few retries per request: discovery's informers retry on their own, and a refused connection should reach
+      // the log and the 503s' reason within a second rather than after fabric8's ten backed-off retries.
+      io.fabric8.kubernetes.client.Config kubeConfig = io.fabric8.kubernetes.client.Config.autoConfigure(null);
+      kubeConfig.setRequestRetryBackoffLimit(2);
+      client = new KubernetesClientBuilder().withConfig(kubeConfig).build();
       if (namespace == null) {
         namespace = client.getNamespace() == null ? "default" : client.getNamespace();
       }

@@ -61,6 +61,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private SharedIndexInformer<Pod> pods;
   private SharedIndexInformer<InferenceObjective> objectives;
   private volatile String lastError;
+  private final Map<String, String> lastErrorByResource = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile long notWatchingSince = -1;
   /** How long a synced informer may be without a watch before discovery counts as behind. */
   private static final java.time.Duration WATCH_GRACE = java.time.Duration.ofSeconds(2);
@@ -95,7 +96,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
     informer.addEventHandler(handler);
     informer.exceptionHandler((started, t) -> {
       String error = what + ": " + rootMessage(t);
-      if (!error.equals(lastError)) {
+      if (!error.equals(lastErrorByResource.put(what, error))) {
         LOG.atWarn().addKeyValue("resource", what).addKeyValue("synced", started).addKeyValue("error", rootMessage(t))
             .log(started ? "lost the Kubernetes API; routing on the last known endpoints until it is back"
                 : "waiting for the Kubernetes API");
@@ -107,13 +108,15 @@ public final class KubernetesDiscovery implements AutoCloseable {
     return informer;
   }
 
-  private static String rootMessage(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
+  /** The first exception under the async wrappers, as {@code Type: message}. */
+  static String rootMessage(Throwable t) {
+    Throwable e = t;
+    while ((e instanceof java.util.concurrent.CompletionException
+        || e instanceof java.util.concurrent.ExecutionException) && e.getCause() != null) {
+      e = e.getCause();
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-    return root == t ? message : t.getClass().getSimpleName() + ": " + message;
+    String type = e.getClass().getSimpleName();
+    return e.getMessage() == null || e.getMessage().isBlank() ? type : type + ": " + e.getMessage();
   }
 
   /**
@@ -170,6 +173,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
     boolean synced = !informers.isEmpty() && informers.stream().allMatch(SharedIndexInformer::hasSynced);
     if (synced && watching()) {
       lastError = null;
+      lastErrorByResource.clear();
     }
     return synced;
   }

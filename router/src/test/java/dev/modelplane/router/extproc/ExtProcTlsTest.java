@@ -100,7 +100,11 @@ class ExtProcTlsTest {
   private X509Certificate newPair(Path certDir) throws Exception {
     KeyPair pair = GrpcTls.selfSignedKeyPair();
     X509Certificate cert = GrpcTls.selfSigned(pair);
-    writePem(certDir.resolve("tls.key"), pair.getPrivate());
+    Path tmp = certDir.resolve("tls.key.tmp");
+    Files.writeString(tmp, "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder(64,
+        new byte[] {'\n'}).encodeToString(pair.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
+    Files.move(tmp, certDir.resolve("tls.key"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     writePem(certDir.resolve("tls.crt"), cert);
     return cert;
   }
