@@ -383,9 +383,10 @@ final class ProxyExchange {
         if (!responseStarted) {
           writeHead(target, ur);
         }
-        resp.end();
+        // Accounting first: whoever reads the response's end may look at the metrics right away.
         closeAttempt(true);
         finish(ur.statusCode(), null);
+        resp.end();
       }
     });
   }

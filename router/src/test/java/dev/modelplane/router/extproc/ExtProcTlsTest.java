@@ -190,6 +190,8 @@ class ExtProcTlsTest {
         HttpResponse.BodyHandlers.ofString());
     assertThat(resp.statusCode()).as(resp.body()).isEqualTo(200);
     assertThat(resp.headers().firstValue("x-gateway-destination-endpoint-served")).contains(a.hostPort());
-    assertThat(picker.metrics().scrape()).contains("modelplane_extproc_streams_total{outcome=\"completed\"} 1");
+    // The picker's stream ends after the client has its response.
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(picker.metrics().scrape())
+        .contains("modelplane_extproc_streams_total{outcome=\"completed\"} 1"));
   }
 }
