@@ -279,7 +279,7 @@ YAML
           --metrics-port 18724 --secure-serving=false --metrics-endpoint-auth=false --zap-encoder console \
           > "$run/epp-picker.log" 2>&1 &
         pids+=($!)
-        router "$port" "$run/$contender.log" --epp 127.0.0.1:18722 ;;
+        router "$port" "$run/$contender.log" --epp 127.0.0.1:18722 --epp-tls=false ;;
       haproxy-rr|haproxy-leastconn)
         local balance=roundrobin
         [ "$contender" = haproxy-leastconn ] && balance=leastconn

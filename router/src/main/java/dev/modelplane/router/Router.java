@@ -8,6 +8,7 @@ import dev.modelplane.router.datalayer.MetricsScraper;
 import dev.modelplane.router.extproc.ExtProcPickerClient;
 import dev.modelplane.router.extproc.ExtProcServer;
 import dev.modelplane.router.extproc.ExtProcService;
+import dev.modelplane.router.extproc.GrpcTls;
 import dev.modelplane.router.gateway.AccessLog;
 import dev.modelplane.router.gateway.GatewayServer;
 import dev.modelplane.router.metrics.RouterMetrics;
@@ -21,10 +22,11 @@ import dev.modelplane.router.pool.StaticEndpoints;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.request.RequestDirector;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Supplier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,6 +54,8 @@ public final class Router implements AutoCloseable {
   private ManagedChannel eppChannel;
   private AutoCloseable discovery;
   private io.vertx.core.http.HttpServer metricsServer;
+  private ScheduledFuture<?> syncCheck;
+  private volatile String lastSyncState = "";
 
   public Router(RouterOptions options) {
     this.options = options;
@@ -70,7 +74,11 @@ public final class Router implements AutoCloseable {
       metrics.prefixIndexSize(() -> setup.prefixProducer().index().size());
     }
     if (options.externalEpp() != null) {
-      eppChannel = NettyChannelBuilder.forTarget(options.externalEpp()).usePlaintext().build();
+      try {
+        eppChannel = GrpcTls.channel(options.externalEpp(), options.eppTls());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("--epp " + options.externalEpp() + ": " + e.getMessage(), e);
+      }
       this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor,
           new ExtProcPickerClient(eppChannel, Duration.ofSeconds(10), flowExecutor), options.failOpen());
     } else {
@@ -136,8 +144,9 @@ public final class Router implements AutoCloseable {
     if (options.grpcPort() >= 0) {
       extProcServer = new ExtProcServer(options.host(),
           options.grpcPort(), options.grpcHealthPort(),
-          new ExtProcService(director, pools, metrics, options.disableSubsetFilter()));
-      extProcServer.ready(discovery == null);
+          new ExtProcService(director, pools, metrics, options.disableSubsetFilter(), options.extProcMaxBodyBytes()),
+          options.extProcTls());
+      extProcServer.ready(discovery == null && pools.unavailableReason() == null);
     }
     if (options.gateway() != null) {
       if (options.externalEpp() != null) {
@@ -161,6 +170,39 @@ public final class Router implements AutoCloseable {
   /** Attaches discovery (closed with the router); readiness follows its first sync. */
   public void attachDiscovery(AutoCloseable c) {
     this.discovery = c;
+  }
+
+  /**
+   * Follows endpoint discovery: until {@code unavailableReason} answers null, both front ends answer 503 with its
+   * reason and readiness is off; re-checked every {@code interval} for as long as the router runs, with each change
+   * logged (and {@code degradedReason}: a lost watch, which keeps routing on the last known endpoints).
+   */
+  public void followSync(Supplier<String> unavailableReason, Supplier<String> degradedReason, Duration interval) {
+    Runnable check = () -> {
+      String reason = unavailableReason.get();
+      pools.unavailableReason(reason);
+      ready(reason == null);
+      String degraded = reason == null ? degradedReason.get() : null;
+      String state = reason != null ? "waiting" : degraded == null ? "synced" : "degraded";
+      if (!state.equals(lastSyncState)) {
+        lastSyncState = state;
+        switch (state) {
+          case "waiting" -> LOG.atWarn().addKeyValue("reason", reason)
+              .log("not ready: waiting for endpoint discovery; requests are answered 503");
+          case "synced" -> LOG.atInfo().log("endpoint discovery synced; ready");
+          default -> LOG.atWarn().addKeyValue("reason", degraded)
+              .log("endpoint discovery is behind; still ready, routing on the last known endpoints");
+        }
+      }
+    };
+    check.run();
+    syncCheck = flowExecutor.scheduleWithFixedDelay(() -> {
+      try {
+        check.run();
+      } catch (RuntimeException e) {
+        LOG.atWarn().addKeyValue("error", e.toString()).log("sync check failed");
+      }
+    }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** Marks the pools as synced (gRPC readiness). */
@@ -188,6 +230,9 @@ public final class Router implements AutoCloseable {
 
   @Override
   public void close() {
+    if (syncCheck != null) {
+      syncCheck.cancel(false);
+    }
     closeQuietly(discovery);
     closeQuietly(extProcServer);
     if (eppChannel != null) {

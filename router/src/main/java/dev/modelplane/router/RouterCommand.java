@@ -4,6 +4,7 @@ import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.datalayer.MetricsScraper;
+import dev.modelplane.router.extproc.GrpcTls;
 import dev.modelplane.router.plugin.Quantities;
 import dev.modelplane.router.pool.KubernetesDiscovery;
 import dev.modelplane.router.pool.PoolKey;
@@ -105,6 +106,58 @@ public final class RouterCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}.")
   int maxAttempts;
 
+  @Option(names = "--upstream-response-timeout", defaultValue = "10m", converter = GoDuration.NonNegativeConverter.class,
+      description = "Gateway: longest wait from sending a request to a model server until its first response body "
+          + "byte (a non-streamed completion's whole generation); then the request is retried elsewhere, or "
+          + "answered 504. 0 = none. Default: ${DEFAULT-VALUE}.")
+  Duration upstreamResponseTimeout;
+
+  @Option(names = "--upstream-idle-timeout", defaultValue = "2m", converter = GoDuration.NonNegativeConverter.class,
+      description = "Gateway: longest pause between two response body chunks once the response has begun; then "
+          + "the response is ended with an error (an error event for streams). 0 = none. Default: ${DEFAULT-VALUE}.")
+  Duration upstreamIdleTimeout;
+
+  @Option(names = "--client-idle-timeout", defaultValue = "60s", converter = GoDuration.NonNegativeConverter.class,
+      description = "Gateway: a client connection with no request in progress (or sending its request head too "
+          + "slowly), or leaving a streamed response unread, is closed after this. 0 = none. "
+          + "Default: ${DEFAULT-VALUE}.")
+  Duration clientIdleTimeout;
+
+  @Option(names = "--client-request-timeout", defaultValue = "60s", converter = GoDuration.NonNegativeConverter.class,
+      description = "Gateway: a request body must arrive within this of its head (408 otherwise). 0 = none. "
+          + "Default: ${DEFAULT-VALUE}.")
+  Duration clientRequestTimeout;
+
+  @Option(names = "--max-header-bytes", defaultValue = "64Ki",
+      description = "Gateway: largest request head (431 above). Default: ${DEFAULT-VALUE}.")
+  String maxHeaderBytes;
+
+  @Option(names = "--secure-serving", arity = "0..1", fallbackValue = "true", defaultValue = "true",
+      description = "Serve ext_proc over TLS (GIE's flag): with --cert-path's certificate, else a self-signed one "
+          + "made at start. --secure-serving=false serves plaintext. Default: ${DEFAULT-VALUE}.")
+  boolean secureServing;
+
+  @Option(names = "--cert-path", description = "Directory holding tls.crt and tls.key (PEM) for ext_proc's TLS "
+      + "(GIE's flag). Default: a self-signed certificate.")
+  Path certPath;
+
+  @Option(names = "--enable-cert-reload", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+      description = "Re-read --cert-path's files when they change (GIE's flag).")
+  boolean enableCertReload;
+
+  @Option(names = "--epp-tls", arity = "0..1", fallbackValue = "true", defaultValue = "true",
+      description = "Client mode: speak TLS to the external picker (GIE's EPP serves TLS by default); "
+          + "--epp-tls=false for plaintext. Default: ${DEFAULT-VALUE}.")
+  boolean eppTls;
+
+  @Option(names = "--epp-ca-file", description = "Client mode: PEM CA bundle to verify the external picker's "
+      + "certificate with. Default: the JDK's trust store.")
+  Path eppCaFile;
+
+  @Option(names = "--epp-insecure-skip-verify", description = "Client mode: accept any certificate from the "
+      + "external picker (a self-signed one cannot be verified; Envoy-based gateways skip it the same way).")
+  boolean eppInsecureSkipVerify;
+
   @Option(names = "--event-loops", defaultValue = "0",
       description = "Gateway event loops; 0 = one per CPU.")
   int eventLoops;
@@ -134,6 +187,30 @@ public final class RouterCommand implements Callable<Integer> {
   @Mixin
   GieFlags gie = new GieFlags();
 
+  /** Why the TLS flags do not fit together, or null. */
+  String checkTls() {
+    if (certPath != null && !secureServing) {
+      return "--cert-path needs --secure-serving (it is off)";
+    }
+    if (enableCertReload && certPath == null) {
+      return "--enable-cert-reload needs --cert-path (a self-signed certificate is never reloaded)";
+    }
+    if (certPath != null && (!Files.isReadable(certPath.resolve("tls.crt"))
+        || !Files.isReadable(certPath.resolve("tls.key")))) {
+      return "--cert-path " + certPath + " must hold readable tls.crt and tls.key";
+    }
+    if (eppCaFile != null && eppInsecureSkipVerify) {
+      return "give --epp-ca-file or --epp-insecure-skip-verify, not both";
+    }
+    if ((eppCaFile != null || eppInsecureSkipVerify) && !eppTls) {
+      return "--epp-ca-file and --epp-insecure-skip-verify need --epp-tls (it is off)";
+    }
+    if (eppCaFile != null && !Files.isReadable(eppCaFile)) {
+      return "--epp-ca-file " + eppCaFile + " is not readable";
+    }
+    return null;
+  }
+
   @Override
   public Integer call() throws Exception {
     String refused = gie.check();
@@ -162,21 +239,34 @@ public final class RouterCommand implements Callable<Integer> {
       System.err.println("router: give --config FILE or --config-text YAML, not both");
       return 2;
     }
+    String invalid = checkTls();
+    if (invalid != null) {
+      System.err.println("router: " + invalid);
+      return 2;
+    }
     String yaml = config != null ? Files.readString(config) : configText;
     if (yaml != null) {
       ConfigLoader.parse(yaml); // fail fast with the config's own message
     }
     GatewayOptions defaults = GatewayOptions.defaults();
-    GatewayOptions gateway = port < 0 ? null : new GatewayOptions(host, port, Quantities.quantity(maxBody),
+    long maxBodyBytes = Quantities.quantity(maxBody);
+    GatewayOptions.Limits limits = defaults.limits().withUpstream(upstreamResponseTimeout, upstreamIdleTimeout)
+        .withClient(clientIdleTimeout, clientRequestTimeout)
+        .withMaxHeaderBytes((int) Math.min(Integer.MAX_VALUE, Quantities.quantity(maxHeaderBytes)));
+    GatewayOptions gateway = port < 0 ? null : new GatewayOptions(host, port, maxBodyBytes,
         maxAttempts, defaults.connectTimeout(), defaults.unreachableCooldown(), defaults.maxConnectionsPerEndpoint(),
-        eventLoops > 0 ? eventLoops : defaults.eventLoops(), !noAccessLog);
+        eventLoops > 0 ? eventLoops : defaults.eventLoops(), !noAccessLog, limits);
     MetricsScraper.Settings scrape = new MetricsScraper.Settings(refreshMetricsInterval,
         Duration.ofSeconds(1), modelServerMetricsPath, modelServerMetricsPort);
     KubernetesClient client = null;
     List<PoolKey> poolKeys = new ArrayList<>();
     String namespace = poolNamespace;
     if (!pools.isEmpty() || allPools) {
-      client = new KubernetesClientBuilder().build();
+      // Few retries per request: discovery's informers retry on their own, and a refused connection should reach
+      // the log and the 503s' reason within a second rather than after fabric8's ten backed-off retries.
+      io.fabric8.kubernetes.client.Config kubeConfig = io.fabric8.kubernetes.client.Config.autoConfigure(null);
+      kubeConfig.setRequestRetryBackoffLimit(2);
+      client = new KubernetesClientBuilder().withConfig(kubeConfig).build();
       if (namespace == null) {
         namespace = client.getNamespace() == null ? "default" : client.getNamespace();
       }
@@ -186,7 +276,9 @@ public final class RouterCommand implements Callable<Integer> {
     }
     RouterOptions options = new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, endpoints,
         poolKeys, allPools ? namespace : null, yaml, scrape, metricsStaleness, epp,
-        failureMode.equals("FailOpen"), disableSubsetFilter);
+        failureMode.equals("FailOpen"), disableSubsetFilter,
+        new GrpcTls.ServerTls(secureServing, certPath, enableCertReload),
+        new GrpcTls.ClientTls(eppTls, eppCaFile, eppInsecureSkipVerify), maxBodyBytes);
     CountDownLatch stopped = new CountDownLatch(1);
     Router router = new Router(options);
     KubernetesClient kube = client;
@@ -202,11 +294,11 @@ public final class RouterCommand implements Callable<Integer> {
       discovery = new KubernetesDiscovery(client, router.pools(), new KubernetesDiscovery.Selection(poolKeys,
           allPools && "*".equals(namespace) ? null : namespace));
       router.attachDiscovery(discovery);
+      router.followSync(discovery::unavailableReason, discovery::degradedReason, Duration.ofMillis(500));
     }
     router.start();
     if (discovery != null) {
-      discovery.start();
-      router.ready(true);
+      discovery.start(); // returns at once: an unreachable Kubernetes API is waited for, with 503 meanwhile
     }
     LOG.atInfo().addKeyValue("gateway_port", router.gatewayPort()).addKeyValue("grpc_port", router.extProcPort())
         .addKeyValue("metrics_port", router.metricsPort()).log("router ready");

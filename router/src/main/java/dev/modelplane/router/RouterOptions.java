@@ -1,6 +1,8 @@
 package dev.modelplane.router;
 
 import dev.modelplane.router.datalayer.MetricsScraper;
+import dev.modelplane.router.extproc.ExtProcService;
+import dev.modelplane.router.extproc.GrpcTls;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.gateway.GatewayOptions;
 import java.time.Duration;
@@ -23,9 +25,41 @@ import java.util.List;
  * @param externalEpp {@code host:port} of an external EPP to delegate picking to (client mode), or null
  * @param failOpen in client mode, pick an endpoint ourselves when the external EPP fails (FailOpen)
  * @param disableSubsetFilter ignore the proxy's subset hint
+ * @param extProcTls the ext_proc server's transport (GIE's {@code --secure-serving}, {@code --cert-path}, …)
+ * @param eppTls client mode's transport to the external picker
+ * @param extProcMaxBodyBytes request bodies the ext_proc server buffers (413 above); larger response bodies pass
+ *     through unparsed
  */
 public record RouterOptions(String host, GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
     String staticEndpoints, List<PoolKey> pools, String allPoolsNamespace, String configYaml,
     MetricsScraper.Settings scrape, Duration metricsStaleness, String externalEpp, boolean failOpen,
-    boolean disableSubsetFilter) {
+    boolean disableSubsetFilter, GrpcTls.ServerTls extProcTls, GrpcTls.ClientTls eppTls, long extProcMaxBodyBytes) {
+
+  /** Plaintext ext_proc in both directions and the default body cap (tests, embedding). */
+  public RouterOptions(String host, GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
+      String staticEndpoints, List<PoolKey> pools, String allPoolsNamespace, String configYaml,
+      MetricsScraper.Settings scrape, Duration metricsStaleness, String externalEpp, boolean failOpen,
+      boolean disableSubsetFilter) {
+    this(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools, allPoolsNamespace, configYaml,
+        scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter, GrpcTls.ServerTls.PLAINTEXT,
+        GrpcTls.ClientTls.PLAINTEXT, ExtProcService.DEFAULT_MAX_BODY_BYTES);
+  }
+
+  public RouterOptions withExtProcTls(GrpcTls.ServerTls tls) {
+    return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
+        allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter, tls,
+        eppTls, extProcMaxBodyBytes);
+  }
+
+  public RouterOptions withEppTls(GrpcTls.ClientTls tls) {
+    return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
+        allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
+        extProcTls, tls, extProcMaxBodyBytes);
+  }
+
+  public RouterOptions withExtProcMaxBodyBytes(long max) {
+    return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
+        allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
+        extProcTls, eppTls, max);
+  }
 }

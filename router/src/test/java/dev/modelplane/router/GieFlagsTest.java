@@ -60,8 +60,8 @@ class GieFlagsTest {
   void anUnknownFlagFailsNamingIt() {
     StringWriter err = new StringWriter();
     int code = new CommandLine(new RouterCommand()).setErr(new PrintWriter(err))
-        .execute("--pool-name=qwen", "--secure-serving=false");
+        .execute("--pool-name=qwen", "--tls-min-version=VersionTLS13");
     assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).contains("Unknown option: '--secure-serving=false'");
+    assertThat(err.toString()).contains("Unknown option: '--tls-min-version=VersionTLS13'");
   }
 }

@@ -42,4 +42,72 @@ class RouterCommandTest {
     new CommandLine(command).parseArgs("--config-text", "plugins: []");
     assertThat(command.configText).isEqualTo("plugins: []");
   }
+
+  private static String refused(String... args) {
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    PrintStream saved = System.err;
+    int code;
+    try {
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      code = new CommandLine(new RouterCommand()).execute(args);
+    } finally {
+      System.setErr(saved);
+    }
+    assertThat(code).isEqualTo(2);
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void tlsFlagsThatDoNotFitTogetherAreRefusedByName() {
+    assertThat(refused("--endpoints", "127.0.0.1:1", "--secure-serving=false", "--cert-path", "/nonexistent"))
+        .contains("router: --cert-path needs --secure-serving (it is off)");
+    assertThat(refused("--endpoints", "127.0.0.1:1", "--enable-cert-reload"))
+        .contains("router: --enable-cert-reload needs --cert-path");
+    assertThat(refused("--endpoints", "127.0.0.1:1", "--cert-path", "/nonexistent"))
+        .contains("router: --cert-path /nonexistent must hold readable tls.crt and tls.key");
+    assertThat(refused("--endpoints", "127.0.0.1:1", "--epp", "127.0.0.1:2", "--epp-tls=false",
+        "--epp-insecure-skip-verify")).contains("need --epp-tls (it is off)");
+    assertThat(refused("--endpoints", "127.0.0.1:1", "--epp", "127.0.0.1:2", "--epp-ca-file", "/nonexistent",
+        "--epp-insecure-skip-verify")).contains("give --epp-ca-file or --epp-insecure-skip-verify, not both");
+  }
+
+  @Test
+  void gieSecureServingFlagsParseAsTheReferencePickerTakesThem() {
+    RouterCommand command = new RouterCommand();
+    new CommandLine(command).parseArgs("--pool-name=qwen");
+    assertThat(command.secureServing).isTrue();
+    assertThat(command.eppTls).isTrue();
+    new CommandLine(command = new RouterCommand()).parseArgs("--pool-name=qwen", "--secure-serving=false",
+        "--epp-tls=false");
+    assertThat(command.secureServing).isFalse();
+    assertThat(command.eppTls).isFalse();
+    new CommandLine(command = new RouterCommand()).parseArgs("--cert-path", "/certs", "--enable-cert-reload");
+    assertThat(command.certPath).hasToString("/certs");
+    assertThat(command.enableCertReload).isTrue();
+  }
+
+  @Test
+  void timeoutFlagsTakeGoDurationsAndDefaultForLlmTraffic() {
+    RouterCommand command = new RouterCommand();
+    new CommandLine(command).parseArgs("--endpoints", "127.0.0.1:1");
+    assertThat(command.upstreamResponseTimeout).hasMinutes(10);
+    assertThat(command.upstreamIdleTimeout).hasMinutes(2);
+    assertThat(command.clientIdleTimeout).hasSeconds(60);
+    assertThat(command.clientRequestTimeout).hasSeconds(60);
+    new CommandLine(command = new RouterCommand()).parseArgs("--upstream-response-timeout=30m",
+        "--upstream-idle-timeout=0", "--client-idle-timeout=5s", "--client-request-timeout=1m30s");
+    assertThat(command.upstreamResponseTimeout).hasMinutes(30);
+    assertThat(command.upstreamIdleTimeout).isZero();
+    assertThat(command.clientIdleTimeout).hasSeconds(5);
+    assertThat(command.clientRequestTimeout).hasSeconds(90);
+  }
+
+  @Test
+  void aNegativeTimeoutIsRefused() {
+    StringWriter err = new StringWriter();
+    int code = new CommandLine(new RouterCommand()).setErr(new java.io.PrintWriter(err))
+        .execute("--endpoints", "127.0.0.1:1", "--upstream-idle-timeout=-1s");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("--upstream-idle-timeout");
+  }
 }

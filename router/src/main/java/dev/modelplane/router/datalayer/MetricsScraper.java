@@ -24,10 +24,14 @@ import org.slf4j.LoggerFactory;
  * Scrapes every endpoint's {@code /metrics} page on a fixed cadence (GIE's {@code --refresh-metrics-interval}, 50 ms by
  * default) and swaps in a new immutable snapshot. The next scrape of an endpoint is scheduled when the previous one
  * ends, so a slow server is never scraped twice at once. A failed scrape leaves the old snapshot to age into
- * staleness; the request path never waits on a scrape.
+ * staleness; the request path never waits on a scrape. A scrape whose connection is refused takes the endpoint out of
+ * candidacy for {@link #REFUSED_COOLDOWN} (renewed by every refused scrape): a dead server is skipped a scrape
+ * interval after it died, whichever front end routes — the ext_proc picker never sees the proxy's connect errors.
  */
 public final class MetricsScraper implements EndpointListener, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsScraper.class);
+  /** How long a refused scrape keeps an endpoint out of candidacy. */
+  public static final Duration REFUSED_COOLDOWN = Duration.ofSeconds(2);
 
   /**
    * Where and how often to scrape.
@@ -112,6 +116,9 @@ public final class MetricsScraper implements EndpointListener, AutoCloseable {
               onUpdate.accept(pool);
             }
           } else {
+            if (refused(ar.cause())) {
+              endpoint.markUnreachable(nanoClock.getAsLong() + REFUSED_COOLDOWN.toNanos());
+            }
             LOG.atDebug().addKeyValue("endpoint", endpoint).addKeyValue("error", ar.cause().getMessage())
                 .log("metrics scrape failed");
           }
@@ -119,6 +126,15 @@ public final class MetricsScraper implements EndpointListener, AutoCloseable {
             vertx.setTimer(Math.max(1, settings.interval().toMillis()), t -> scrape(pool, endpoint));
           }
         });
+  }
+
+  private static boolean refused(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof java.net.ConnectException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The gRPC side of the picker: ext_proc on {@code --grpc-port} (GIE: 9002) and the health service, on the same port
  * and on {@code --grpc-health-port} (GIE: 9003), reporting {@code liveness}, {@code readiness} and
- * {@code envoy.service.ext_proc.v3.ExternalProcessor}.
+ * {@code envoy.service.ext_proc.v3.ExternalProcessor}. The ext_proc port serves TLS unless told otherwise (GIE's
+ * {@code --secure-serving}); the health-only port stays plaintext for the kubelet's gRPC probes, as GIE's does.
  */
 public final class ExtProcServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ExtProcServer.class);
@@ -29,9 +31,30 @@ public final class ExtProcServer implements AutoCloseable {
   private final HealthStatusManager health = new HealthStatusManager();
   private final Server server;
   private final Server healthServer;
+  private final ReloadingKeyManager keyManager;
 
+  /** A plaintext server. */
   public ExtProcServer(String host, int port, int healthPort, BindableService extProc) throws IOException {
-    this.server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+    this(host, port, healthPort, extProc, GrpcTls.ServerTls.PLAINTEXT);
+  }
+
+  public ExtProcServer(String host, int port, int healthPort, BindableService extProc, GrpcTls.ServerTls tls)
+      throws IOException {
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+    if (tls.secure()) {
+      keyManager = GrpcTls.keyManager(tls);
+      builder.sslContext(GrpcTls.serverContext(keyManager));
+      if (tls.reload() && tls.certPath() != null) {
+        keyManager.watch(tls.certPath(), Duration.ofSeconds(2));
+      }
+      LOG.atInfo().addKeyValue("certificate", tls.certPath() == null ? "self-signed" : tls.certPath().toString())
+          .addKeyValue("reload", tls.reload() && tls.certPath() != null)
+          .addKeyValue("not_after", keyManager.certificate().getNotAfter().toInstant()).log("ext_proc serves TLS");
+    } else {
+      keyManager = null;
+      LOG.atInfo().log("ext_proc serves plaintext (--secure-serving=false)");
+    }
+    this.server = builder
         .addService(extProc)
         .addService(health.getHealthService())
         .maxInboundMessageSize(16 * 1024 * 1024)
@@ -66,6 +89,9 @@ public final class ExtProcServer implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    if (keyManager != null) {
+      keyManager.close();
+    }
     health.enterTerminalState();
     server.shutdown();
     if (healthServer != null) {

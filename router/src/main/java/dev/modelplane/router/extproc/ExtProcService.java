@@ -14,9 +14,23 @@ public final class ExtProcService extends ExternalProcessorGrpc.ExternalProcesso
   private final PoolRegistry pools;
   private final RouterMetrics metrics;
   private final boolean disableSubsetFilter;
+  private final long maxBodyBytes;
+
+  /** Default body cap: the gateway's default {@code --max-body-bytes}. */
+  public static final long DEFAULT_MAX_BODY_BYTES = 32L * 1024 * 1024;
 
   public ExtProcService(RequestDirector director, PoolRegistry pools, RouterMetrics metrics,
       boolean disableSubsetFilter) {
+    this(director, pools, metrics, disableSubsetFilter, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  /**
+   * @param maxBodyBytes request bodies above this are answered 413; response bodies above it are passed through
+   *     unparsed instead of buffered
+   */
+  public ExtProcService(RequestDirector director, PoolRegistry pools, RouterMetrics metrics,
+      boolean disableSubsetFilter, long maxBodyBytes) {
+    this.maxBodyBytes = maxBodyBytes;
     this.director = director;
     this.pools = pools;
     this.metrics = metrics;
@@ -25,6 +39,6 @@ public final class ExtProcService extends ExternalProcessorGrpc.ExternalProcesso
 
   @Override
   public StreamObserver<ProcessingRequest> process(StreamObserver<ProcessingResponse> responseObserver) {
-    return new ExtProcStream(responseObserver, director, pools, metrics, disableSubsetFilter);
+    return new ExtProcStream(responseObserver, director, pools, metrics, disableSubsetFilter, maxBodyBytes);
   }
 }

@@ -39,7 +39,8 @@ import org.slf4j.MDC;
  * (destination header, {@code Content-Length}, {@code clear_route_cache}, {@code envoy.lb} metadata) followed by the
  * body as streamed mutations of at most 62,000 bytes. On the response path, read the served endpoint from the
  * metadata, mark response headers, pass streamed bodies through (rewriting the model name back), buffer non-streamed
- * ones. Errors with a known HTTP status become an ImmediateResponse; anything else fails the gRPC stream so the
+ * ones up to the body cap (past it they pass through unparsed). A request body over the cap is answered 413, and
+ * nothing is routed before endpoint discovery has synced (503 with the reason). Errors with a known HTTP status become an ImmediateResponse; anything else fails the gRPC stream so the
  * proxy's failure mode (FailOpen/FailClose) applies.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
@@ -52,6 +53,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private final PoolRegistry pools;
   private final RouterMetrics metrics;
   private final boolean disableSubsetFilter;
+  private final long maxBodyBytes;
   private final long startNanos = System.nanoTime();
 
   private Phase phase = Phase.HEADERS;
@@ -67,12 +69,15 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private long responseBytes;
   private final ResponseProgress progress;
   private boolean responseStreaming;
-  private final ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
+  private ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
+  /** The response outgrew the cap: passed through without the model-name rewrite. */
+  private boolean unparsed;
   private boolean finished;
 
   ExtProcStream(StreamObserver<ProcessingResponse> out, RequestDirector director, PoolRegistry pools,
-      RouterMetrics metrics, boolean disableSubsetFilter) {
+      RouterMetrics metrics, boolean disableSubsetFilter, long maxBodyBytes) {
     this.out = out;
+    this.maxBodyBytes = maxBodyBytes;
     this.director = director;
     this.progress = director.responseProgress();
     this.pools = pools;
@@ -111,6 +116,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   private void onRequestHeaders(HttpHeaders h) {
+    String unavailable = pools.unavailableReason();
+    if (unavailable != null) {
+      throw new RouterException(ErrorCode.SERVICE_UNAVAILABLE, unavailable);
+    }
     for (HeaderValue hv : h.getHeaders().getHeadersList()) {
       String value = hv.getRawValue().isEmpty() ? hv.getValue() : hv.getRawValue().toString(StandardCharsets.UTF_8);
       headers.put(hv.getKey().toLowerCase(Locale.ROOT), value);
@@ -146,6 +155,11 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void onRequestBody(HttpBody b) {
     if (phase != Phase.BODY) {
       throw Status.FAILED_PRECONDITION.withDescription("request body outside the body phase").asRuntimeException();
+    }
+    if ((long) body.size() + b.getBody().size() > maxBodyBytes) {
+      body.reset();
+      throw new RouterException(ErrorCode.PAYLOAD_TOO_LARGE, "request body exceeds the limit of " + maxBodyBytes
+          + " bytes");
     }
     body.writeBytes(b.getBody().toByteArray());
     if (b.getEndOfStream()) {
@@ -255,8 +269,24 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       progress.onBody(chunk, 0, chunk.length, System.nanoTime());
     }
     if (responseStreaming) {
-      byte[] rewritten = rewrite(chunk);
+      byte[] rewritten = unparsed ? chunk : rewrite(chunk);
       for (ProcessingResponse r : ExtProcMessages.streamedBody(rewritten, b.getEndOfStream(), false)) {
+        send(r);
+      }
+      if (b.getEndOfStream()) {
+        complete(true);
+      }
+      return;
+    }
+    if ((long) responseBody.size() + chunk.length > maxBodyBytes) {
+      // Too large to buffer for the model-name rewrite: what was held goes out as it is, and so does the rest.
+      metrics.extProcStreams.inc("response_unbuffered");
+      responseStreaming = true;
+      unparsed = true;
+      byte[] held = responseBody.toByteArray();
+      responseBody.reset();
+      responseBody = null;
+      for (ProcessingResponse r : ExtProcMessages.streamedBody(concat(held, chunk), b.getEndOfStream(), false)) {
         send(r);
       }
       if (b.getEndOfStream()) {
@@ -274,7 +304,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   private void onResponseTrailers() {
-    if (!responseStreaming && responseBody.size() > 0) {
+    if (!responseStreaming && responseBody != null && responseBody.size() > 0) {
       for (ProcessingResponse r : ExtProcMessages.streamedBody(rewrite(responseBody.toByteArray()), false, false)) {
         send(r);
       }
@@ -282,6 +312,12 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     send(ExtProcMessages.responseTrailers());
     complete(true);
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 
   private byte[] rewrite(byte[] chunk) {

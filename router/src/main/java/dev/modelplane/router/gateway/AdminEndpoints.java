@@ -9,7 +9,8 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
- * The gateway's own endpoints beside the proxied API: {@code GET /health} (pools and endpoint counts) and
+ * The gateway's own endpoints beside the proxied API: {@code GET /health} (pools and endpoint counts),
+ * {@code GET /readyz} (200 once endpoint discovery has synced, 503 with the reason before), {@code GET /livez} and
  * {@code GET /metrics}.
  */
 final class AdminEndpoints {
@@ -28,6 +29,15 @@ final class AdminEndpoints {
     }
     switch (req.path()) {
       case "/health" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(health());
+      case "/livez" -> req.response().end("ok");
+      case "/readyz" -> {
+        String reason = pools.unavailableReason();
+        if (reason == null) {
+          req.response().end("ok");
+        } else {
+          req.response().setStatusCode(503).end("not ready: " + reason);
+        }
+      }
       case "/metrics" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, MetricsRegistry.CONTENT_TYPE)
           .end(metrics.scrape());
       default -> {

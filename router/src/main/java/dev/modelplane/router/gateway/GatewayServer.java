@@ -10,10 +10,14 @@ import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.PoolOptions;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -105,12 +109,29 @@ public final class GatewayServer {
           // HTTP/1.1 only: OpenAI clients speak it, and an h2c upgrade of a request with a body is a corner case
           // no inference client relies on.
           .setHttp2ClearTextEnabled(false)
-          .setMaxInitialLineLength(16 * 1024)
-          .setMaxHeaderSize(64 * 1024));
+          .setMaxInitialLineLength(opts.limits().maxInitialLineBytes())
+          .setMaxHeaderSize(opts.limits().maxHeaderBytes())
+          .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(opts.limits().maxHttp2Streams())));
       AdminEndpoints admin = new AdminEndpoints(pools, metrics);
+      // The connection's own timeouts (Vert.x's idle timeout would also cut a long generation in progress).
+      Map<HttpConnection, ClientConnectionGuard> guards = new HashMap<>();
+      server.connectionHandler(conn -> {
+        ClientConnectionGuard guard = new ClientConnectionGuard(vertx, conn, opts.limits(), metrics);
+        guards.put(conn, guard);
+        conn.closeHandler(v -> {
+          ClientConnectionGuard g = guards.remove(conn);
+          if (g != null) {
+            g.closed();
+          }
+        });
+      });
       server.requestHandler(req -> {
+        ClientConnectionGuard guard = guards.get(req.connection());
+        if (guard != null) {
+          guard.requestStarted(req);
+        }
         if (!admin.handle(req)) {
-          new ProxyExchange(req, client, opts, director, pools, metrics, accessLog, nanoClock).run();
+          new ProxyExchange(req, client, opts, director, pools, metrics, accessLog, nanoClock, guard).run();
         }
       });
       Promise<Void> started = Promise.promise();

@@ -25,22 +25,29 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One client request through the gateway — the accept and forward steps of the request lifecycle: read the body (413
  * over the limit), ask the director where it goes, forward, stream the response back chunk by chunk with back-pressure,
  * retry another destination if the upstream fails before the first response body byte (the response head is held
  * until then), reset the upstream request when the client goes away, and report every step back to the director.
- * Everything runs on the event loop of the client connection.
+ * An upstream that sends no body byte within the response timeout is given up on like a failed one (retried while
+ * nothing was relayed, else 504); one that pauses longer than the idle timeout mid-response ends the client's response
+ * early (an SSE error event for streams). Everything runs on the event loop of the client connection.
  */
 final class ProxyExchange {
+  private static final Logger LOG = LoggerFactory.getLogger(ProxyExchange.class);
   static final String SERVED_HEADER = "x-gateway-destination-endpoint-served";
 
   private final HttpServerRequest req;
@@ -72,10 +79,23 @@ final class ProxyExchange {
   private int upstreamStatus;
   private final Set<String> failed = new HashSet<>();
   private EndpointPool pool;
+  private final ClientConnectionGuard guard;
+  private final GatewayOptions.Limits limits;
+  /** Upstream response/idle timer, and the client-not-reading timer. */
+  private final Deadline upstreamTimer;
+  private final Deadline clientTimer;
+  /** Bumped when an attempt is abandoned (timeout): callbacks of older attempts are ignored. */
+  private int attemptSeq;
+  private long lastChunkNanos;
+  private boolean pausedForClient;
+  private boolean streamedResponse;
 
   ProxyExchange(HttpServerRequest req, HttpClient client, GatewayOptions options, RequestDirector director,
-      PoolRegistry pools, RouterMetrics metrics, AccessLog accessLog, LongSupplier nanoClock) {
+      PoolRegistry pools, RouterMetrics metrics, AccessLog accessLog, LongSupplier nanoClock,
+      ClientConnectionGuard guard) {
     this.req = req;
+    this.guard = guard;
+    this.limits = options.limits();
     this.resp = req.response();
     this.client = client;
     this.options = options;
@@ -88,6 +108,9 @@ final class ProxyExchange {
     this.nanoClock = nanoClock;
     this.context = Context.isOnEventLoopThread() ? io.vertx.core.Vertx.currentContext() : null;
     this.startNanos = nanoClock.getAsLong();
+    io.vertx.core.Vertx vertx = context == null ? null : context.owner();
+    this.upstreamTimer = new Deadline(vertx);
+    this.clientTimer = new Deadline(vertx);
   }
 
   void run() {
@@ -95,6 +118,11 @@ final class ProxyExchange {
     metrics.gatewayActive.add(1);
     resp.closeHandler(v -> onClientGone());
     resp.exceptionHandler(t -> onClientGone());
+    String unavailable = pools.unavailableReason();
+    if (unavailable != null) {
+      fail(new RouterException(ErrorCode.SERVICE_UNAVAILABLE, unavailable));
+      return;
+    }
     pool = pools.resolve(req.getHeader(PoolRegistry.POOL_HEADER));
     if (pool == null) {
       fail(new RouterException(ErrorCode.NOT_FOUND, "no such inference pool: "
@@ -102,6 +130,9 @@ final class ProxyExchange {
       return;
     }
     if (req.method() == HttpMethod.GET && path.startsWith("/v1/models")) {
+      if (guard != null) {
+        guard.bodyRead(req); // nothing to read: its answer is the upstream's business
+      }
       passThrough();
       return;
     }
@@ -131,6 +162,9 @@ final class ProxyExchange {
   }
 
   private void onBody() {
+    if (guard != null) {
+      guard.bodyRead(req);
+    }
     if (done) {
       return;
     }
@@ -169,7 +203,14 @@ final class ProxyExchange {
         .setHeaders(headers);
     director.started(decision);
     attemptOpen = true;
+    int seq = ++attemptSeq;
     client.request(ro).onComplete(ar -> {
+      if (seq != attemptSeq || done) {
+        if (ar.succeeded()) {
+          ar.result().reset();
+        }
+        return;
+      }
       if (ar.failed()) {
         upstreamFailedBeforeResponse(target, ar.cause(), true);
         return;
@@ -182,19 +223,83 @@ final class ProxyExchange {
         return;
       }
       upstream = up;
+      upstreamTimer.arm(limits.upstreamResponseTimeout(), () -> upstreamTimedOut(seq, target, "response"));
       up.send(Buffer.buffer(decision.body())).onComplete(rar -> {
+        if (seq != attemptSeq) {
+          return;
+        }
         if (rar.failed()) {
           if (!responseStarted) {
             upstreamFailedBeforeResponse(target, rar.cause(), false);
           }
           return;
         }
-        onResponse(target, rar.result());
+        onResponse(seq, target, rar.result());
       });
     });
   }
 
+  /**
+   * The upstream sent nothing for too long: closes its connection (an HTTP/1.1 request cannot be cancelled
+   * otherwise) and retries elsewhere while nothing was relayed, else ends the client's response early.
+   */
+  private void upstreamTimedOut(int seq, Destination target, String phase) {
+    if (seq != attemptSeq || done) {
+      return;
+    }
+    Duration limit = phase.equals("idle") ? limits.upstreamIdleTimeout() : limits.upstreamResponseTimeout();
+    if (phase.equals("idle")) {
+      long quiet = nanoClock.getAsLong() - lastChunkNanos;
+      if (pausedForClient || quiet < limit.toNanos()) {
+        // Chunks arrived since the timer was armed, or we paused the upstream ourselves: not a stall.
+        upstreamTimer.arm(pausedForClient ? limit : Duration.ofNanos(limit.toNanos() - quiet),
+            () -> upstreamTimedOut(seq, target, phase));
+        return;
+      }
+    }
+    attemptSeq++;
+    HttpClientRequest up = upstream;
+    upstream = null;
+    if (up != null) {
+      up.reset();
+    }
+    metrics.gatewayUpstreamTimeouts.inc(phase);
+    LOG.atWarn().addKeyValue("request_id", requestId()).addKeyValue("endpoint", target.hostPort())
+        .addKeyValue("phase", phase).addKeyValue("timeout", limit)
+        .addKeyValue("relayed_bytes", responseBytes).log("upstream timed out");
+    TimeoutException cause = new TimeoutException(phase.equals("idle") ? "no data for " + limit.toSeconds() + " s"
+        : "no response within " + limit.toSeconds() + " s");
+    if (!responseStarted) {
+      upstreamFailedBeforeResponse(target, cause, false);
+    } else {
+      abortStartedResponse("upstream_idle_timeout", "upstream " + target.hostPort() + " sent no data for "
+          + limit.toSeconds() + " s");
+    }
+  }
+
+  /**
+   * Ends a response the client already has bytes of: a stream gets an OpenAI-style error event, then the connection
+   * is closed without the body's end (so no client takes it for complete); any other body is cut off the same way.
+   */
+  private void abortStartedResponse(String reason, String message) {
+    upstreamTimer.cancel();
+    clientTimer.cancel();
+    closeAttempt(false);
+    metrics.gatewayAbortedStreams.inc(reason);
+    if (streamedResponse && !clientGone && !resp.ended()) {
+      String json = OpenAiErrors.body(ErrorCode.GATEWAY_TIMEOUT, message);
+      resp.write(Buffer.buffer("data: " + json + "\n\n")).onComplete(ar -> resp.reset());
+      if (context != null) {
+        context.owner().setTimer(5_000, t -> resp.reset()); // a client not reading never completes the write
+      }
+    } else if (!resp.ended()) {
+      resp.reset();
+    }
+    finish(upstreamStatus, message);
+  }
+
   private void upstreamFailedBeforeResponse(Destination target, Throwable cause, boolean connectFailure) {
+    upstreamTimer.cancel();
     closeAttempt(false);
     upstream = null;
     if (clientGone) {
@@ -208,17 +313,23 @@ final class ProxyExchange {
     if (attempts < options.maxAttempts()) {
       RoutingDecision next = director.retry(decision, failed);
       if (next != null) {
-        metrics.gatewayRetries.inc(connectFailure ? "connect" : "before_first_byte");
+        metrics.gatewayRetries.inc(connectFailure ? "connect"
+            : cause instanceof TimeoutException ? "response_timeout" : "before_first_byte");
         decision = next;
         send();
         return;
       }
     }
+    if (cause instanceof TimeoutException) {
+      fail(new RouterException(ErrorCode.GATEWAY_TIMEOUT, "upstream " + target.hostPort() + " timed out: "
+          + cause.getMessage()));
+      return;
+    }
     fail(new RouterException(ErrorCode.SERVICE_UNAVAILABLE, "upstream " + target.hostPort() + " failed: "
         + cause.getMessage()));
   }
 
-  private void onResponse(Destination target, HttpClientResponse ur) {
+  private void onResponse(int seq, Destination target, HttpClientResponse ur) {
     if (clientGone) {
       upstream.reset();
       closeAttempt(false);
@@ -228,21 +339,34 @@ final class ProxyExchange {
     // The head is held until the first body bytes (or the end): an upstream that dies after its headers but
     // before any token — e.g. while the request waits for prefill — can still be retried on another endpoint.
     ur.handler(chunk -> {
+      if (seq != attemptSeq || done) {
+        return;
+      }
+      lastChunkNanos = nanoClock.getAsLong();
       if (!responseStarted) {
         writeHead(target, ur);
+        upstreamTimer.arm(limits.upstreamIdleTimeout(), () -> upstreamTimedOut(seq, target, "idle"));
       }
       responseBytes += chunk.length();
       if (progress != null) {
-        progress.onBody(chunk.getBytes(), 0, chunk.length(), nanoClock.getAsLong());
+        progress.onBody(chunk.getBytes(), 0, chunk.length(), lastChunkNanos);
       }
       resp.write(chunk);
-      if (resp.writeQueueFull()) {
+      if (resp.writeQueueFull() && !pausedForClient) {
+        // Back-pressure: stop reading the upstream until the client's socket drains, and drop a client that
+        // stops reading altogether.
+        pausedForClient = true;
         ur.pause();
-        resp.drainHandler(v -> ur.resume());
+        clientTimer.arm(limits.clientIdleTimeout(), this::clientNotReading);
+        resp.drainHandler(v -> {
+          pausedForClient = false;
+          clientTimer.cancel();
+          ur.resume();
+        });
       }
     });
     ur.exceptionHandler(t -> {
-      if (done) {
+      if (done || seq != attemptSeq) {
         return;
       }
       if (!responseStarted) {
@@ -251,24 +375,49 @@ final class ProxyExchange {
         return;
       }
       // Mid-stream failure: the client already has bytes, so abort rather than pretend the body is complete.
-      closeAttempt(false);
-      resp.reset();
-      finish(ur.statusCode(), "upstream failed mid-response: " + t.getMessage());
+      abortStartedResponse("upstream_failed", "upstream failed mid-response: " + t.getMessage());
     });
     ur.endHandler(v -> {
-      if (!done) {
+      if (!done && seq == attemptSeq) {
+        upstreamTimer.cancel();
         if (!responseStarted) {
           writeHead(target, ur);
         }
-        resp.end();
+        // Accounting first: whoever reads the response's end may look at the metrics right away.
         closeAttempt(true);
         finish(ur.statusCode(), null);
+        resp.end();
       }
     });
   }
 
+  /** The client left a streamed response unread for the client idle timeout: it is dropped. */
+  private void clientNotReading() {
+    if (done) {
+      return;
+    }
+    metrics.gatewayClientTimeouts.inc("not_reading");
+    metrics.gatewayAbortedStreams.inc("client_not_reading");
+    LOG.atInfo().addKeyValue("request_id", requestId()).addKeyValue("timeout", limits.clientIdleTimeout())
+        .log("client stopped reading its response; closing it");
+    clientGone = true;
+    upstreamTimer.cancel();
+    if (upstream != null) {
+      upstream.reset();
+    }
+    closeAttempt(false);
+    resp.reset();
+    finish(499, "client stopped reading");
+  }
+
+  private String requestId() {
+    return decision == null ? req.getHeader(RequestDirector.REQUEST_ID) : decision.request().requestId();
+  }
+
   private void writeHead(Destination target, HttpClientResponse ur) {
     responseStarted = true;
+    String contentType = ur.getHeader(HttpHeaders.CONTENT_TYPE);
+    streamedResponse = contentType != null && contentType.contains("text/event-stream");
     ttfbNanos = nanoClock.getAsLong() - startNanos;
     metrics.gatewayTtfb.observe(ttfbNanos / 1e9);
     resp.setStatusCode(ur.statusCode());
@@ -304,7 +453,7 @@ final class ProxyExchange {
     current = target;
     attempts = 1;
     client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost(target.host()).setPort(target.port())
-            .setURI(req.uri()))
+            .setURI(req.uri()).setIdleTimeout(limits.upstreamResponseTimeout().toMillis()))
         .compose(HttpClientRequest::send)
         .compose(ur -> ur.body().map(b -> {
           resp.setStatusCode(ur.statusCode());
@@ -331,6 +480,8 @@ final class ProxyExchange {
       return;
     }
     clientGone = true;
+    upstreamTimer.cancel();
+    clientTimer.cancel();
     if (pending != null && decision == null) {
       pending.cancel();
     }
@@ -363,6 +514,8 @@ final class ProxyExchange {
       return;
     }
     done = true;
+    upstreamTimer.cancel();
+    clientTimer.cancel();
     metrics.gatewayActive.add(-1);
     long now = nanoClock.getAsLong();
     long duration = now - startNanos;

@@ -92,6 +92,15 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
       "Requests in progress in the gateway.");
   public final CounterFamily extProcStreams = registry.counter("modelplane_extproc_streams_total",
       "ext_proc streams handled, by outcome.", "outcome");
+  public final CounterFamily gatewayUpstreamTimeouts = registry.counter("modelplane_gateway_upstream_timeouts_total",
+      "Upstream attempts given up on: no response body byte within the response timeout (phase=response), or a "
+          + "pause between body chunks longer than the idle timeout (phase=idle).", "phase");
+  public final CounterFamily gatewayAbortedStreams = registry.counter("modelplane_gateway_aborted_responses_total",
+      "Responses ended early after bytes had reached the client, by reason (upstream_idle_timeout, upstream_failed, "
+          + "client_not_reading).", "reason");
+  public final CounterFamily gatewayClientTimeouts = registry.counter("modelplane_gateway_client_timeouts_total",
+      "Client connections closed by the gateway: idle keep-alive (idle), request not read in time (request_read), "
+          + "streamed response left unread (not_reading).", "reason");
 
   private volatile LongSupplier prefixIndexSize = () -> 0;
 

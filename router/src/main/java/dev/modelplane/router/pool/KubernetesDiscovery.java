@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
@@ -28,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * endpoints are its Ready, not-terminating pods matching {@code selector.matchLabels} in its namespace, times every
  * target port (limited by the pod annotation {@code inference.networking.k8s.io/active-ports}), named
  * {@code <pod>-rank-<i>}. One process can serve many pools.
+ *
+ * <p>Starting does not need the Kubernetes API: the informers keep retrying their first list until it answers, and
+ * {@link #unavailableReason()} says why nothing can be routed meanwhile. Once synced, a lost watch keeps the last
+ * known endpoints (routing goes on) while the informers reconnect and relist.
  */
 public final class KubernetesDiscovery implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KubernetesDiscovery.class);
@@ -54,6 +59,12 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private final Map<PoolKey, String> objectivePool = new HashMap<>();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private SharedIndexInformer<Pod> pods;
+  private SharedIndexInformer<InferenceObjective> objectives;
+  private volatile String lastError;
+  private final Map<String, String> lastErrorByResource = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile long notWatchingSince = -1;
+  /** How long a synced informer may be without a watch before discovery counts as behind. */
+  private static final java.time.Duration WATCH_GRACE = java.time.Duration.ofSeconds(2);
 
   public KubernetesDiscovery(KubernetesClient client, PoolRegistry registry, Selection selection) {
     this.client = client;
@@ -62,20 +73,90 @@ public final class KubernetesDiscovery implements AutoCloseable {
     selection.pools().forEach(registry::getOrCreate); // the default pool is the first one named
   }
 
-  /** Watches and waits for the initial sync. */
-  public KubernetesDiscovery start() {
+  /** Starts watching; returns at once (see {@link #hasSynced()} and {@link #unavailableReason()}). */
+  public synchronized KubernetesDiscovery start() {
     String ns = watchNamespace();
-    pods = ns == null ? client.pods().inAnyNamespace().inform(handler(this::podChanged))
-        : client.pods().inNamespace(ns).inform(handler(this::podChanged));
-    informers.add(pods);
-    informers.add(ns == null ? client.resources(InferencePool.class).inAnyNamespace().inform(handler(this::poolChanged))
-        : client.resources(InferencePool.class).inNamespace(ns).inform(handler(this::poolChanged)));
-    informers.add(ns == null
-        ? client.resources(InferenceObjective.class).inAnyNamespace().inform(handler(this::objectiveChanged))
-        : client.resources(InferenceObjective.class).inNamespace(ns).inform(handler(this::objectiveChanged)));
+    pods = informer("pods", ns == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(ns),
+        handler(this::podChanged));
+    informer("inferencepools", ns == null ? client.resources(InferencePool.class).inAnyNamespace()
+        : client.resources(InferencePool.class).inNamespace(ns), handler(this::poolChanged));
+    objectives = informer("inferenceobjectives", ns == null
+        ? client.resources(InferenceObjective.class).inAnyNamespace()
+        : client.resources(InferenceObjective.class).inNamespace(ns), handler(this::objectiveChanged));
+    informers.forEach(SharedIndexInformer::start);
     LOG.atInfo().addKeyValue("namespace", ns == null ? "*" : ns)
         .addKeyValue("pools", selection.pools().isEmpty() ? "all" : selection.pools()).log("discovery started");
     return this;
+  }
+
+  /** An informer that retries whatever fails, before its first sync too, and says why it waits. */
+  private <T extends HasMetadata> SharedIndexInformer<T> informer(String what, Informable<T> source,
+      ResourceEventHandler<T> handler) {
+    SharedIndexInformer<T> informer = source.runnableInformer(0);
+    informer.addEventHandler(handler);
+    informer.exceptionHandler((started, t) -> {
+      String error = what + ": " + rootMessage(t);
+      if (!error.equals(lastErrorByResource.put(what, error))) {
+        LOG.atWarn().addKeyValue("resource", what).addKeyValue("synced", started).addKeyValue("error", rootMessage(t))
+            .log(started ? "lost the Kubernetes API; routing on the last known endpoints until it is back"
+                : "waiting for the Kubernetes API");
+      }
+      lastError = error;
+      return true;
+    });
+    informers.add(informer);
+    return informer;
+  }
+
+  /** The first exception under the async wrappers, as {@code Type: message}. */
+  static String rootMessage(Throwable t) {
+    Throwable e = t;
+    while ((e instanceof java.util.concurrent.CompletionException
+        || e instanceof java.util.concurrent.ExecutionException) && e.getCause() != null) {
+      e = e.getCause();
+    }
+    String type = e.getClass().getSimpleName();
+    return e.getMessage() == null || e.getMessage().isBlank() ? type : type + ": " + e.getMessage();
+  }
+
+  /**
+   * Why requests cannot be routed yet, or null once every informer has listed: the first list has not answered
+   * (the API is unreachable, with the last error) or is still in progress.
+   */
+  public String unavailableReason() {
+    if (hasSynced()) {
+      return null;
+    }
+    String error = lastError;
+    return error == null ? "endpoint discovery has not synced yet (waiting for the Kubernetes API at "
+        + client.getMasterUrl() + ")"
+        : "endpoint discovery has not synced: the Kubernetes API is unreachable (" + error + ")";
+  }
+
+  /**
+   * Why discovery is behind although it synced once — a watch lost to an API failure, being re-established —
+   * or null. Routing goes on with the last known endpoints meanwhile.
+   */
+  public String degradedReason() {
+    if (!hasSynced() || watching()) {
+      notWatchingSince = -1;
+      return null;
+    }
+    long now = System.nanoTime();
+    if (notWatchingSince < 0) {
+      notWatchingSince = now;
+    }
+    if (now - notWatchingSince < WATCH_GRACE.toNanos()) {
+      return null; // a watch being (re-)established after a list, as after every sync
+    }
+    String error = lastError;
+    return "the watch on the Kubernetes API is lost" + (error == null ? "" : " (" + error + ")")
+        + "; routing on the last known endpoints";
+  }
+
+  /** Whether every informer currently has a live watch (false while the API is away; routing goes on). */
+  public boolean watching() {
+    return !informers.isEmpty() && informers.stream().allMatch(SharedIndexInformer::isWatching);
   }
 
   /** A single namespace when every requested pool lives there; otherwise all namespaces. */
@@ -89,7 +170,12 @@ public final class KubernetesDiscovery implements AutoCloseable {
   }
 
   public boolean hasSynced() {
-    return informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    boolean synced = !informers.isEmpty() && informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    if (synced && watching()) {
+      lastError = null;
+      lastErrorByResource.clear();
+    }
+    return synced;
   }
 
   /** Receives the object and whether it was deleted. */
@@ -264,9 +350,11 @@ public final class KubernetesDiscovery implements AutoCloseable {
     if (pool == null) {
       return;
     }
-    for (InferenceObjective o : client.resources(InferenceObjective.class).inNamespace(poolKey.namespace()).list()
-        .getItems()) {
-      if (o.getSpec() != null && refersToPool(o.getSpec().poolRef())
+    if (objectives == null) {
+      return;
+    }
+    for (InferenceObjective o : objectives.getStore().list()) {
+      if (poolKey.namespace().equals(o.getMetadata().getNamespace()) && o.getSpec() != null && refersToPool(o.getSpec().poolRef())
           && poolKey.name().equals(o.getSpec().poolRef().name())) {
         pool.putObjective(o.getMetadata().getName(), o.getSpec().priority());
         objectivePool.put(new PoolKey(poolKey.namespace(), o.getMetadata().getName()), poolKey.name());

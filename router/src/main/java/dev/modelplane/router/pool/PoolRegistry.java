@@ -17,6 +17,7 @@ public final class PoolRegistry {
   private final Map<PoolKey, EndpointPool> pools = new ConcurrentHashMap<>();
   private final List<EndpointListener> listeners = new CopyOnWriteArrayList<>();
   private volatile PoolKey defaultPool;
+  private volatile String unavailableReason;
 
   /** The pool for {@code key}, created (and given every registered listener) on first use. */
   public EndpointPool getOrCreate(PoolKey key) {
@@ -70,6 +71,18 @@ public final class PoolRegistry {
 
   public Collection<EndpointPool> pools() {
     return pools.values();
+  }
+
+  /**
+   * Why no request can be routed yet (endpoint discovery has not synced), or null when requests are routed. Both
+   * front ends answer 503 with this message meanwhile.
+   */
+  public String unavailableReason() {
+    return unavailableReason;
+  }
+
+  public void unavailableReason(String reason) {
+    this.unavailableReason = reason;
   }
 
   /** Registers a listener on every current and future pool. */

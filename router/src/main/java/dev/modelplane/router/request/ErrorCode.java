@@ -10,6 +10,10 @@ public enum ErrorCode {
   RESOURCE_EXHAUSTED("ResourceExhausted", 429, "rate_limit_exceeded"),
   INTERNAL("Internal", 500, "server_error"),
   SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "service_unavailable"),
+  /** The model server did not answer in time (gateway). */
+  GATEWAY_TIMEOUT("GatewayTimeout", 504, "server_error"),
+  /** The client did not send its request in time (gateway). */
+  REQUEST_TIMEOUT("RequestTimeout", 408, "invalid_request_error"),
   /** The model server answered with an error (counted, never produced by the router). */
   MODEL_SERVER_ERROR("ModelServerError", 502, "server_error");
 

@@ -51,6 +51,15 @@ abstract class GatewayHarness {
     return router;
   }
 
+  /** A router over {@code endpoints} with these timeouts and limits (defaults otherwise). */
+  protected Router router(String endpoints, GatewayOptions.Limits limits) throws Exception {
+    GatewayOptions gw = GatewayOptions.defaults().withPort(0).withEventLoops(1).withAccessLog(false)
+        .withLimits(limits);
+    router = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints, List.of(), null, null,
+        MetricsScraper.Settings.DEFAULT, Duration.ofSeconds(2), null, false, false)).start();
+    return router;
+  }
+
   protected URI uri(String path) {
     return URI.create("http://127.0.0.1:" + router.gatewayPort() + path);
   }

@@ -31,6 +31,14 @@ public final class FakeModelServer implements AutoCloseable {
   private volatile int chunks = 3;
   private volatile long chunkDelayMs = 0;
   private volatile boolean dieAfterHead;
+  private volatile boolean hang;
+  private volatile long responseDelayMs;
+  private volatile long bulkBytes;
+  private final java.util.Set<io.vertx.core.http.HttpConnection> completionConnections =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.concurrent.atomic.AtomicLong bulkWritten = new java.util.concurrent.atomic.AtomicLong();
+  private String host = "127.0.0.1";
+  private int bindPort;
   /** When set, the server sends the first SSE chunk and waits for this before the rest. */
   private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>();
 
@@ -40,8 +48,16 @@ public final class FakeModelServer implements AutoCloseable {
   }
 
   public FakeModelServer start() throws Exception {
-    server = vertx.createHttpServer().requestHandler(this::handle);
-    server.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    server = vertx.createHttpServer().requestHandler(this::handle)
+        .connectionHandler(c -> c.closeHandler(v -> completionConnections.remove(c)));
+    server.listen(bindPort, host).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return this;
+  }
+
+  /** Listens on {@code address:port} (another loopback address, a fixed port) instead of 127.0.0.1:any. */
+  public FakeModelServer bind(String address, int port) {
+    this.host = address;
+    this.bindPort = port;
     return this;
   }
 
@@ -50,7 +66,35 @@ public final class FakeModelServer implements AutoCloseable {
   }
 
   public String hostPort() {
-    return "127.0.0.1:" + port();
+    return host + ":" + port();
+  }
+
+  /** Open connections that have carried a completion request (metrics scrapes not counted). */
+  public int openConnections() {
+    return completionConnections.size();
+  }
+
+  /** Completions are read and never answered (a server that accepts and hangs). */
+  public FakeModelServer hang() {
+    this.hang = true;
+    return this;
+  }
+
+  /** Non-streamed completions are answered after this long (a long generation). */
+  public FakeModelServer responseDelay(long ms) {
+    this.responseDelayMs = ms;
+    return this;
+  }
+
+  /** Streams answer {@code bytes} of SSE as fast as the connection takes them (back-pressure honoured). */
+  public FakeModelServer bulkStream(long bytes) {
+    this.bulkBytes = bytes;
+    return this;
+  }
+
+  /** Bytes of the bulk stream the connection has accepted so far. */
+  public long bulkWritten() {
+    return bulkWritten.get();
   }
 
   public int requests() {
@@ -120,6 +164,7 @@ public final class FakeModelServer implements AutoCloseable {
 
   private void completion(HttpServerRequest req, Buffer b) {
     requests.incrementAndGet();
+    completionConnections.add(req.connection());
     JsonObject body = b.toJsonObject();
     bodies.add(body);
     headers.add(req.headers());
@@ -132,15 +177,15 @@ public final class FakeModelServer implements AutoCloseable {
       }
     });
     String model = body.getString("model");
+    if (hang) {
+      return;
+    }
     if (!body.getBoolean("stream", false)) {
-      resp.putHeader("content-type", "application/json").end(new JsonObject()
-          .put("id", "cmpl-1").put("object", "chat.completion").put("model", model)
-          .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
-              .put("message", new JsonObject().put("role", "assistant").put("content", "hello from " + name))
-              .put("finish_reason", "stop")))
-          .put("usage", new JsonObject().put("prompt_tokens", 5).put("completion_tokens", 3)
-              .put("total_tokens", 8)).encode());
-      completed.incrementAndGet();
+      if (responseDelayMs > 0) {
+        vertx.setTimer(responseDelayMs, t -> answer(resp, model));
+      } else {
+        answer(resp, model);
+      }
       return;
     }
     resp.setChunked(true).putHeader("content-type", "text/event-stream");
@@ -149,7 +194,43 @@ public final class FakeModelServer implements AutoCloseable {
       vertx.setTimer(20, t -> req.connection().close());
       return;
     }
+    if (bulkBytes > 0) {
+      bulk(resp, bulkBytes);
+      return;
+    }
     sendChunk(resp, model, 0);
+  }
+
+  private void answer(io.vertx.core.http.HttpServerResponse resp, String model) {
+    if (resp.closed()) {
+      return;
+    }
+    resp.putHeader("content-type", "application/json").end(new JsonObject()
+        .put("id", "cmpl-1").put("object", "chat.completion").put("model", model)
+        .put("choices", new io.vertx.core.json.JsonArray().add(new JsonObject().put("index", 0)
+            .put("message", new JsonObject().put("role", "assistant").put("content", "hello from " + name))
+            .put("finish_reason", "stop")))
+        .put("usage", new JsonObject().put("prompt_tokens", 5).put("completion_tokens", 3)
+            .put("total_tokens", 8)).encode());
+    completed.incrementAndGet();
+  }
+
+  private void bulk(io.vertx.core.http.HttpServerResponse resp, long remaining) {
+    Buffer chunk = Buffer.buffer("data: " + "x".repeat(16 * 1024 - 8) + "\n\n");
+    while (remaining > 0 && !resp.closed()) {
+      if (resp.writeQueueFull()) {
+        long left = remaining;
+        resp.drainHandler(v -> bulk(resp, left));
+        return;
+      }
+      resp.write(chunk);
+      bulkWritten.addAndGet(chunk.length());
+      remaining -= chunk.length();
+    }
+    if (!resp.closed()) {
+      resp.end("data: [DONE]\n\n");
+      completed.incrementAndGet();
+    }
   }
 
   private void sendChunk(io.vertx.core.http.HttpServerResponse resp, String model, int i) {

@@ -1,0 +1,129 @@
+package dev.modelplane.router.extproc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.modelplane.router.config.ConfigLoader;
+import dev.modelplane.router.config.PluginRegistry;
+import dev.modelplane.router.config.SchedulingSetup;
+import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.plugin.PluginEnvironment;
+import dev.modelplane.router.pool.Endpoint;
+import dev.modelplane.router.pool.PoolKey;
+import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.request.RequestDirector;
+import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
+import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The ext_proc server's limits: the body cap both ways, and no routing before endpoint discovery has synced. */
+class ExtProcLimitsTest {
+  private static final int CAP = 4096;
+
+  private final PoolRegistry pools = new PoolRegistry();
+  private final ScheduledExecutorService flow = Executors.newSingleThreadScheduledExecutor();
+  private RouterMetrics metrics;
+  private Server server;
+  private ManagedChannel channel;
+
+  @BeforeEach
+  void start() throws Exception {
+    pools.getOrCreate(PoolKey.STATIC).setEndpoints(List.of(Endpoint.ofStatic("10.0.0.1", 8000)));
+    SchedulingSetup setup = new ConfigLoader(PluginRegistry.builtIn(), PluginEnvironment.direct(), null)
+        .load(ConfigLoader.DEFAULT_CONFIG);
+    metrics = new RouterMetrics(pools, System::nanoTime, 2_000_000_000L);
+    RequestDirector director = new RequestDirector(setup, metrics, System::nanoTime, flow);
+    String name = InProcessServerBuilder.generateName();
+    server = InProcessServerBuilder.forName(name).directExecutor()
+        .addService(new ExtProcService(director, pools, metrics, false, CAP)).build().start();
+    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+  }
+
+  @AfterEach
+  void stop() {
+    channel.shutdownNow();
+    server.shutdownNow();
+    flow.shutdownNow();
+  }
+
+  private static Map<String, String> headers() {
+    return Map.of(":method", "POST", ":path", "/v1/completions", ":authority", "gw", "content-type",
+        "application/json");
+  }
+
+  @Test
+  void aRequestBodyOverTheCapIsAnsweredWithAnImmediate413() throws Exception {
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers(), false);
+      envoy.requestBody("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(CAP / 2), false);
+      assertThat(envoy.pending()).isZero();
+      envoy.requestBody("x".repeat(CAP), false);
+      ProcessingResponse r = envoy.next();
+      assertThat(r.hasImmediateResponse()).isTrue();
+      ImmediateResponse ir = r.getImmediateResponse();
+      assertThat(ir.getStatus().getCodeValue()).isEqualTo(413);
+      assertThat(ir.getBody().toStringUtf8()).contains("\"type\":\"invalid_request_error\"")
+          .contains("request body exceeds the limit of " + CAP + " bytes");
+      assertThat(envoy.completedNext()).isTrue();
+    }
+    assertThat(metrics.scrape()).contains("modelplane_extproc_streams_total{outcome=\"immediate_413\"} 1");
+  }
+
+  @Test
+  void aResponseBodyOverTheCapStreamsThroughUnbufferedAndUnchanged() throws Exception {
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers(), false);
+      envoy.requestBody("{\"model\":\"m\",\"prompt\":\"hi\"}", true);
+      envoy.next(); // request headers response
+      envoy.next(); // request body
+      envoy.responseHeaders(Map.of(":status", "200", "content-type", "application/json"), null, false);
+      envoy.next(); // response headers response
+      String first = "{\"model\":\"m\",\"choices\":[{\"text\":\"" + "y".repeat(CAP - 100);
+      envoy.responseBody(first, false);
+      assertThat(envoy.pending()).as("under the cap: still buffered").isZero();
+      String second = "z".repeat(CAP) + "\"}]}";
+      envoy.responseBody(second, false);
+      ByteArrayOutputStream passed = new ByteArrayOutputStream();
+      while (envoy.pending() > 0) {
+        passed.writeBytes(envoy.next().getResponseBody().getResponse().getBodyMutation().getStreamedResponse()
+            .getBody().toByteArray());
+      }
+      assertThat(passed.toString()).isEqualTo(first + second);
+      envoy.responseBody("tail", true);
+      ProcessingResponse last = envoy.next();
+      assertThat(last.getResponseBody().getResponse().getBodyMutation().getStreamedResponse().getBody()
+          .toStringUtf8()).isEqualTo("tail");
+      assertThat(last.getResponseBody().getResponse().getBodyMutation().getStreamedResponse().getEndOfStream())
+          .isTrue();
+    }
+    assertThat(metrics.scrape()).contains("modelplane_extproc_streams_total{outcome=\"response_unbuffered\"} 1");
+  }
+
+  @Test
+  void beforeDiscoveryHasSyncedEveryRequestGetsAnImmediate503WithTheReason() throws Exception {
+    pools.unavailableReason("endpoint discovery has not synced: the Kubernetes API is unreachable (pods: refused)");
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers(), false);
+      ProcessingResponse r = envoy.next();
+      assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(503);
+      assertThat(r.getImmediateResponse().getBody().toStringUtf8()).contains("\"type\":\"service_unavailable\"")
+          .contains("endpoint discovery has not synced: the Kubernetes API is unreachable");
+    }
+    pools.unavailableReason(null);
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers(), false);
+      envoy.requestBody("{\"model\":\"m\",\"prompt\":\"hi\"}", true);
+      assertThat(envoy.next().hasRequestHeaders()).isTrue();
+    }
+  }
+}
