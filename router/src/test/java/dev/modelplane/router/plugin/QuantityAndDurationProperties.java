@@ -35,7 +35,7 @@ class QuantityAndDurationProperties {
   private static final Mutations MUTATIONS = new Mutations(List.of("e", "E", "e999999999", "e9999999", "e99999999", "E-99999999", "Ei", "Gi",
       "m", "u", ".", "-", "+", "0", "9".repeat(30), " ", "h", "ms", "\u00b5", "\u0660"), 256);
 
-  @Property(tries = 4000, seed = "7361", shrinking = ShrinkingMode.OFF)
+  @Property(tries = 3000, seed = "7361", shrinking = ShrinkingMode.OFF)
   void quantities(@ForAll("quantityText") String valid, @ForAll("quantityText") String donor,
       @ForAll("randoms") Random random, @ForAll boolean mutate) {
     String text = mutate ? mutated(valid, donor, random) : valid;
@@ -44,7 +44,7 @@ class QuantityAndDurationProperties {
     Hostile.outcome(() -> Quantities.quantity(JSON.getNodeFactory().textNode(text)), IllegalArgumentException.class);
   }
 
-  @Property(tries = 4000, seed = "7362", shrinking = ShrinkingMode.OFF)
+  @Property(tries = 3000, seed = "7362", shrinking = ShrinkingMode.OFF)
   void durations(@ForAll("durationText") String valid, @ForAll("durationText") String donor,
       @ForAll("randoms") Random random, @ForAll boolean mutate) {
     String text = mutate ? mutated(valid, donor, random) : valid;

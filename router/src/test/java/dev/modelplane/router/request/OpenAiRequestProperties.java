@@ -87,7 +87,7 @@ class OpenAiRequestProperties {
     }, RouterException.class));
   }
 
-  @Property(tries = 3000, seed = "7332", shrinking = ShrinkingMode.OFF)
+  @Property(tries = 2000, seed = "7332", shrinking = ShrinkingMode.OFF)
   void requestPathAnswersADecisionOrA4xx(@ForAll("paths") String path, @ForAll("bodies") byte[] valid,
       @ForAll("bodies") byte[] donor, @ForAll("randoms") Random random, @ForAll("modes") String mode,
       @ForAll("headers") Map<String, String> headers) {
