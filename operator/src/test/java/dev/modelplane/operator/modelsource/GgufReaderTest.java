@@ -44,31 +44,31 @@ class GgufReaderTest {
   @Test
   void deeplyNestedArraysAreRefusedNotAStackOverflow() {
     java.io.ByteArrayOutputStream kv = new java.io.ByteArrayOutputStream();
-    kv.writeBytes(GgufReaderProperties.string("general.nested"));
-    kv.writeBytes(GgufReaderProperties.u32(9));
+    kv.writeBytes(GgufReaderFuzzTest.string("general.nested"));
+    kv.writeBytes(GgufReaderFuzzTest.u32(9));
     for (int i = 0; i < 100_000; i++) {
-      kv.writeBytes(GgufReaderProperties.u32(9));
-      kv.writeBytes(GgufReaderProperties.u64(1));
+      kv.writeBytes(GgufReaderFuzzTest.u32(9));
+      kv.writeBytes(GgufReaderFuzzTest.u64(1));
     }
-    byte[] file = GgufReaderProperties.file(1, kv.toByteArray());
+    byte[] file = GgufReaderFuzzTest.file(1, kv.toByteArray());
     assertThatThrownBy(() -> GgufReader.read(new ByteArrayInputStream(file))).isInstanceOf(IOException.class)
         .hasMessageContaining("nested more than 8 levels deep");
   }
 
   @Test
   void anArrayWhoseByteSizeOverflowsIsRefusedAsCorrupt() {
-    byte[] kv = concat(GgufReaderProperties.string("general.floats"), GgufReaderProperties.u32(9),
-        GgufReaderProperties.u32(10), GgufReaderProperties.u64(Long.MAX_VALUE / 4));
-    byte[] file = GgufReaderProperties.file(1, kv);
+    byte[] kv = concat(GgufReaderFuzzTest.string("general.floats"), GgufReaderFuzzTest.u32(9),
+        GgufReaderFuzzTest.u32(10), GgufReaderFuzzTest.u64(Long.MAX_VALUE / 4));
+    byte[] file = GgufReaderFuzzTest.file(1, kv);
     assertThatThrownBy(() -> GgufReader.read(new ByteArrayInputStream(file))).isInstanceOf(IOException.class)
         .hasMessageContaining("corrupt GGUF array of 2305843009213693951 elements");
   }
 
   @Test
   void aSkippedStringLongerThanTheLimitIsRefusedAsCorrupt() {
-    byte[] kv = concat(GgufReaderProperties.string("some.key"), GgufReaderProperties.u32(8),
-        GgufReaderProperties.u64(1L << 40));
-    byte[] file = GgufReaderProperties.file(1, kv);
+    byte[] kv = concat(GgufReaderFuzzTest.string("some.key"), GgufReaderFuzzTest.u32(8),
+        GgufReaderFuzzTest.u64(1L << 40));
+    byte[] file = GgufReaderFuzzTest.file(1, kv);
     assertThatThrownBy(() -> GgufReader.read(new ByteArrayInputStream(file))).isInstanceOf(IOException.class)
         .hasMessageContaining("corrupt GGUF string length 1099511627776");
   }

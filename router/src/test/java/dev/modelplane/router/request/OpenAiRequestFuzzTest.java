@@ -40,7 +40,7 @@ import net.jqwik.api.statistics.Statistics;
  * requests, mutations of them and random bytes: a routing decision, or a {@link RouterException} whose status is a
  * 4xx and whose body is an OpenAI-style error; never another exception, a 5xx or a hang.
  */
-class OpenAiRequestProperties {
+class OpenAiRequestFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> PATHS = List.of("/v1/chat/completions", "/v1/completions", "/v1/embeddings",
       "/v1/responses", "/v1/conversations", "/v1/chat/completions?x=1", "/", "", "/v1/unknown", "/\u00e9/completions");
@@ -164,7 +164,7 @@ class OpenAiRequestProperties {
 
   @Provide
   Arbitrary<byte[]> bodies() {
-    return Arbitraries.randoms().map(OpenAiRequestProperties::body);
+    return Arbitraries.randoms().map(OpenAiRequestFuzzTest::body);
   }
 
   /** A plausible request of any API: chat, completions, embeddings, responses or conversations. */

@@ -20,7 +20,7 @@ import net.jqwik.api.statistics.Statistics;
  * {@link GgufReader} on generated GGUF headers, mutations of them and random bytes: it returns metadata or throws an
  * {@link IOException} with a message, never anything else, and never hangs.
  */
-class GgufReaderProperties {
+class GgufReaderFuzzTest {
   private static final List<String> KEYS = List.of("general.architecture", "general.name", "general.file_type",
       "general.license", "general.quantization_version", "general.a", "llama.context_length",
       "llama.embedding_length", "llama.attention.head_count", "llama.block_count", "tokenizer.ggml.tokens", "x", "",
@@ -72,7 +72,7 @@ class GgufReaderProperties {
 
   @Provide
   Arbitrary<byte[]> headers() {
-    return Arbitraries.randoms().map(GgufReaderProperties::header);
+    return Arbitraries.randoms().map(GgufReaderFuzzTest::header);
   }
 
   /** A well-formed GGUF header of 0 to 12 key-values of every type, arrays nested up to 3 deep. */

@@ -23,7 +23,7 @@ import net.jqwik.api.statistics.Statistics;
  * {@link SafetensorsHeader} and {@link SafetensorsIndex} on generated files, mutations of them and random bytes: a
  * header, or a {@link SafetensorsFormatException} naming the problem; never another exception, never a hang.
  */
-class SafetensorsProperties {
+class SafetensorsFuzzTest {
   private static final List<String> DTYPES = List.of("F32", "F16", "BF16", "I8", "U8", "I64", "F8_E4M3", "X");
   private static final Mutations MUTATIONS = new Mutations(List.of("{", "}", "[", "]", "\"", ":", ",", "-1",
       "99999999999999999999999", "1e308", "\"shape\":", "\"data_offsets\":", "\"__metadata__\":", "null", "[[[[",

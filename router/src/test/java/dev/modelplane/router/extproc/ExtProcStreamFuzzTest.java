@@ -51,7 +51,7 @@ import net.jqwik.api.statistics.Statistics;
  * answers with processing responses, an immediate 4xx/503 or a gRPC status; never an immediate 500 but GIE's own
  * for a body-less request whose subset hint leaves no endpoint.
  */
-class ExtProcStreamProperties {
+class ExtProcStreamFuzzTest {
   private static final String CHAT = "{\"model\":\"m\",\"stream\":%s,\"messages\":[{\"role\":\"user\",\"content\":"
       + "\"hi\"}]}";
   /** GIE answers a body-less request with no endpoint to send it to with this Internal error; so does the picker. */

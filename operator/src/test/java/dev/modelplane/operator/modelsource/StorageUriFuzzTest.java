@@ -18,7 +18,7 @@ import net.jqwik.api.statistics.Statistics;
  * {@link StorageUri#parse} on valid URIs of every scheme, mutations of them and random text: a URI, or a
  * {@link StorageUriException} naming the field; never another exception.
  */
-class StorageUriProperties {
+class StorageUriFuzzTest {
   private static final String FIELD = "spec.storage.storageUri";
   private static final List<String> VALID = List.of("oci://n/ns/b/bucket/o/models/llama/", "pvc://models/llama-3",
       "pvc://team-a:models/llama/8b", "hf://meta-llama/Llama-3.1-8B@main", "hf://datasets/org/set",

@@ -20,7 +20,7 @@ import net.jqwik.api.statistics.Statistics;
  * generated EndpointPickerConfigs, mutations of their YAML and random text: a scheduling setup, or an
  * {@link IllegalArgumentException} with a message; never another exception, never a hang.
  */
-class ConfigLoaderProperties {
+class ConfigLoaderFuzzTest {
   private static final List<String> PARAMETERS = List.of("allowsNoLabel", "autoTune", "blockSize", "blockSizeTokens",
       "concurrencyMode", "defaultEngine", "engineConfigs", "forgettingFactor", "headroom", "kvCacheUtilThreshold",
       "kvUsageSpec", "label", "lruCapacityPerServer", "maxCeiling", "maxConcurrency", "maxNumOfEndpoints",
@@ -81,7 +81,7 @@ class ConfigLoaderProperties {
 
   @Provide
   Arbitrary<String> configs() {
-    return Arbitraries.randoms().map(ConfigLoaderProperties::config);
+    return Arbitraries.randoms().map(ConfigLoaderFuzzTest::config);
   }
 
   /** A config of 0 to 6 random built-in plugins with random parameters, profiles and sections. */

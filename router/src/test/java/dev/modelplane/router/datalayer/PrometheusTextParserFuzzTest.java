@@ -21,7 +21,7 @@ import net.jqwik.api.statistics.Statistics;
  * {@link PrometheusTextParser} on generated expositions, mutations of them and random text: it never throws (a bad
  * line is skipped, as a scrape must not fail on one series), returns only wanted families, and never hangs.
  */
-class PrometheusTextParserProperties {
+class PrometheusTextParserFuzzTest {
   private static final List<String> NAMES = List.of("vllm:num_requests_waiting", "vllm:num_requests_running",
       "vllm:kv_cache_usage_perc", "vllm:cache_config_info", "vllm:lora_requests_info", "other_metric");
   private static final Set<String> WANTED = Set.copyOf(NAMES.subList(0, 5));

@@ -26,7 +26,7 @@ import net.jqwik.api.statistics.Statistics;
  * {@link IllegalArgumentException} with a message (never a bare NumberFormatException or ArithmeticException), and
  * never a hang, e.g. on an exponent that would build a number with a billion digits.
  */
-class QuantityAndDurationProperties {
+class QuantityAndDurationFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> QUANTITIES = List.of("512", "32Mi", "1Gi", "500M", "1.5Gi", "100m", "1e3",
       "1E6", "0", "+1Ki", "-1", "1Ei", "8Ti", "0.1", "1Pi");
