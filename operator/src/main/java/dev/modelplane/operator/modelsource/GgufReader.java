@@ -12,10 +12,18 @@ import java.util.Map;
  * license, tensor count, and the architecture's context length, embedding size, head count and block (layer) count.
  * Reading is sequential and stops as soon as these are known or the tokenizer section begins, so a ranged HTTP
  * stream fetches only the first few hundred kilobytes of a multi-gigabyte file.
+ *
+ * <p>The input is untrusted: strings are at most 16 MiB, arrays at most 64 Mi elements and 8 levels of arrays in
+ * arrays, so a hostile header can neither exhaust the stack nor make the reader loop far past its end; anything out
+ * of bounds is an {@link IOException}.
  */
 public final class GgufReader {
   private static final int MAGIC = 0x46554747; // "GGUF" little-endian
   private static final int MAX_STRING = 16 * 1024 * 1024;
+  /** Most elements in one array: real vocabularies and merge lists have a few hundred thousand. */
+  private static final long MAX_ARRAY = 64L * 1024 * 1024;
+  /** Deepest nesting of arrays in arrays; real files nest at most once. */
+  private static final int MAX_ARRAY_DEPTH = 8;
 
   /** llama.cpp's {@code llama_ftype} names, for {@code general.file_type}. */
   private static final Map<Integer, String> FILE_TYPES = Map.ofEntries(
@@ -64,7 +72,7 @@ public final class GgufReader {
       if (key.startsWith("tokenizer.") && f.architecture != null) {
         break;
       }
-      Object value = wanted(key, f) ? scalar(type) : skip(type);
+      Object value = wanted(key, f) ? scalar(type) : skip(type, 0);
       f.accept(key, value);
     }
     return new GgufMetadata(f.architecture, f.name, f.fileType == null ? null
@@ -94,8 +102,8 @@ public final class GgufReader {
         case "general.file_type" -> fileType = value instanceof Long l ? l : null;
         case "general.license" -> license = value instanceof String s ? s : null;
         default -> {
-          if (architecture == null || !(value instanceof Long l)) {
-            return;
+          if (architecture == null || !(value instanceof Long l) || !key.startsWith(architecture + ".")) {
+            return; // e.g. general.quantization_version, or a general.* key shorter than the architecture
           }
           String suffix = key.substring(architecture.length() + 1);
           switch (suffix) {
@@ -128,11 +136,11 @@ public final class GgufReader {
       case 5 -> (long) i32();
       case 10, 11 -> i64();
       case 8 -> string();
-      default -> skip(type);
+      default -> skip(type, 0);
     };
   }
 
-  private Object skip(int type) throws IOException {
+  private Object skip(int type, int depth) throws IOException {
     switch (type) {
       case 0, 1, 7 -> skipBytes(1);
       case 2, 3 -> skipBytes(2);
@@ -140,17 +148,21 @@ public final class GgufReader {
       case 10, 11, 12 -> skipBytes(8);
       case 8 -> skipBytes(length());
       case 9 -> {
+        if (depth >= MAX_ARRAY_DEPTH) {
+          throw new IOException("corrupt GGUF array: nested more than " + MAX_ARRAY_DEPTH + " levels deep");
+        }
         int elementType = i32();
         long count = i64();
-        if (count < 0) {
-          throw new IOException("corrupt GGUF array");
+        if (count < 0 || count > MAX_ARRAY) {
+          throw new IOException("corrupt GGUF array of " + Long.toUnsignedString(count) + " elements (at most "
+              + MAX_ARRAY + ")");
         }
         int size = fixedSize(elementType);
         if (size > 0) {
-          skipBytes(Math.multiplyExact(count, size));
+          skipBytes(count * size);
         } else {
           for (long i = 0; i < count; i++) {
-            skip(elementType);
+            skip(elementType, depth + 1);
           }
         }
       }
@@ -171,9 +183,6 @@ public final class GgufReader {
 
   private String string() throws IOException {
     long length = length();
-    if (length > MAX_STRING) {
-      throw new IOException("GGUF string of " + length + " bytes");
-    }
     byte[] bytes = in.readNBytes((int) length);
     if (bytes.length != length) {
       throw new EOFException("truncated GGUF string");
@@ -183,8 +192,9 @@ public final class GgufReader {
 
   private long length() throws IOException {
     long length = i64();
-    if (length < 0) {
-      throw new IOException("corrupt GGUF string length");
+    if (length < 0 || length > MAX_STRING) {
+      throw new IOException("corrupt GGUF string length " + Long.toUnsignedString(length) + " (at most " + MAX_STRING
+          + " bytes)");
     }
     return length;
   }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.io.BufferedInputStream;
+import java.io.CharConversionException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -148,6 +149,9 @@ public record SafetensorsHeader(long headerLength, List<SafetensorsTensor> tenso
       throw new SafetensorsFormatException(source + ": header exceeds a parsing limit: " + e.getOriginalMessage(), e);
     } catch (JsonParseException e) {
       throw new SafetensorsFormatException(source + ": header is not valid JSON: " + e.getOriginalMessage(), e);
+    } catch (CharConversionException e) {
+      // Jackson guesses UTF-16 or UTF-32 from leading zero bytes and reports their invalid characters this way.
+      throw new SafetensorsFormatException(source + ": header is not UTF-8 JSON: " + e.getMessage(), e);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.modelplane.operator.modelsource;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +47,9 @@ public record SafetensorsIndex(Map<String, String> weightMap, OptionalLong total
       root = JSON.readTree(file.toFile());
     } catch (JacksonException e) {
       throw new SafetensorsFormatException(file + ": is not valid JSON: " + e.getOriginalMessage(), e);
+    } catch (CharConversionException e) {
+      // Jackson guesses UTF-16 or UTF-32 from leading zero bytes and reports their invalid characters this way.
+      throw new SafetensorsFormatException(file + ": is not UTF-8 JSON: " + e.getMessage(), e);
     }
     if (root == null || !root.isObject()) {
       throw new SafetensorsFormatException(file + ": is not a JSON object");

@@ -42,6 +42,57 @@ class GgufReaderTest {
   }
 
   @Test
+  void deeplyNestedArraysAreRefusedNotAStackOverflow() {
+    java.io.ByteArrayOutputStream kv = new java.io.ByteArrayOutputStream();
+    kv.writeBytes(GgufReaderFuzzTest.string("general.nested"));
+    kv.writeBytes(GgufReaderFuzzTest.u32(9));
+    for (int i = 0; i < 100_000; i++) {
+      kv.writeBytes(GgufReaderFuzzTest.u32(9));
+      kv.writeBytes(GgufReaderFuzzTest.u64(1));
+    }
+    byte[] file = GgufReaderFuzzTest.file(1, kv.toByteArray());
+    assertThatThrownBy(() -> GgufReader.read(new ByteArrayInputStream(file))).isInstanceOf(IOException.class)
+        .hasMessageContaining("nested more than 8 levels deep");
+  }
+
+  @Test
+  void anArrayWhoseByteSizeOverflowsIsRefusedAsCorrupt() {
+    byte[] kv = concat(GgufReaderFuzzTest.string("general.floats"), GgufReaderFuzzTest.u32(9),
+        GgufReaderFuzzTest.u32(10), GgufReaderFuzzTest.u64(Long.MAX_VALUE / 4));
+    byte[] file = GgufReaderFuzzTest.file(1, kv);
+    assertThatThrownBy(() -> GgufReader.read(new ByteArrayInputStream(file))).isInstanceOf(IOException.class)
+        .hasMessageContaining("corrupt GGUF array of 2305843009213693951 elements");
+  }
+
+  @Test
+  void aSkippedStringLongerThanTheLimitIsRefusedAsCorrupt() {
+    byte[] kv = concat(GgufReaderFuzzTest.string("some.key"), GgufReaderFuzzTest.u32(8),
+        GgufReaderFuzzTest.u64(1L << 40));
+    byte[] file = GgufReaderFuzzTest.file(1, kv);
+    assertThatThrownBy(() -> GgufReader.read(new ByteArrayInputStream(file))).isInstanceOf(IOException.class)
+        .hasMessageContaining("corrupt GGUF string length 1099511627776");
+  }
+
+  @Test
+  void aGeneralIntegerKeyShorterThanTheArchitectureNameIsIgnored() throws IOException {
+    byte[] file = new GgufWriter().string("general.architecture", "a-long-architecture-name")
+        .uint32("general.a", 1).uint32("general.quantization_version", 2)
+        .uint32("a-long-architecture-name.block_count", 12).build(0);
+    GgufMetadata m = GgufReader.read(new ByteArrayInputStream(file));
+    assertThat(m.architecture()).isEqualTo("a-long-architecture-name");
+    assertThat(m.layerCount()).isEqualTo(12L);
+    assertThat(m.contextLength()).isNull();
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      out.writeBytes(p);
+    }
+    return out.toByteArray();
+  }
+
+  @Test
   void remoteHeaderByRangeFetchesOnlyTheStart() throws IOException {
     byte[] file = GgufWriter.llama(32 * 1024 * 1024);
     try (FileServer server = new FileServer(true)) {

@@ -49,6 +49,21 @@ class SafetensorsHeaderTest {
   }
 
   @Test
+  void aHeaderThatLooksLikeUtf32IsAFormatError() throws IOException {
+    // Leading zero bytes make the JSON parser guess UTF-32 and fail with a CharConversionException of its own.
+    byte[] header = {0, 0, 0, '{', 'x', 'x', 'x', 'x'};
+    byte[] bytes = SafetensorsTestWriter.raw(8, header, 0, 0);
+    assertThatThrownBy(() -> SafetensorsHeader.read(new ByteArrayInputStream(bytes), "mem"))
+        .isInstanceOf(SafetensorsFormatException.class).hasMessageStartingWith("mem: header is not UTF-8 JSON");
+    Path file = Files.write(dir.resolve("utf32.safetensors"), bytes);
+    assertThatThrownBy(() -> SafetensorsHeader.read(file))
+        .isInstanceOf(SafetensorsFormatException.class).hasMessageContaining("header is not UTF-8 JSON");
+    Path index = Files.write(dir.resolve(SafetensorsIndex.FILE_NAME), header);
+    assertThatThrownBy(() -> SafetensorsIndex.read(index))
+        .isInstanceOf(SafetensorsFormatException.class).hasMessageContaining("is not UTF-8 JSON");
+  }
+
+  @Test
   void aScalarCountsOneAndAZeroDimensionNone() throws IOException {
     byte[] bytes = new SafetensorsTestWriter().tensor("step", "I64").tensor("empty", "F32", 0, 16)
         .tensor("w", "F16", 3, 5).bytes();

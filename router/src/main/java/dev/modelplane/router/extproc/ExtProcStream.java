@@ -248,9 +248,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     if (decision != null) {
       responseStatus = parseStatus(status);
-      String served = ProcessingMetadata.servedEndpoint(req);
-      director.responseReceived(decision, responseStatus, served == null ? decision.destination()
-          : Destination.parse(served, decision.pool()));
+      director.responseReceived(decision, responseStatus, servedDestination(ProcessingMetadata.servedEndpoint(req)));
     }
     if (decision != null && decision.body() != null && decision.request().body() != null
         && decision.request().body().stream()) {
@@ -259,6 +257,20 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     send(ExtProcMessages.responseHeaders(Map.of(EppProtocol.RESPONSE_HEADERS_MARKER, "true")));
     if (req.getResponseHeaders().getEndOfStream()) {
       complete(true);
+    }
+  }
+
+  /** The endpoint the proxy reports it served; the chosen one when the report is absent or not a host:port. */
+  private Destination servedDestination(String served) {
+    if (served == null) {
+      return decision.destination();
+    }
+    try {
+      return Destination.parse(served, decision.pool());
+    } catch (IllegalArgumentException e) {
+      LOG.atDebug().addKeyValue("served", served).addKeyValue("error", e.getMessage())
+          .log("ignoring an unreadable served endpoint in the response metadata");
+      return decision.destination();
     }
   }
 

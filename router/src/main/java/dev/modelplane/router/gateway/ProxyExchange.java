@@ -18,6 +18,7 @@ import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
@@ -312,6 +313,11 @@ final class ProxyExchange {
     }
     if (attempts < options.maxAttempts()) {
       RoutingDecision next = director.retry(decision, failed);
+      if (next == null && cause instanceof HttpClosedException) {
+        // A pooled keep-alive connection the upstream closed just as it was reused (e.g. after it refused another
+        // request with an error and closed): with no other endpoint left, try the same one on a fresh connection.
+        next = decision;
+      }
       if (next != null) {
         metrics.gatewayRetries.inc(connectFailure ? "connect"
             : cause instanceof TimeoutException ? "response_timeout" : "before_first_byte");

@@ -177,6 +177,21 @@ class ExtProcServerTest {
   }
 
   @Test
+  void anUnreadableServedEndpointInTheResponseMetadataIsIgnored() throws Exception {
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers("/v1/completions"), false).requestBody("{\"model\":\"m\",\"prompt\":\"hi\"}", true);
+      assertThat(envoy.next().hasRequestHeaders()).isTrue();
+      assertThat(envoy.next().hasRequestBody()).isTrue();
+      // Before: Destination.parse threw out of onNext and the proxy saw the stream fail with UNKNOWN.
+      envoy.responseHeaders(Map.of(":status", "200"), "garbage", false);
+      ProcessingResponse r = envoy.next();
+      assertThat(r.hasResponseHeaders()).isTrue();
+      envoy.responseBody("{\"model\":\"m\"}", true);
+      assertThat(envoy.next().hasResponseBody()).isTrue();
+    }
+  }
+
+  @Test
   void missingModelIsAnImmediate400() throws Exception {
     try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
       envoy.requestHeaders(headers("/v1/completions"), false).requestBody("{\"prompt\":\"hi\"}", true);

@@ -109,6 +109,67 @@ class GatewayTest extends GatewayHarness {
   }
 
   @Test
+  void aKeepAliveConnectionTheOnlyUpstreamClosesOnReuseIsRetriedOnAFreshOne() throws Exception {
+    // The upstream answers the first request on each connection and closes it when the second arrives (as a server
+    // does after refusing a request, or at its idle timeout). Before, the gateway answered that second request 503.
+    try (ServerSocket upstream = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      Thread.ofVirtual().start(() -> acceptAll(upstream));
+      router("127.0.0.1:" + upstream.getLocalPort(), null, 1 << 20);
+      for (int i = 0; i < 4; i++) {
+        HttpResponse<String> r = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"hello " + i + "\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("from raw");
+      }
+    }
+  }
+
+  /** Serves each connection (the metrics scraper's too) until the socket closes: one answer, then a close. */
+  private static void acceptAll(ServerSocket upstream) {
+    while (!upstream.isClosed()) {
+      try {
+        java.net.Socket s = upstream.accept();
+        Thread.ofVirtual().start(() -> answerOnceThenClose(s));
+      } catch (java.io.IOException e) {
+        return;
+      }
+    }
+  }
+
+  private static void answerOnceThenClose(java.net.Socket socket) {
+    try (java.net.Socket s = socket) {
+      s.setSoTimeout(20_000);
+      InputStream in = s.getInputStream();
+      if (!readRequest(in)) {
+        return;
+      }
+      String body = "{\"object\":\"text_completion\",\"model\":\"m\",\"choices\":[{\"text\":\"from raw\"}]}";
+      s.getOutputStream().write(("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+          + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+      s.getOutputStream().flush();
+      readRequest(in); // the reused connection's next request: closed without an answer
+    } catch (java.io.IOException e) {
+      // the gateway went away
+    }
+  }
+
+  /** Reads one request head and its Content-Length body; false at end of stream. */
+  private static boolean readRequest(InputStream in) throws java.io.IOException {
+    StringBuilder head = new StringBuilder();
+    int c;
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      if ((c = in.read()) < 0) {
+        return false;
+      }
+      head.append((char) c);
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+    if (m.find()) {
+      in.readNBytes(Integer.parseInt(m.group(1)));
+    }
+    return true;
+  }
+
+  @Test
   void retriesAnotherEndpointWhenTheUpstreamDiesAfterItsHeadBeforeAnyBody() throws Exception {
     FakeModelServer dying = server("dying").dieAfterHead();
     FakeModelServer live = server("live");

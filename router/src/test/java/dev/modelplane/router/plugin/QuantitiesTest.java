@@ -51,6 +51,21 @@ class QuantitiesTest {
   }
 
   @Test
+  void hugeDecimalExponentsAreRefusedWithoutExpandingThem() {
+    // fabric8 alone computes 10^99999999 digit by digit, which takes minutes; a 10 s bound only catches a hang.
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+      assertThatThrownBy(() -> Quantities.quantity("1e99999999")).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("out of range");
+      assertThat(Quantities.quantity("1e-99999999")).isEqualTo(1);
+      assertThat(Quantities.quantity("-1e-99999999")).isZero();
+      assertThat(Quantities.quantity("0e99999999")).isZero();
+    });
+    assertThat(Quantities.quantity("1e18")).isEqualTo(1_000_000_000_000_000_000L);
+    assertThat(Quantities.quantity("12E-1")).isEqualTo(2);
+    assertThatThrownBy(() -> Quantities.quantity("1e19")).hasMessageContaining("out of range");
+  }
+
+  @Test
   void durationsAreGoDurationsNamingTheFieldOnError() {
     assertThat(Quantities.duration("1m30s", "f")).isEqualTo(Duration.ofSeconds(90));
     assertThat(Quantities.duration("0", "f")).isZero();

@@ -1,0 +1,210 @@
+package dev.modelplane.router.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelplane.router.config.ConfigLoader;
+import dev.modelplane.router.config.PluginRegistry;
+import dev.modelplane.router.config.SchedulingSetup;
+import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.plugin.PluginEnvironment;
+import dev.modelplane.router.pool.Endpoint;
+import dev.modelplane.router.pool.EndpointPool;
+import dev.modelplane.router.pool.PoolKey;
+import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.scheduling.LlmRequestBody;
+import dev.modelplane.router.testing.Hostile;
+import dev.modelplane.router.testing.Mutations;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * The OpenAI request parser and the whole request path behind it ({@link RequestDirector#route}) on generated
+ * requests, mutations of them and random bytes: a routing decision, or a {@link RouterException} whose status is a
+ * 4xx and whose body is an OpenAI-style error; never another exception, a 5xx or a hang.
+ */
+class OpenAiRequestFuzzTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final List<String> PATHS = List.of("/v1/chat/completions", "/v1/completions", "/v1/embeddings",
+      "/v1/responses", "/v1/conversations", "/v1/chat/completions?x=1", "/", "", "/v1/unknown", "/\u00e9/completions");
+  private static final Mutations MUTATIONS = new Mutations(List.of("{", "}", "[", "]", "\"", ":", ",", "null",
+      "true", "-0", "1e999999", "9".repeat(2000), "\"model\":", "\"messages\":", "\"prompt\":", "\"stream\":",
+      "\\u0000", "\\ud800", "[[[[[[[[", "{\"a\":{\"a\":"), 1 << 20);
+  private static final ScheduledExecutorService FLOW = Executors.newSingleThreadScheduledExecutor();
+  private static PoolRegistry pools;
+  private static EndpointPool pool;
+  private static RequestDirector director;
+
+  @BeforeContainer
+  static void start() {
+    pools = new PoolRegistry();
+    pool = pools.getOrCreate(PoolKey.STATIC);
+    pool.setEndpoints(List.of(Endpoint.ofStatic("10.0.0.1", 8000), Endpoint.ofStatic("10.0.0.2", 8000)));
+    SchedulingSetup setup = new ConfigLoader(PluginRegistry.builtIn(), PluginEnvironment.direct(), null)
+        .load(ConfigLoader.DEFAULT_CONFIG);
+    RouterMetrics metrics = new RouterMetrics(pools, System::nanoTime, 2_000_000_000L);
+    director = new RequestDirector(setup, metrics, System::nanoTime, FLOW);
+  }
+
+  @AfterContainer
+  static void stop() {
+    FLOW.shutdownNow();
+  }
+
+  @Property(tries = 4000, seed = "7331", shrinking = ShrinkingMode.OFF)
+  void parserAnswersAValueOrA400(@ForAll("paths") String path, @ForAll("bodies") byte[] valid,
+      @ForAll("bodies") byte[] donor, @ForAll("randoms") Random random, @ForAll("modes") String mode) {
+    byte[] body = input(mode, valid, donor, random);
+    Statistics.label("outcome").collect(Hostile.outcome(() -> {
+      try {
+        LlmRequestBody parsed = OpenAiRequestParser.parse(path, body);
+        parsed.userInputBytes();
+        parsed.cacheSalt();
+        OpenAiRequestParser.serialize(parsed.json());
+        return OpenAiRequestParser.model(parsed);
+      } catch (RouterException e) {
+        assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertOpenAiError(e);
+        throw e;
+      }
+    }, RouterException.class));
+  }
+
+  @Property(tries = 2000, seed = "7332", shrinking = ShrinkingMode.OFF)
+  void requestPathAnswersADecisionOrA4xx(@ForAll("paths") String path, @ForAll("bodies") byte[] valid,
+      @ForAll("bodies") byte[] donor, @ForAll("randoms") Random random, @ForAll("modes") String mode,
+      @ForAll("headers") Map<String, String> headers) {
+    byte[] body = input(mode, valid, donor, random);
+    Statistics.label("outcome").collect(Hostile.outcome(() -> {
+      RequestDirector.PendingDecision pending = director.route(new RequestInput(pool, path, new HashMap<>(headers),
+          body, null, System.nanoTime()));
+      try {
+        RoutingDecision d = pending.decision().get(5, TimeUnit.SECONDS);
+        director.started(d);
+        director.finished(d);
+        return d;
+      } catch (java.util.concurrent.ExecutionException | CompletionException e) {
+        if (!(e.getCause() instanceof RouterException re)) {
+          throw new AssertionError("the request path failed with " + e.getCause(), e.getCause());
+        }
+        assertThat(re.code().httpStatus()).as(re.getMessage()).isBetween(400, 499);
+        assertOpenAiError(re);
+        throw re;
+      }
+    }, RouterException.class));
+  }
+
+  private static byte[] input(String mode, byte[] valid, byte[] donor, Random random) {
+    return switch (mode) {
+      case "valid" -> valid;
+      case "random" -> {
+        byte[] b = new byte[random.nextInt(300)];
+        random.nextBytes(b);
+        yield b;
+      }
+      case "nested" -> {
+        int depth = 1 + random.nextInt(20_000);
+        String open = random.nextBoolean() ? "[" : "{\"a\":";
+        yield ("{\"model\":\"m\",\"prompt\":" + open.repeat(depth)).getBytes(StandardCharsets.UTF_8);
+      }
+      default -> MUTATIONS.mutate(valid, donor, random);
+    };
+  }
+
+  private static void assertOpenAiError(RouterException e) {
+    try {
+      JsonNode error = JSON.readTree(OpenAiErrors.body(e.code(), e.getMessage())).path("error");
+      assertThat(error.path("message").asText()).isNotBlank();
+      assertThat(error.path("type").asText()).isEqualTo(e.code().openAiType());
+    } catch (java.io.IOException io) {
+      throw new AssertionError("error body is not JSON", io);
+    }
+  }
+
+  @Provide
+  Arbitrary<String> modes() {
+    return Arbitraries.of("valid", "valid", "mutated", "mutated", "mutated", "random", "nested");
+  }
+
+  @Provide
+  Arbitrary<String> paths() {
+    return Arbitraries.of(PATHS);
+  }
+
+  @Provide
+  Arbitrary<Random> randoms() {
+    return Arbitraries.randoms();
+  }
+
+  @Provide
+  Arbitrary<Map<String, String>> headers() {
+    Arbitrary<String> names = Arbitraries.of(RequestDirector.REQUEST_ID, RequestDirector.MODEL_REWRITE,
+        RequestDirector.OBJECTIVE, RequestDirector.FAIRNESS_ID, "content-type", "x-other");
+    Arbitrary<String> values = Arbitraries.oneOf(Arbitraries.of("", "m", "m2", " ", "\u00e9\u202e", "a".repeat(9000)),
+        Arbitraries.strings().ofMaxLength(40));
+    return Arbitraries.maps(names, values).ofMaxSize(4);
+  }
+
+  @Provide
+  Arbitrary<byte[]> bodies() {
+    return Arbitraries.randoms().map(OpenAiRequestFuzzTest::body);
+  }
+
+  /** A plausible request of any API: chat, completions, embeddings, responses or conversations. */
+  private static byte[] body(Random r) {
+    var node = JSON.createObjectNode();
+    if (r.nextInt(5) > 0) {
+      node.put("model", r.nextBoolean() ? "m" : "model-\u00e9\ud83d\ude00");
+    }
+    if (r.nextBoolean()) {
+      node.put("stream", r.nextBoolean());
+    }
+    if (r.nextInt(4) == 0) {
+      node.put("cache_salt", "salt" + r.nextInt(3));
+    }
+    String text = "hello ".repeat(r.nextInt(20)) + "\u00e9";
+    // Each API's field most of the time, so that most valid bodies suit whichever path they are sent to.
+    if (r.nextInt(4) > 0) {
+      node.putArray("messages").addObject().put("role", "user").put("content", text);
+    }
+    if (r.nextInt(4) > 0) {
+      if (r.nextBoolean()) {
+        node.put("prompt", text);
+      } else {
+        node.putArray("prompt").add(text).add(r.nextInt(1000));
+      }
+    }
+    if (r.nextInt(4) > 0) {
+      if (r.nextBoolean()) {
+        node.put("input", text);
+      } else {
+        node.putArray("input").addObject().put("role", "user").put("content", text);
+        node.put("instructions", "be brief");
+      }
+    }
+    if (r.nextInt(4) > 0) {
+      node.putArray("items").addObject().put("type", "message").put("content", text);
+    }
+    if (r.nextInt(4) == 0) {
+      node.put("max_tokens", r.nextInt());
+    }
+    return node.toString().getBytes(StandardCharsets.UTF_8);
+  }
+}
