@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,7 +133,27 @@ final class ModelWiring {
     if (q == null && container.getResources().getRequests() != null) {
       q = container.getResources().getRequests().get(GPU);
     }
-    return q == null ? 0 : Quantity.getAmountInBytes(q).longValue();
+    return q == null ? 0 : count(q);
+  }
+
+  /**
+   * A count quantity as a whole number, saturating at {@code Long.MAX_VALUE}. A decimal exponent ({@code 1e99999999})
+   * is compared, never expanded digit by digit as fabric8's conversion does (minutes for a hostile spec).
+   */
+  static long count(Quantity q) {
+    String format = q.getFormat() == null ? "" : q.getFormat();
+    BigDecimal value;
+    try {
+      value = format.startsWith("e") || format.startsWith("E") ? new BigDecimal(q.getAmount() + format)
+          : Quantity.getAmountInBytes(q);
+    } catch (NumberFormatException | ArithmeticException e) {
+      return 0;
+    }
+    if (value.signum() <= 0) {
+      return 0;
+    }
+    return value.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE
+        : value.setScale(0, RoundingMode.CEILING).longValue();
   }
 
   private static Volume volume(String name, ModelLocation location) {

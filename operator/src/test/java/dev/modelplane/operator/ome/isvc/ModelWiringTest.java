@@ -142,4 +142,17 @@ class ModelWiringTest {
   private static StorageSpec storage(String uri, String path) {
     return new StorageSpec(path, null, null, null, uri, null, null, null);
   }
+
+  @Test
+  void gpuCountsAreReadWithoutExpandingHugeExponents() {
+    assertThat(ModelWiring.count(new Quantity("4"))).isEqualTo(4);
+    assertThat(ModelWiring.count(new Quantity("2k"))).isEqualTo(2000);
+    assertThat(ModelWiring.count(new Quantity("1e3"))).isEqualTo(1000);
+    assertThat(ModelWiring.count(new Quantity("1e99999999"))).isEqualTo(Long.MAX_VALUE);
+    assertThat(ModelWiring.count(new Quantity("0.5"))).isEqualTo(1);
+    assertThat(ModelWiring.count(new Quantity("-3"))).isZero();
+    Container hostile = new ContainerBuilder().withName("engine").withNewResources()
+        .addToLimits("nvidia.com/gpu", new Quantity("9e99999999")).endResources().build();
+    assertThat(ModelWiring.gpus(hostile)).isEqualTo(Long.MAX_VALUE);
+  }
 }
