@@ -110,7 +110,12 @@ public final class ControlPlane implements AutoCloseable {
         "--endpoint-reconciler-type=none", "--enable-aggregator-routing=true",
         "--cert-dir=" + workDir.resolve("apiserver-certs"),
         "--profiling=false", "--v=1"));
-    waitFor("kube-apiserver /readyz", () -> "ok".equals(rawQuietly("/readyz")));
+    try {
+      waitFor("kube-apiserver /readyz", () -> "ok".equals(rawQuietly("/readyz")));
+    } catch (IOException e) {
+      close();
+      throw e;
+    }
     this.startupTime = Duration.ofNanos(System.nanoTime() - t0);
     LOG.info("event=control_plane_ready server={} startup_ms={}", server(), startupTime.toMillis());
   }
@@ -132,7 +137,7 @@ public final class ControlPlane implements AutoCloseable {
    */
   public static ControlPlane start(Path binDir, Path workDir, boolean removeWorkDirOnClose,
       UnaryOperator<String> kwokStages, Component... components) throws IOException {
-    ControlPlane cp = new ControlPlane(binDir, workDir, removeWorkDirOnClose, kwokStages);
+    ControlPlane cp = startCore(binDir, workDir, removeWorkDirOnClose, kwokStages);
     try {
       cp.enable(components);
     } catch (IOException | RuntimeException e) {
@@ -140,6 +145,25 @@ public final class ControlPlane implements AutoCloseable {
       throw e;
     }
     return cp;
+  }
+
+  /**
+   * etcd and kube-apiserver, tried again on fresh ports (up to three times) when a port picked free was taken by
+   * another process before ours bound it.
+   */
+  private static ControlPlane startCore(Path binDir, Path workDir, boolean removeWorkDirOnClose,
+      UnaryOperator<String> kwokStages) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return new ControlPlane(binDir, workDir, removeWorkDirOnClose, kwokStages);
+      } catch (IOException e) {
+        if (attempt >= 3 || !String.valueOf(e.getMessage()).contains("address already in use")) {
+          throw e;
+        }
+        LOG.warn("event=control_plane_port_taken attempt={} retrying with other ports", attempt);
+        deleteRecursively(workDir.resolve("etcd"));
+      }
+    }
   }
 
   /** Starts the given components unless they already run. */

@@ -119,7 +119,8 @@ class ExtProcStreamFuzzTest {
     int end = random.nextInt(3);
     Recorder recorder = new Recorder();
     Statistics.label("outcome").collect(Hostile.outcome(() -> {
-      ExtProcStream stream = new ExtProcStream(recorder, director, pools, metrics, random.nextInt(4) == 0);
+      ExtProcStream stream = new ExtProcStream(recorder, director, pools, metrics, random.nextInt(4) == 0,
+          random.nextInt(3) == 0 ? 256 : 32L << 20);
       for (ProcessingRequest r : sequence) {
         stream.onNext(r);
       }
