@@ -31,8 +31,8 @@ public final class GieFlags {
   boolean tracing;
 
   @Option(names = "--metrics-endpoint-auth", arity = "0..1", fallbackValue = "true",
-      description = "GIE's metrics authentication switch. Only false is supported: this router's metrics endpoint "
-          + "takes no token, so keep its port inside the cluster network.")
+      description = "GIE's metrics authentication: true asks for a bearer token the Kubernetes API authenticates and "
+          + "authorizes for get on /metrics (TokenReview, SubjectAccessReview); false or absent: no token.")
   Boolean metricsEndpointAuth;
 
   /** Why the flags cannot be honoured, or null. */
@@ -44,11 +44,12 @@ public final class GieFlags {
     if (zapEncoder != null && !zapEncoder.equals("json") && !zapEncoder.equals("console")) {
       return "--zap-encoder must be json or console, not '" + zapEncoder + "'";
     }
-    if (Boolean.TRUE.equals(metricsEndpointAuth)) {
-      return "--metrics-endpoint-auth=true is not supported: the metrics endpoint takes no token; pass "
-          + "--metrics-endpoint-auth=false and keep the metrics port inside the cluster network";
-    }
     return null;
+  }
+
+  /** Whether {@code /metrics} needs a token the Kubernetes API accepts. */
+  boolean metricsAuth() {
+    return Boolean.TRUE.equals(metricsEndpointAuth);
   }
 
   /** The log format {@code --zap-encoder} asks for, or null. */
@@ -66,7 +67,8 @@ public final class GieFlags {
       LOG.atWarn().log("--tracing: this router does not export OpenTelemetry traces");
     }
     if (kubernetes && metricsEndpointAuth == null) {
-      LOG.atWarn().log("the metrics endpoint takes no token (GIE's --metrics-endpoint-auth defaults to true)");
+      LOG.atWarn().log("the metrics endpoint takes no token unless --metrics-endpoint-auth=true (GIE's default is "
+          + "true)");
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.modelplane.router;
 
-import dev.modelplane.common.metrics.MetricsRegistry;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.config.PluginRegistry;
 import dev.modelplane.router.config.SchedulingSetup;
@@ -11,6 +10,7 @@ import dev.modelplane.router.extproc.ExtProcService;
 import dev.modelplane.router.extproc.GrpcTls;
 import dev.modelplane.router.gateway.AccessLog;
 import dev.modelplane.router.gateway.GatewayServer;
+import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.plugin.PluginEnvironment;
 import dev.modelplane.router.pool.EndpointListener;
@@ -54,6 +54,7 @@ public final class Router implements AutoCloseable {
   private ManagedChannel eppChannel;
   private AutoCloseable discovery;
   private io.vertx.core.http.HttpServer metricsServer;
+  private MetricsAccess metricsAccess = MetricsAccess.open();
   private ScheduledFuture<?> syncCheck;
   private volatile String lastSyncState = "";
 
@@ -154,17 +155,25 @@ public final class Router implements AutoCloseable {
             .addKeyValue("failure_mode", options.failOpen() ? "FailOpen" : "FailClose")
             .log("client mode: delegating picking");
       }
-      gateway = new GatewayServer(vertx, options.gateway(), director, pools, metrics, accessLog, System::nanoTime);
+      gateway = new GatewayServer(vertx, options.gateway(), director, pools, metrics, accessLog, System::nanoTime)
+          .protectMetrics(metricsAccess);
       gateway.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
     if (options.metricsPort() >= 0) {
-      metricsServer = vertx.createHttpServer().requestHandler(r -> r.response()
-          .putHeader("content-type", MetricsRegistry.CONTENT_TYPE).end(metrics.scrape()));
+      metricsServer = vertx.createHttpServer().requestHandler(r -> metricsAccess.serve(vertx, r, metrics::scrape));
       metricsServer.listen(options.metricsPort(), options.host())
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.atInfo().addKeyValue("port", metricsServer.actualPort()).log("metrics listening");
     }
     return this;
+  }
+
+  /**
+   * Who may read {@code /metrics} on the metrics port and the gateway's (default: anyone); GIE's
+   * {@code --metrics-endpoint-auth}. Call before {@link #start()}.
+   */
+  public void protectMetrics(MetricsAccess access) {
+    this.metricsAccess = access;
   }
 
   /** Attaches discovery (closed with the router); readiness follows its first sync. */

@@ -5,6 +5,7 @@ import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.datalayer.MetricsScraper;
 import dev.modelplane.router.extproc.GrpcTls;
+import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.plugin.Quantities;
 import dev.modelplane.router.pool.KubernetesDiscovery;
 import dev.modelplane.router.pool.PoolKey;
@@ -279,8 +280,16 @@ public final class RouterCommand implements Callable<Integer> {
         failureMode.equals("FailOpen"), disableSubsetFilter,
         new GrpcTls.ServerTls(secureServing, certPath, enableCertReload),
         new GrpcTls.ClientTls(eppTls, eppCaFile, eppInsecureSkipVerify), maxBodyBytes);
+    if (gie.metricsAuth() && client == null) {
+      System.err.println("router: --metrics-endpoint-auth=true needs the Kubernetes API to check tokens: serve pools "
+          + "(--pool, --pool-name, --all-pools) or pass --metrics-endpoint-auth=false");
+      return 2;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Router router = new Router(options);
+    if (gie.metricsAuth()) {
+      router.protectMetrics(MetricsAccess.kubernetes(client, Duration.ofMinutes(1)));
+    }
     KubernetesClient kube = client;
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
       router.close();

@@ -51,8 +51,8 @@ class GieFlagsTest {
     assertThat(refused("--pool-name=qwen", "--pool-group=inference.networking.x-k8s.io"))
         .contains("router: --pool-group inference.networking.x-k8s.io is not supported: this router serves "
             + "inference.networking.k8s.io/v1 InferencePools");
-    assertThat(refused("--pool-name=qwen", "--metrics-endpoint-auth"))
-        .contains("router: --metrics-endpoint-auth=true is not supported");
+    assertThat(refused("--endpoints=127.0.0.1:1", "--metrics-endpoint-auth"))
+        .contains("router: --metrics-endpoint-auth=true needs the Kubernetes API to check tokens");
     assertThat(refused("--pool-name=qwen", "--zap-encoder=xml")).contains("--zap-encoder must be json or console");
   }
 

@@ -1,9 +1,10 @@
 package dev.modelplane.router.gateway;
 
-import dev.modelplane.common.metrics.MetricsRegistry;
+import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolRegistry;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -16,10 +17,14 @@ import io.vertx.core.http.HttpServerRequest;
 final class AdminEndpoints {
   private final PoolRegistry pools;
   private final RouterMetrics metrics;
+  private final MetricsAccess metricsAccess;
+  private final Vertx vertx;
 
-  AdminEndpoints(PoolRegistry pools, RouterMetrics metrics) {
+  AdminEndpoints(PoolRegistry pools, RouterMetrics metrics, MetricsAccess metricsAccess, Vertx vertx) {
     this.pools = pools;
     this.metrics = metrics;
+    this.metricsAccess = metricsAccess;
+    this.vertx = vertx;
   }
 
   /** Answers the request when it is for one of these endpoints; {@code false} otherwise. */
@@ -38,8 +43,7 @@ final class AdminEndpoints {
           req.response().setStatusCode(503).end("not ready: " + reason);
         }
       }
-      case "/metrics" -> req.response().putHeader(HttpHeaders.CONTENT_TYPE, MetricsRegistry.CONTENT_TYPE)
-          .end(metrics.scrape());
+      case "/metrics" -> metricsAccess.serve(vertx, req, metrics::scrape);
       default -> {
         return false;
       }

@@ -1,6 +1,7 @@
 package dev.modelplane.router.gateway;
 
 
+import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.RequestDirector;
@@ -39,6 +40,7 @@ public final class GatewayServer {
   private final LongSupplier nanoClock;
   private final AtomicInteger boundPort = new AtomicInteger();
   private final java.util.List<String> deploymentIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile MetricsAccess metricsAccess = MetricsAccess.open();
 
   public GatewayServer(Vertx vertx, GatewayOptions options, RequestDirector director, PoolRegistry pools,
       RouterMetrics metrics, AccessLog accessLog, LongSupplier nanoClock) {
@@ -49,6 +51,12 @@ public final class GatewayServer {
     this.metrics = metrics;
     this.accessLog = accessLog;
     this.nanoClock = nanoClock;
+  }
+
+  /** Who may read {@code GET /metrics} on this port (default: anyone); set before {@link #start()}. */
+  public GatewayServer protectMetrics(MetricsAccess access) {
+    this.metricsAccess = access;
+    return this;
   }
 
   /** Starts listening; completes with the bound port. */
@@ -112,7 +120,7 @@ public final class GatewayServer {
           .setMaxInitialLineLength(opts.limits().maxInitialLineBytes())
           .setMaxHeaderSize(opts.limits().maxHeaderBytes())
           .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(opts.limits().maxHttp2Streams())));
-      AdminEndpoints admin = new AdminEndpoints(pools, metrics);
+      AdminEndpoints admin = new AdminEndpoints(pools, metrics, metricsAccess, vertx);
       // The connection's own timeouts (Vert.x's idle timeout would also cut a long generation in progress).
       Map<HttpConnection, ClientConnectionGuard> guards = new HashMap<>();
       server.connectionHandler(conn -> {

@@ -119,6 +119,8 @@ final class PickerBuilder {
     args.add("--tracing=" + settings.tracing().enabled());
     if (!settings.metricsEndpointAuth()) {
       args.add("--metrics-endpoint-auth=false");
+    } else if (isModelplane(picker.image())) {
+      args.add("--metrics-endpoint-auth=true"); // GIE's pickers check tokens by default; modelplane's router on request
     }
     return args;
   }

@@ -54,7 +54,8 @@ class PickerBuilderTest {
     assertThat(epp.getImage()).isEqualTo(ProjectVersion.image());
     assertThat(epp.getArgs()).containsExactly("router", "--host=0.0.0.0", "--pool-name=qwen3.0_6b",
         "--pool-namespace=team", "--pool-group=inference.networking.k8s.io",
-        "--config-file=/config/default-plugins.yaml", "--grpc-port=9002", "--zap-encoder=json", "--tracing=false");
+        "--config-file=/config/default-plugins.yaml", "--grpc-port=9002", "--zap-encoder=json", "--tracing=false",
+        "--metrics-endpoint-auth=true");
     assertThat(epp.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
         .containsExactly("grpc-ext-proc:9002", "grpc-health:9003", "http-metrics:9090");
     assertThat(epp.getReadinessProbe().getGrpc().getService()).isEqualTo("inference-extension");
