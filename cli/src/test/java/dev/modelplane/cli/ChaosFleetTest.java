@@ -27,7 +27,6 @@ class ChaosFleetTest {
     assertThat(rendered.stream().map(o -> o.getKind() + "/" + o.getMetadata().getName()).distinct().count())
         .isEqualTo(rendered.size());
     assertThat(rendered).allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isIn("chaos", null));
-    System.out.println(kinds);
     assertThat(fleet.pods()).isEqualTo(260);
     assertThat(fleet.nodes()).hasSize(4);
     assertThat(rendered.stream().collect(Collectors.toMap(o -> o.getKind() + "/" + o.getMetadata().getName(),

@@ -31,14 +31,14 @@ import org.slf4j.LoggerFactory;
  * every object is what {@code modelplane render} says, owned, once; every status reached its phase; the operator's
  * request rate falls back to its idle baseline; and no object got a storm of Events.
  */
-@WithControlPlane
+@WithControlPlane // for its rule on missing binaries (skip locally, fail under CI); the faults go to a plane of its own
 class ControlPlaneChaosIT {
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlaneChaosIT.class);
   private static final int BATCHES = 10;
   /** SIGKILLs of the apiserver, one after each batch: 10, or the system property {@code chaos.apiserverKills}. */
   private static final int KILLS = Integer.getInteger("chaos.apiserverKills", 10);
   private static final Duration CONVERGENCE_TIMEOUT = Duration.ofSeconds(300);
-  private static final Duration IDLE_WINDOW = Duration.ofSeconds(15);
+  private static final Duration IDLE_WINDOW = Duration.ofSeconds(10);
   private static ControlPlane cp;
 
   @BeforeAll

@@ -47,7 +47,7 @@ class LeaderChaosIT {
   private static final List<String> TIMING = List.of("--lease-duration=4s", "--renew-deadline=3s",
       "--retry-period=1s");
   private static final Duration CONVERGENCE_TIMEOUT = Duration.ofSeconds(300);
-  private static final Duration IDLE_WINDOW = Duration.ofSeconds(15);
+  private static final Duration IDLE_WINDOW = Duration.ofSeconds(10);
   private static final String APF_SERVICE_ACCOUNTS = "apiserver_flowcontrol_dispatched_requests_total{"
       + "flow_schema=\"service-accounts\"";
 
@@ -220,7 +220,7 @@ class LeaderChaosIT {
       }
       Chaos.await("a leader before kill " + (k + 1), Duration.ofSeconds(90),
           () -> replicas.stream().anyMatch(Replica::leading));
-      Thread.sleep(2_000); // let it reconcile for a moment
+      Thread.sleep(1_500); // let it reconcile for a moment
       Replica leader = replicas.stream().filter(Replica::leading).findFirst().orElse(null);
       if (leader == null) {
         k--;
