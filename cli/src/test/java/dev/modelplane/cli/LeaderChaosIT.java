@@ -292,12 +292,21 @@ class LeaderChaosIT {
     for (GenericKubernetesResource o : all) {
       try {
         admin.resource(o).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
-        if (o.getMetadata().getNamespace() == null) {
+        // Base models now, not with the namespace later: a model agent of a later test would try to fetch them.
+        if (o.getMetadata().getNamespace() == null || o.getKind().equals("BaseModel")) {
           admin.resource(o).delete();
         }
       } catch (RuntimeException e) {
         LOG.warn("finalizer not released for {}/{}: {}", o.getKind(), o.getMetadata().getName(), e.getMessage());
       }
+    }
+    try {
+      Chaos.await("the fleet's base models gone", Duration.ofSeconds(30), () -> admin
+          .genericKubernetesResources("ome.io/v1beta1", "BaseModel").inNamespace(ns).list().getItems().isEmpty()
+          && admin.genericKubernetesResources("ome.io/v1beta1", "ClusterBaseModel").withName(fleet.clusterModel())
+              .get() == null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }
