@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.FakeNode;
-import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.UpstreamCrds;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.scheduling.PriorityClassInstaller;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -38,8 +37,7 @@ import org.slf4j.LoggerFactory;
  * request rate (the apiserver's priority-and-fairness count for service accounts, which only the operator uses here)
  * falls back to the two idle replicas' baseline.
  */
-@WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER,
-    ControlPlane.Component.KWOK})
+@WithControlPlane // for its rule on missing binaries; the test runs on a control plane of its own
 class LeaderChaosIT {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderChaosIT.class);
   private static final int KILLS = 20;
@@ -51,6 +49,7 @@ class LeaderChaosIT {
   private static final String APF_SERVICE_ACCOUNTS = "apiserver_flowcontrol_dispatched_requests_total{"
       + "flow_schema=\"service-accounts\"";
 
+  private static ControlPlane cp;
   private final List<Replica> replicas = new ArrayList<>();
   private final AtomicBoolean stopping = new AtomicBoolean();
 
@@ -111,6 +110,28 @@ class LeaderChaosIT {
     }
   }
 
+  /**
+   * A control plane of its own with a controller-manager, scheduler and kwok: the shared one is kept without them for
+   * the tests that stand in for those components by hand.
+   */
+  @BeforeAll
+  static void start() throws IOException {
+    cp = ControlPlane.start(ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER,
+        ControlPlane.Component.KWOK);
+    cp.installCrds();
+    for (UpstreamCrds set : ChaosFleet.OPTIONAL_KINDS) {
+      cp.installCrdFiles(set.files());
+    }
+    PriorityClassInstaller.install(cp.client());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cp != null) {
+      cp.close();
+    }
+  }
+
   @AfterEach
   void stopReplicas() throws IOException {
     stopping.set(true);
@@ -142,21 +163,21 @@ class LeaderChaosIT {
   }
 
   @Test
-  void twoHundredServicesConvergeWhileTheLeaderIsKilledTwentyTimes(KubeTest test) throws Exception {
-    KubernetesClient admin = test.controlPlane().client();
-    String ns = test.namespace();
-    Path kubeconfig = OperatorFixtures.serviceAccountKubeconfig(test, dir.resolve("operator.kubeconfig"));
-    PriorityClassInstaller.install(admin);
-    test.installUpstreamCrds(ChaosFleet.OPTIONAL_KINDS.toArray(UpstreamCrds[]::new));
-    ChaosFleet fleet = ChaosFleet.of(ChaosFleet.size(), ns, ns.substring(ns.lastIndexOf('-') + 1));
-    test.addNodes(fleet.nodes().toArray(FakeNode[]::new));
+  void twoHundredServicesConvergeWhileTheLeaderIsKilledTwentyTimes() throws Exception {
+    KubernetesClient admin = cp.client();
+    String ns = "chaos";
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
+    Path kubeconfig = OperatorFixtures.serviceAccountKubeconfig(admin, ns, "modelplane-operator", cp.kubeconfig(),
+        dir.resolve("operator.kubeconfig"));
+    ChaosFleet fleet = ChaosFleet.of(ChaosFleet.size(), ns, "lc");
+    cp.addNodes(fleet.nodes().toArray(FakeNode[]::new));
     List<HasMetadata> rendered = fleet.rendered();
     try {
       run(admin, ns, kubeconfig, fleet, rendered);
     } finally {
       stopping.set(true);
       replicas.forEach(r -> r.process.destroyForcibly());
-      releaseFinalizers(admin, fleet);
     }
   }
 
@@ -267,46 +288,5 @@ class LeaderChaosIT {
     assertThat(events.maxPerObjectAndReason()).as("Events per object and reason: " + events.worst())
         .isLessThanOrEqualTo(5);
     assertThat(events.total()).as("Events in all").isLessThanOrEqualTo(2 * fleet.services());
-  }
-
-  /**
-   * With the replicas gone nobody removes the fleet's finalizers: drop them, so the namespace (and the cluster-scoped
-   * model and runtime) can be deleted after the test.
-   */
-  private static void releaseFinalizers(KubernetesClient admin, ChaosFleet fleet) {
-    String ns = fleet.namespace();
-    List<GenericKubernetesResource> all = new ArrayList<>();
-    for (String[] kind : List.of(new String[] {"inference.llmkube.dev/v1alpha1", "Model"},
-        new String[] {"inference.llmkube.dev/v1alpha1", "InferenceService"},
-        new String[] {"ome.io/v1beta1", "InferenceService"}, new String[] {"ome.io/v1beta1", "BaseModel"},
-        new String[] {"model.otterscale.io/v1alpha1", "ModelService"})) {
-      all.addAll(admin.genericKubernetesResources(kind[0], kind[1]).inNamespace(ns).list().getItems());
-    }
-    for (String[] kind : List.of(new String[] {"ome.io/v1beta1", "ClusterBaseModel", fleet.clusterModel()},
-        new String[] {"ome.io/v1beta1", "ClusterServingRuntime", fleet.clusterRuntime()})) {
-      GenericKubernetesResource o = admin.genericKubernetesResources(kind[0], kind[1]).withName(kind[2]).get();
-      if (o != null) {
-        all.add(o);
-      }
-    }
-    for (GenericKubernetesResource o : all) {
-      try {
-        admin.resource(o).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
-        // Base models now, not with the namespace later: a model agent of a later test would try to fetch them.
-        if (o.getMetadata().getNamespace() == null || o.getKind().equals("BaseModel")) {
-          admin.resource(o).delete();
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("finalizer not released for {}/{}: {}", o.getKind(), o.getMetadata().getName(), e.getMessage());
-      }
-    }
-    try {
-      Chaos.await("the fleet's base models gone", Duration.ofSeconds(30), () -> admin
-          .genericKubernetesResources("ome.io/v1beta1", "BaseModel").inNamespace(ns).list().getItems().isEmpty()
-          && admin.genericKubernetesResources("ome.io/v1beta1", "ClusterBaseModel").withName(fleet.clusterModel())
-              .get() == null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }
