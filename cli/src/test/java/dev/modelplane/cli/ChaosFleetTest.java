@@ -30,7 +30,7 @@ class ChaosFleetTest {
     assertThat(fleet.pods()).isEqualTo(260);
     assertThat(fleet.nodes()).hasSize(4);
     assertThat(rendered.stream().collect(Collectors.toMap(o -> o.getKind() + "/" + o.getMetadata().getName(),
-        Function.identity()))).containsKeys("Deployment/lk-000", "Deployment/ome-001-engine", "Deployment/ms-059-decode",
-        "Deployment/ms-059-epp");
+        Function.identity()))).containsKeys("Deployment/lk-000", "Deployment/ome-001-engine",
+        "Deployment/ms-059-decode", "Deployment/ms-059-epp");
   }
 }
