@@ -55,16 +55,20 @@ final class OperatorFixtures {
    * token of its service account — so the operator runs with exactly the manifest's permissions.
    */
   static Path serviceAccountKubeconfig(KubeTest test, Path file) throws IOException {
-    KubernetesClient admin = test.client();
-    String ns = test.namespace();
-    String account = test.uniqueName("modelplane-operator");
+    return serviceAccountKubeconfig(test.client(), test.namespace(), test.uniqueName("modelplane-operator"),
+        test.controlPlane().kubeconfig(), file);
+  }
+
+  /** As {@link #serviceAccountKubeconfig(KubeTest, Path)}, for any control plane (its admin kubeconfig given). */
+  static Path serviceAccountKubeconfig(KubernetesClient admin, String ns, String account, Path adminKubeconfig,
+      Path file) throws IOException {
     String text = Files.readString(repoRoot().resolve("deploy/operator/rbac.yaml"))
         .replace("namespace: modelplane-system", "namespace: " + ns)
         .replace("name: modelplane-operator\n", "name: " + account + "\n")
         .replace("name: modelplane-operator-namespaced\n", "name: " + account + "-namespaced\n")
         .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n");
     applyAll(admin, text);
-    return kubeconfigWithToken(test, account, file);
+    return kubeconfigWithToken(admin, ns, account, adminKubeconfig, file);
   }
 
   /**
@@ -111,11 +115,14 @@ final class OperatorFixtures {
 
   /** Writes a kubeconfig for the test's control plane with a token of service account {@code account}. */
   static Path kubeconfigWithToken(KubeTest test, String account, Path file) throws IOException {
-    KubernetesClient admin = test.client();
-    String ns = test.namespace();
+    return kubeconfigWithToken(test.client(), test.namespace(), account, test.controlPlane().kubeconfig(), file);
+  }
+
+  private static Path kubeconfigWithToken(KubernetesClient admin, String ns, String account, Path adminKubeconfig,
+      Path file) throws IOException {
     TokenRequest token = admin.serviceAccounts().inNamespace(ns).withName(account).tokenRequest(
         new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build());
-    JsonNode cluster = YAML.readTree(test.controlPlane().kubeconfig().toFile()).path("clusters").get(0)
+    JsonNode cluster = YAML.readTree(adminKubeconfig.toFile()).path("clusters").get(0)
         .path("cluster");
     Files.createDirectories(file.getParent());
     Files.writeString(file, """

@@ -63,7 +63,13 @@ class InferenceServiceControllerIT {
       assertThat(d.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
         assertThat(o.getKind()).isEqualTo("InferenceService");
         assertThat(o.getUid()).isEqualTo(get(client, "chat").getMetadata().getUid());
+        assertThat(o.getController()).as("a controller reference, as LLMKube sets it").isTrue();
+        assertThat(o.getBlockOwnerDeletion()).isTrue();
       });
+      assertThat(client.services().withName("chat").get().getMetadata().getOwnerReferences()).singleElement()
+          .satisfies(o -> assertThat(o.getController()).isTrue());
+      assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("chat").get().getMetadata()
+          .getOwnerReferences()).singleElement().satisfies(o -> assertThat(o.getController()).isTrue());
       assertThat(d.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs()).startsWith(
           "test-org/llama-gguf", "--port", "8000");
       assertThat(client.services().withName("chat").get().getSpec().getPorts().getFirst().getTargetPort()

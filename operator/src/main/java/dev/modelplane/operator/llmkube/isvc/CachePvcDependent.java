@@ -1,6 +1,7 @@
 package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.operator.common.ControllerReference;
 import dev.modelplane.operator.common.CreateOrTake;
 import dev.modelplane.operator.common.OperatorLabels;
 import dev.modelplane.operator.llmkube.ModelStaging;
@@ -53,7 +54,7 @@ public class CachePvcDependent extends KubernetesDependentResource<PersistentVol
   @Override
   protected void addReferenceHandlingMetadata(PersistentVolumeClaim desired, InferenceService primary) {
     if (!ModelStaging.SHARED_CACHE_CLAIM.equals(desired.getMetadata().getName())) {
-      super.addReferenceHandlingMetadata(desired, primary);
+      ControllerReference.set(desired, primary);
     }
   }
 

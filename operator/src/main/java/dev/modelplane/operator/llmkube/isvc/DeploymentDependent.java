@@ -1,6 +1,7 @@
 package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.operator.common.ControllerReference;
 import dev.modelplane.operator.common.OperatorLabels;
 import dev.modelplane.operator.common.OwnCreations;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -30,6 +31,12 @@ public class DeploymentDependent extends CRUDKubernetesDependentResource<Deploym
 
   public DeploymentDependent() {
     super(Deployment.class);
+  }
+
+  /** A controller reference, as LLMKube sets it, rather than JOSDK's plain owner reference. */
+  @Override
+  protected void addReferenceHandlingMetadata(Deployment desired, InferenceService primary) {
+    ControllerReference.set(desired, primary);
   }
 
   @Override

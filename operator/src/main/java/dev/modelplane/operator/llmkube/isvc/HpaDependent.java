@@ -1,6 +1,7 @@
 package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.operator.common.ControllerReference;
 import dev.modelplane.operator.common.OperatorLabels;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -19,6 +20,12 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 public class HpaDependent extends CRUDKubernetesDependentResource<HorizontalPodAutoscaler, InferenceService> {
   public HpaDependent() {
     super(HorizontalPodAutoscaler.class);
+  }
+
+  /** A controller reference, as LLMKube sets it, rather than JOSDK's plain owner reference. */
+  @Override
+  protected void addReferenceHandlingMetadata(HorizontalPodAutoscaler desired, InferenceService primary) {
+    ControllerReference.set(desired, primary);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
+import dev.modelplane.operator.common.ControllerReference;
 import dev.modelplane.operator.common.OperatorLabels;
 import dev.modelplane.operator.common.OwnCreations;
 import io.fabric8.kubernetes.api.model.Service;
@@ -16,6 +17,12 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 public class ServiceDependent extends CRUDKubernetesDependentResource<Service, InferenceService> {
   public ServiceDependent() {
     super(Service.class);
+  }
+
+  /** A controller reference, as LLMKube sets it, rather than JOSDK's plain owner reference. */
+  @Override
+  protected void addReferenceHandlingMetadata(Service desired, InferenceService primary) {
+    ControllerReference.set(desired, primary);
   }
 
   @Override
