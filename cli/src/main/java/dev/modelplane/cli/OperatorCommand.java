@@ -3,8 +3,8 @@ package dev.modelplane.cli;
 import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.OperatorSettings;
-import dev.modelplane.operator.app.HealthServer;
 import dev.modelplane.operator.app.AccessCheck;
+import dev.modelplane.operator.app.HealthServer;
 import dev.modelplane.operator.app.LeaderLease;
 import dev.modelplane.operator.app.ModelplaneOperator;
 import dev.modelplane.operator.modelsource.InspectionPolicy;
@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -191,7 +192,9 @@ final class OperatorCommand implements Callable<Integer> {
             stopped.countDown();
           });
         }
-        AccessCheck.run(client, settings.namespaces());
+        // Off the start-up path: an unreachable apiserver must not hold the operator back for the client's retries.
+        Set<String> watched = settings.namespaces();
+        Thread.ofVirtual().name("access-check").start(() -> AccessCheck.run(client, watched));
         operator.start();
         LOG.info("serving http={}:{} leaderElection={} identity={} namespaces={} server={}", bindAddress,
             http.port(), leaderElect, lease == null ? "-" : lease.identity(),

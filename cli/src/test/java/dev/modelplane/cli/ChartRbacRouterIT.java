@@ -97,14 +97,16 @@ class ChartRbacRouterIT {
           .addNewCondition().withType("Ready").withStatus("True").endCondition().build());
       client.pods().resource(pod).updateStatus();
 
-      Path kubeconfig = OperatorFixtures.kubeconfigWithToken(test, "modelplane-router", dir.resolve("router.kubeconfig"));
+      Path kubeconfig = OperatorFixtures.kubeconfigWithToken(test, "modelplane-router",
+          dir.resolve("router.kubeconfig"));
       int port = OperatorFixtures.freePort();
       start("router", List.of("router", "--host=127.0.0.1", "--port=" + port,
           "--grpc-port=" + OperatorFixtures.freePort(), "--grpc-health-port=" + OperatorFixtures.freePort(),
           "--metrics-port=" + OperatorFixtures.freePort(), "--pool-namespace=" + ns, "--all-pools"), kubeconfig);
 
       await().atMost(TIMEOUT).ignoreExceptions().until(() -> get(port, "/health").body().contains("\"endpoints\":1"));
-      String body = "{\"model\":\"" + model + "\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+      String body = "{\"model\":\"" + model
+          + "\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
       HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
           + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());

@@ -137,7 +137,7 @@ public final class ControlPlane implements AutoCloseable {
    */
   public static ControlPlane start(Path binDir, Path workDir, boolean removeWorkDirOnClose,
       UnaryOperator<String> kwokStages, Component... components) throws IOException {
-    ControlPlane cp = startCore(binDir, workDir, removeWorkDirOnClose, kwokStages);
+    ControlPlane cp = startEtcdAndApiServer(binDir, workDir, removeWorkDirOnClose, kwokStages);
     try {
       cp.enable(components);
     } catch (IOException | RuntimeException e) {
@@ -151,7 +151,7 @@ public final class ControlPlane implements AutoCloseable {
    * etcd and kube-apiserver, tried again on fresh ports (up to three times) when a port picked free was taken by
    * another process before ours bound it.
    */
-  private static ControlPlane startCore(Path binDir, Path workDir, boolean removeWorkDirOnClose,
+  private static ControlPlane startEtcdAndApiServer(Path binDir, Path workDir, boolean removeWorkDirOnClose,
       UnaryOperator<String> kwokStages) throws IOException {
     for (int attempt = 1; ; attempt++) {
       try {

@@ -107,7 +107,8 @@ public final class RouterCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}.")
   int maxAttempts;
 
-  @Option(names = "--upstream-response-timeout", defaultValue = "10m", converter = GoDuration.NonNegativeConverter.class,
+  @Option(names = "--upstream-response-timeout", defaultValue = "10m",
+      converter = GoDuration.NonNegativeConverter.class,
       description = "Gateway: longest wait from sending a request to a model server until its first response body "
           + "byte (a non-streamed completion's whole generation); then the request is retried elsewhere, or "
           + "answered 504. 0 = none. Default: ${DEFAULT-VALUE}.")

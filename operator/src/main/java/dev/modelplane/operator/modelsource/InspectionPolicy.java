@@ -50,11 +50,15 @@ public record InspectionPolicy(boolean allowHttp, List<String> allowedHosts, Lis
       new Range("169.254.0.0/16", "a link-local address (cloud metadata lives at 169.254.169.254)"),
       new Range("224.0.0.0/4", "a multicast address"),
       new Range("240.0.0.0/4", "a reserved address"),
+      new Range("192.0.0.0/24", "a special-purpose address"),
+      new Range("198.18.0.0/15", "a benchmarking address"),
       new Range("::/128", "an unspecified address"),
       new Range("::1/128", "a loopback address"),
       new Range("fc00::/7", "a private (unique local) address"),
       new Range("fe80::/10", "a link-local address"),
-      new Range("ff00::/8", "a multicast address"));
+      new Range("ff00::/8", "a multicast address"),
+      new Range("64:ff9b:1::/48", "a local-use NAT64 address"),
+      new Range("2001::/32", "a Teredo tunnel address"));
 
   public InspectionPolicy {
     allowedHosts = normalized(allowedHosts, FLAG_ALLOWED_HOSTS);

@@ -32,6 +32,10 @@ class InspectionPolicyTest {
     assertThat(InspectionPolicy.notPublic(ip("fd12:3456::1"))).contains("unique local");
     assertThat(InspectionPolicy.notPublic(ip("fe80::1"))).isEqualTo("a link-local address");
     assertThat(InspectionPolicy.notPublic(ip("ff02::1"))).isEqualTo("a multicast address");
+    assertThat(InspectionPolicy.notPublic(ip("192.0.0.170"))).isEqualTo("a special-purpose address");
+    assertThat(InspectionPolicy.notPublic(ip("198.19.1.1"))).isEqualTo("a benchmarking address");
+    assertThat(InspectionPolicy.notPublic(ip("64:ff9b:1::a00:1"))).isEqualTo("a local-use NAT64 address");
+    assertThat(InspectionPolicy.notPublic(ip("2001:0:4136:e378::1"))).isEqualTo("a Teredo tunnel address");
   }
 
   @Test

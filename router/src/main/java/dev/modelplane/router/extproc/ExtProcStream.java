@@ -40,7 +40,8 @@ import org.slf4j.MDC;
  * body as streamed mutations of at most 62,000 bytes. On the response path, read the served endpoint from the
  * metadata, mark response headers, pass streamed bodies through (rewriting the model name back), buffer non-streamed
  * ones up to the body cap (past it they pass through unparsed). A request body over the cap is answered 413, and
- * nothing is routed before endpoint discovery has synced (503 with the reason). Errors with a known HTTP status become an ImmediateResponse; anything else fails the gRPC stream so the
+ * nothing is routed before endpoint discovery has synced (503 with the reason). Errors with a known HTTP status become
+ * an ImmediateResponse; anything else fails the gRPC stream so the
  * proxy's failure mode (FailOpen/FailClose) applies.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {

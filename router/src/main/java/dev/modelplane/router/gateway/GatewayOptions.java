@@ -27,8 +27,7 @@ public record GatewayOptions(String host, int port, long maxBodyBytes, int maxAt
    * @param upstreamIdleTimeout the longest pause between two response body chunks once the first was relayed
    * @param clientIdleTimeout a keep-alive client connection with no request in progress is closed after this; also
    *     how long a client may leave a streamed response unread (its socket not writable) before it is dropped
-   * @param clientRequestTimeout the whole request (head and body) must arrive within this of the connection opening
-   *     or of the previous response's end
+   * @param clientRequestTimeout the request body must have arrived within this of the request head (408 after)
    * @param maxHeaderBytes the request head's headers, in bytes (431 above)
    * @param maxInitialLineBytes the request line, in bytes (414 above)
    * @param maxHttp2Streams concurrent streams per HTTP/2 connection (advertised in SETTINGS)

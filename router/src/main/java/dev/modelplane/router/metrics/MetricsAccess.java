@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,11 +27,13 @@ import org.slf4j.LoggerFactory;
  * bearer token the Kubernetes API authenticates (TokenReview) and authorizes for {@code get} on the non-resource URL
  * {@code /metrics} (SubjectAccessReview), as a Prometheus with a ServiceAccount token and a ClusterRole granting that
  * URL scrapes. No token or a token the API does not accept → 401; accepted but not authorized → 403; the API
- * unreachable → 503. Verdicts are cached per token (by its SHA-256) for a minute, so scrapes cost no API calls.
+ * unreachable, or more than a few unknown tokens under review at once → 503. Verdicts are cached per token (by its
+ * SHA-256) for a minute, so scrapes cost no API calls; a flood of unknown tokens never evicts an allowed one.
  */
 public final class MetricsAccess {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsAccess.class);
   private static final int MAX_CACHED = 1024;
+  private static final int MAX_CONCURRENT_REVIEWS = 4;
 
   /** The outcome of a check. */
   public enum Verdict { ALLOWED, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE }
@@ -41,6 +44,7 @@ public final class MetricsAccess {
   private final KubernetesClient client;
   private final long ttlNanos;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+  private final Semaphore reviews = new Semaphore(MAX_CONCURRENT_REVIEWS);
 
   private MetricsAccess(KubernetesClient client, Duration ttl) {
     this.client = client;
@@ -62,7 +66,7 @@ public final class MetricsAccess {
     return client != null;
   }
 
-  /** Answers {@code req} with {@code body} when the caller may read it, else with 401/403/503; never blocks the loop. */
+  /** Answers {@code req} with {@code body} when the caller may read it, else 401/403/503; never blocks the loop. */
   public void serve(Vertx vertx, HttpServerRequest req, Supplier<String> body) {
     if (client == null) {
       req.response().putHeader("content-type", MetricsRegistry.CONTENT_TYPE).end(body.get());
@@ -97,17 +101,29 @@ public final class MetricsAccess {
     if (cached != null && now - cached.expiresAt() < 0) {
       return cached.verdict();
     }
+    // Unknown tokens cost API calls: a few reviews at a time, the rest answered 503 until one finishes.
+    if (!reviews.tryAcquire()) {
+      return Verdict.UNAVAILABLE;
+    }
     Verdict verdict;
     try {
       verdict = review(token);
     } catch (KubernetesClientException e) {
       LOG.atWarn().addKeyValue("error", e.getMessage()).log("metrics token could not be reviewed");
       return Verdict.UNAVAILABLE;
+    } finally {
+      reviews.release();
     }
     if (cache.size() >= MAX_CACHED) {
-      cache.clear();
+      // Make room without forgetting the scrapers: expired verdicts first, then refusals; allowed ones stay.
+      cache.values().removeIf(c -> now - c.expiresAt() >= 0);
+      if (cache.size() >= MAX_CACHED) {
+        cache.values().removeIf(c -> c.verdict() != Verdict.ALLOWED);
+      }
     }
-    cache.put(key, new Cached(verdict, now + ttlNanos));
+    if (cache.size() < MAX_CACHED) {
+      cache.put(key, new Cached(verdict, now + ttlNanos));
+    }
     return verdict;
   }
 

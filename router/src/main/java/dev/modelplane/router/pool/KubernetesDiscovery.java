@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +58,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private final Selection selection;
   private final Map<PoolKey, InferencePoolSpec> specs = new HashMap<>();
   private final Map<PoolKey, String> objectivePool = new HashMap<>();
-  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
   private SharedIndexInformer<Pod> pods;
   private SharedIndexInformer<InferenceObjective> objectives;
   private volatile String lastError;
@@ -354,7 +355,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
       return;
     }
     for (InferenceObjective o : objectives.getStore().list()) {
-      if (poolKey.namespace().equals(o.getMetadata().getNamespace()) && o.getSpec() != null && refersToPool(o.getSpec().poolRef())
+      if (poolKey.namespace().equals(o.getMetadata().getNamespace()) && o.getSpec() != null
+          && refersToPool(o.getSpec().poolRef())
           && poolKey.name().equals(o.getSpec().poolRef().name())) {
         pool.putObjective(o.getMetadata().getName(), o.getSpec().priority());
         objectivePool.put(new PoolKey(poolKey.namespace(), o.getMetadata().getName()), poolKey.name());

@@ -32,7 +32,8 @@ class QuantityAndDurationFuzzTest {
       "1E6", "0", "+1Ki", "-1", "1Ei", "8Ti", "0.1", "1Pi");
   private static final List<String> DURATIONS = List.of("300ms", "1.5s", "2m30s", "1h", "-1.5h", "0", "1us",
       "1\u00b5s", "2562047h47m16.854775807s", ".5s", "1h2m3s4ms5us6ns");
-  private static final Mutations MUTATIONS = new Mutations(List.of("e", "E", "e999999999", "e9999999", "e99999999", "E-99999999", "Ei", "Gi",
+  private static final Mutations MUTATIONS = new Mutations(List.of("e", "E", "e999999999", "e9999999", "e99999999",
+      "E-99999999", "Ei", "Gi",
       "m", "u", ".", "-", "+", "0", "9".repeat(30), " ", "h", "ms", "\u00b5", "\u0660"), 256);
 
   @Property(tries = 3000, seed = "7361", shrinking = ShrinkingMode.OFF)

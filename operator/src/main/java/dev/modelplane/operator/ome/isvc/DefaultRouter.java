@@ -76,7 +76,7 @@ final class DefaultRouter {
         .addNewPort().withName("http").withContainerPort(HTTP_PORT).withProtocol("TCP").endPort()
         .addNewPort().withName("grpc").withContainerPort(GRPC_PORT).withProtocol("TCP").endPort()
         .addNewPort().withName("metrics").withContainerPort(METRICS_PORT).withProtocol("TCP").endPort()
-        .withNewReadinessProbe().withNewHttpGet().withPath("/health").withPort(new IntOrString(HTTP_PORT))
+        .withNewReadinessProbe().withNewHttpGet().withPath("/readyz").withPort(new IntOrString(HTTP_PORT))
         .endHttpGet().withPeriodSeconds(5).endReadinessProbe()
         .withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("500m"))
         .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity("512Mi"))

@@ -144,7 +144,7 @@ final class ModelWiring {
     String format = q.getFormat() == null ? "" : q.getFormat();
     BigDecimal value;
     try {
-      value = format.startsWith("e") || format.startsWith("E") ? new BigDecimal(q.getAmount() + format)
+      value = format.length() > 1 && (format.startsWith("e") || format.startsWith("E")) ? new BigDecimal(q.getAmount() + format)
           : Quantity.getAmountInBytes(q);
     } catch (NumberFormatException | ArithmeticException e) {
       return 0;

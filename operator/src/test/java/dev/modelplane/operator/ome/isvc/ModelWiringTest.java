@@ -148,6 +148,7 @@ class ModelWiringTest {
     assertThat(ModelWiring.count(new Quantity("4"))).isEqualTo(4);
     assertThat(ModelWiring.count(new Quantity("2k"))).isEqualTo(2000);
     assertThat(ModelWiring.count(new Quantity("1e3"))).isEqualTo(1000);
+    assertThat(ModelWiring.count(new Quantity("2E"))).isEqualTo(2_000_000_000_000_000_000L);
     assertThat(ModelWiring.count(new Quantity("1e99999999"))).isEqualTo(Long.MAX_VALUE);
     assertThat(ModelWiring.count(new Quantity("0.5"))).isEqualTo(1);
     assertThat(ModelWiring.count(new Quantity("-3"))).isZero();
