@@ -93,6 +93,7 @@ final class OptionalWorkloads {
       annotations.put("autoscaling.knative.dev/target", Integer.toString(plan.settings().getScaleTarget()));
     }
     Map<String, Object> podSpec = JSON.convertValue(plan.pod().getSpec(), Map.class);
+    fitKnativeSecurity(podSpec);
     if (plan.settings().getContainerConcurrency() != null) {
       podSpec.put("containerConcurrency", plan.settings().getContainerConcurrency());
     }
@@ -123,5 +124,45 @@ final class OptionalWorkloads {
       copy.getMetadata().setAnnotations(annotations);
     }
     return copy;
+  }
+
+  /** Container security fields Knative's webhook accepts without a feature flag. */
+  private static final List<String> KNATIVE_CONTAINER_SECURITY = List.of("runAsUser", "runAsNonRoot",
+      "readOnlyRootFilesystem", "capabilities");
+
+  /**
+   * Fits a revision template's security contexts to what Knative Serving's webhook accepts by default: no pod-level
+   * security context (only with its {@code kubernetes.podspec-securitycontext} feature), and per container only the
+   * user, non-root, read-only root and dropped capabilities — privilege escalation and seccomp are what Knative's own
+   * {@code secure-pod-defaults} sets. The pod's user and non-root setting move to each container.
+   */
+  @SuppressWarnings("unchecked")
+  static void fitKnativeSecurity(Map<String, Object> podSpec) {
+    Map<String, Object> pod = (Map<String, Object>) podSpec.remove("securityContext");
+    for (String key : List.of("containers", "initContainers")) {
+      List<Map<String, Object>> containers = (List<Map<String, Object>>) podSpec.get(key);
+      if (containers == null) {
+        continue;
+      }
+      for (Map<String, Object> container : containers) {
+        Map<String, Object> given = (Map<String, Object>) container.get("securityContext");
+        Map<String, Object> kept = new LinkedHashMap<>();
+        for (String field : KNATIVE_CONTAINER_SECURITY) {
+          if (given != null && given.get(field) != null) {
+            kept.put(field, given.get(field));
+          } else if (pod != null && pod.get(field) != null) {
+            kept.put(field, pod.get(field));
+          }
+        }
+        if (kept.get("capabilities") instanceof Map<?, ?> caps) {
+          kept.put("capabilities", caps.get("drop") == null ? Map.of() : Map.of("drop", caps.get("drop")));
+        }
+        if (kept.isEmpty()) {
+          container.remove("securityContext");
+        } else {
+          container.put("securityContext", kept);
+        }
+      }
+    }
   }
 }

@@ -250,6 +250,13 @@ class OmeServingPlannerTest {
         Map.of("revisionName", "sl-engine-00001", "tag", "prev", "percent", 80L));
     assertThat(plan.objects()).as("no in-cluster Service for a serverless entry").noneMatch(o ->
         o instanceof Service && o.getMetadata().getName().equals("sl"));
+    // Only what Knative's webhook accepts by default: no pod-level context, the user on each container.
+    Map<String, Object> podSpec = (Map<String, Object>) template.get("spec");
+    assertThat(podSpec).doesNotContainKey("securityContext");
+    Map<String, Object> engine = ((List<Map<String, Object>>) podSpec.get("containers")).get(0);
+    assertThat((Map<String, Object>) engine.get("securityContext")).containsOnlyKeys("runAsUser", "runAsNonRoot",
+        "capabilities").containsEntry("runAsUser", 1000L).containsEntry("runAsNonRoot", true)
+        .containsEntry("capabilities", Map.of("drop", List.of("ALL")));
   }
 
   @Test
