@@ -104,7 +104,8 @@ class ChartRbacRouterIT {
           "--grpc-port=" + OperatorFixtures.freePort(), "--grpc-health-port=" + OperatorFixtures.freePort(),
           "--metrics-port=" + OperatorFixtures.freePort(), "--pool-namespace=" + ns, "--all-pools"), kubeconfig);
 
-      await().atMost(TIMEOUT).ignoreExceptions().until(() -> get(port, "/health").body().contains("\"endpoints\":1"));
+      await().atMost(TIMEOUT).ignoreExceptions().until(() -> get(port, "/readyz").statusCode() == 200
+          && get(port, "/health").body().contains("\"endpoints\":1"));
       String body = "{\"model\":\"" + model
           + "\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
       HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port

@@ -172,7 +172,7 @@ class ModelServiceRouterIT {
         .redirectOutput(dir.resolve("router.log").toFile()).start();
     processes.add(router);
 
-    await().atMost(TIMEOUT).ignoreExceptions().until(() -> get(gatewayPort, "/v1/models").statusCode() == 200
+    await().atMost(TIMEOUT).ignoreExceptions().until(() -> get(gatewayPort, "/readyz").statusCode() == 200
         && get(gatewayPort, "/health").body().contains("\"endpoints\":3"));
     Set<String> served = new HashSet<>();
     String system = "You answer questions about the history of computing in exactly one sentence. ".repeat(20);
