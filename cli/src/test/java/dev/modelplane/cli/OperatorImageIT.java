@@ -49,7 +49,11 @@ class OperatorImageIT {
   @AfterEach
   void stop() throws IOException {
     if (operator != null) {
-      operator.destroyForcibly(); // unshare --kill-child takes the operator with it
+      // chroot --userspec changes the user, which clears the death signal unshare --kill-child sets on its child:
+      // the operator would outlive unshare, so the whole tree is stopped here.
+      List<ProcessHandle> tree = operator.descendants().toList();
+      operator.destroyForcibly();
+      tree.forEach(ProcessHandle::destroyForcibly);
       System.out.println("----- operator log\n" + Files.readString(dir.resolve("operator.log")));
     }
   }
