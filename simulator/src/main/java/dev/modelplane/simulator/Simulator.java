@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
  * other modules start one in-process with {@link #start(SimulatorConfig)} and close it when done.
  */
 public final class Simulator implements AutoCloseable {
+  private static final int EPHEMERAL_ATTEMPTS = 20;
   private final Vertx vertx;
   private final List<Rank> ranks = new ArrayList<>();
   private final List<HttpFrontend> frontends = new ArrayList<>();
@@ -20,22 +21,46 @@ public final class Simulator implements AutoCloseable {
     this.vertx = vertx;
   }
 
-  /** Validates {@code config}, starts every rank and returns once all listen. */
+  /**
+   * Validates {@code config}, starts every rank and returns once all listen. With port 0 and several ranks, rank 0
+   * takes an ephemeral port and the others the ports after it; when one of those is taken, all ranks are closed and
+   * started again on a new ephemeral port (a bounded number of times).
+   */
   public static Simulator start(SimulatorConfig config) {
     List<String> problems = config.problems();
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", problems));
     }
+    long seed = config.seedOrTime();
+    int attempts = config.port() == 0 && config.dataParallelSize() > 1 ? EPHEMERAL_ATTEMPTS : 1;
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startRanks(config, seed);
+      } catch (RankPortTaken e) {
+        if (attempt >= attempts) {
+          throw new IllegalStateException(e.getMessage(), e.getCause());
+        }
+      }
+    }
+  }
+
+  private static Simulator startRanks(SimulatorConfig config, long seed) {
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(false));
     Simulator sim = new Simulator(vertx);
-    long seed = config.seedOrTime();
     try {
       int base = config.port();
       for (int i = 0; i < config.dataParallelSize(); i++) {
         Rank rank = new Rank(i, config, seed);
         HttpFrontend fe = new HttpFrontend(vertx, rank);
         int port = i == 0 ? base : sim.frontends.get(0).actualPort() + i;
-        await(fe.listen(config.host(), port, Math.max(1, Runtime.getRuntime().availableProcessors())));
+        try {
+          await(fe.listen(config.host(), port, Math.max(1, Runtime.getRuntime().availableProcessors())));
+        } catch (IllegalStateException e) {
+          if (i > 0) {
+            throw new RankPortTaken("rank " + i + " cannot listen on port " + port + ": " + e.getMessage(), e);
+          }
+          throw e;
+        }
         rank.start();
         sim.ranks.add(rank);
         sim.frontends.add(fe);
@@ -45,6 +70,13 @@ public final class Simulator implements AutoCloseable {
       throw e;
     }
     return sim;
+  }
+
+  /** A rank after the first could not take its port (the one after rank 0's ephemeral port was in use). */
+  private static final class RankPortTaken extends RuntimeException {
+    RankPortTaken(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 
   /** The port of each rank (rank 0 first). */
