@@ -16,13 +16,14 @@ import java.util.Map;
  * @param huggingFaceSecretReference Secret with a Hugging Face token, for gated tokenizers or datasets on the Hub.
  * @param endpoint The server under test: an InferenceService or an endpoint given by URL (exactly one of the two).
  * @param serviceMetadata Facts about the server under test (engine, version, accelerators), stored with the results.
- * @param task Kind of requests to send: {@code text-to-text}, {@code image-to-text}, {@code text-to-embeddings} or
- *     {@code image-to-embeddings}.
+ * @param task Kind of requests to send: {@code text-to-text}, {@code image-to-text}, {@code text-to-embeddings},
+ *     {@code image-to-embeddings}, {@code text-to-rerank} or {@code text-to-speech}.
  * @param trafficScenarios Shapes of the requests, one iteration set each (at most 64). Text tasks take
  *     {@code D(in,out)} (fixed input/output tokens), {@code N(in_mean,in_sd)/(out_mean,out_sd)} (normal
  *     distributions) and {@code U(in_min,in_max)/(out_min,out_max)} or {@code U(in_max,out_max)} (uniform);
  *     embedding tasks on text take {@code E(tokens)}; image tasks take {@code I(width,height)} or
- *     {@code I(width,height,images)}; {@code dataset} replays the dataset as it is. When empty, a default set for
+ *     {@code I(width,height,images)}; rerank takes {@code R(document_tokens,query_tokens)}; speech takes
+ *     {@code A(characters)}; {@code dataset} replays the dataset as it is. When empty, a default set for
  *     the task is used (for text-to-text: {@code N(480,240)/(300,150)}, {@code D(100,100)}, {@code D(100,1000)},
  *     {@code D(2000,200)}, {@code D(7800,200)}).
  * @param numConcurrency Numbers of requests kept in flight at once, one iteration set each; each at least 1. When
@@ -42,22 +43,35 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "self.task.startsWith('text-to-') || has(self.dataset)",
     message = "dataset is required for image tasks")
-@ValidationRule(value = "self.task != 'text-to-text' || !has(self.trafficScenarios) || self.trafficScenarios.all(s, "
-    + "s.matches('^(D[(][0-9]+,[0-9]+[)]|N[(][0-9]+,[0-9]+[)]/[(][0-9]+,[0-9]+[)]"
-    + "|U[(][0-9]+,[0-9]+[)](/[(][0-9]+,[0-9]+[)])?|dataset)$'))",
-    message = "text-to-text traffic scenarios must be D(in,out), N(in_mean,in_sd)/(out_mean,out_sd), "
-        + "U(in_min,in_max)/(out_min,out_max), U(in_max,out_max) or dataset")
+@ValidationRule(value = "self.task != 'text-to-text' || !has(self.trafficScenarios) "
+    + "|| self.trafficScenarios.all(s, s.matches(" + BenchmarkJobSpec.TEXT + "))",
+    messageExpression = "'trafficScenarios entry \"' + self.trafficScenarios.filter(s, !s.matches("
+        + BenchmarkJobSpec.TEXT + "))[0] + '\" is not a text-to-text scenario: use D(in,out), "
+        + "N(in_mean,in_sd)/(out_mean,out_sd), U(in_min,in_max)/(out_min,out_max), U(in_max,out_max) or dataset'")
 @ValidationRule(value = "self.task != 'text-to-embeddings' || !has(self.trafficScenarios) "
-    + "|| self.trafficScenarios.all(s, s.matches('^(E[(][0-9]+[)]|dataset)$'))",
-    message = "text-to-embeddings traffic scenarios must be E(tokens) or dataset")
+    + "|| self.trafficScenarios.all(s, s.matches(" + BenchmarkJobSpec.EMBEDDINGS + "))",
+    messageExpression = "'trafficScenarios entry \"' + self.trafficScenarios.filter(s, !s.matches("
+        + BenchmarkJobSpec.EMBEDDINGS + "))[0] + '\" is not a text-to-embeddings scenario: use E(tokens) or dataset'")
 @ValidationRule(value = "!self.task.startsWith('image-to-') || !has(self.trafficScenarios) "
-    + "|| self.trafficScenarios.all(s, s.matches('^(I[(][0-9]+,[0-9]+(,[0-9]+)?[)]|dataset)$'))",
-    message = "image traffic scenarios must be I(width,height), I(width,height,images) or dataset")
+    + "|| self.trafficScenarios.all(s, s.matches(" + BenchmarkJobSpec.IMAGE + "))",
+    messageExpression = "'trafficScenarios entry \"' + self.trafficScenarios.filter(s, !s.matches("
+        + BenchmarkJobSpec.IMAGE + "))[0] + '\" is not an ' + self.task + ' scenario: use I(width,height), "
+        + "I(width,height,images) or dataset'")
+@ValidationRule(value = "self.task != 'text-to-rerank' || !has(self.trafficScenarios) "
+    + "|| self.trafficScenarios.all(s, s.matches(" + BenchmarkJobSpec.RERANK + "))",
+    messageExpression = "'trafficScenarios entry \"' + self.trafficScenarios.filter(s, !s.matches("
+        + BenchmarkJobSpec.RERANK + "))[0] + '\" is not a text-to-rerank scenario: use "
+        + "R(document_tokens,query_tokens) or dataset'")
+@ValidationRule(value = "self.task != 'text-to-speech' || !has(self.trafficScenarios) "
+    + "|| self.trafficScenarios.all(s, s.matches(" + BenchmarkJobSpec.SPEECH + "))",
+    messageExpression = "'trafficScenarios entry \"' + self.trafficScenarios.filter(s, !s.matches("
+        + BenchmarkJobSpec.SPEECH + "))[0] + '\" is not a text-to-speech scenario: use A(characters) or dataset'")
 public record BenchmarkJobSpec(
     HuggingFaceSecretReference huggingFaceSecretReference,
     @Required
-    @ValidationRule(value = "has(self.inferenceService) != has(self.endpoint)",
-        message = "exactly one of inferenceService or endpoint must be set")
+    @ValidationRule(value = "[has(self.inferenceService), has(self.endpoint), has(self.inferencePool)]"
+        + ".filter(x, x).size() == 1",
+        message = "exactly one of inferenceService, endpoint or inferencePool must be set")
     EndpointSpec endpoint,
     ServiceMetadata serviceMetadata,
     @Required BenchmarkTask task,
@@ -77,4 +91,16 @@ public record BenchmarkJobSpec(
     @Required StorageSpec outputLocation,
     String resultFolderName,
     PodOverride podOverride) {
+
+  /** The scenario forms of text generation: deterministic, normal and uniform token counts, or the dataset. */
+  static final String TEXT = "'^(D[(][0-9]+,[0-9]+[)]|N[(][0-9]+,[0-9]+[)]/[(][0-9]+,[0-9]+[)]"
+      + "|U[(][0-9]+,[0-9]+[)](/[(][0-9]+,[0-9]+[)])?|dataset)$'";
+  /** Embedding scenarios: tokens per document, or the dataset. */
+  static final String EMBEDDINGS = "'^(E[(][0-9]+[)]|dataset)$'";
+  /** Image scenarios: width, height and optionally images per request, or the dataset. */
+  static final String IMAGE = "'^(I[(][0-9]+,[0-9]+(,[0-9]+)?[)]|dataset)$'";
+  /** Rerank scenarios: tokens per document and per query, or the dataset. */
+  static final String RERANK = "'^(R[(][0-9]+,[0-9]+[)]|dataset)$'";
+  /** Speech scenarios: characters of input text, or the dataset. */
+  static final String SPEECH = "'^(A[(][0-9]+[)]|dataset)$'";
 }

@@ -11,5 +11,9 @@ public enum BenchmarkTask {
   /** Text inputs, embedding vectors. */
   @JsonProperty("text-to-embeddings") TEXT_TO_EMBEDDINGS,
   /** Image inputs, embedding vectors. */
-  @JsonProperty("image-to-embeddings") IMAGE_TO_EMBEDDINGS
+  @JsonProperty("image-to-embeddings") IMAGE_TO_EMBEDDINGS,
+  /** A query and documents, relevance scores (rerank endpoints). */
+  @JsonProperty("text-to-rerank") TEXT_TO_RERANK,
+  /** Text inputs, synthesised speech. */
+  @JsonProperty("text-to-speech") TEXT_TO_SPEECH
 }
