@@ -1,5 +1,6 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.operator.BenchmarkSettings;
 import dev.modelplane.operator.ModelServiceSettings;
 import dev.modelplane.operator.OmeServingSettings;
 import dev.modelplane.operator.OperatorSettings;
@@ -136,6 +137,23 @@ final class OperatorSettingsOptions {
       description = "Sampler argument. Default: ${DEFAULT-VALUE}.")
   String msTracingSamplerArg;
 
+  @Option(names = "--benchmark-image", defaultValue = BenchmarkSettings.DEFAULT_IMAGE, paramLabel = "IMAGE",
+      description = "genai-bench image of BenchmarkJob pods. Default: ${DEFAULT-VALUE}.")
+  String benchmarkImage;
+
+  @Option(names = "--benchmark-cpu", defaultValue = BenchmarkSettings.DEFAULT_CPU, paramLabel = "QUANTITY",
+      description = "CPU request and limit of the genai-bench container. Default: ${DEFAULT-VALUE}.")
+  String benchmarkCpu;
+
+  @Option(names = "--benchmark-memory", defaultValue = BenchmarkSettings.DEFAULT_MEMORY, paramLabel = "QUANTITY",
+      description = "Memory request and limit of the genai-bench container. Default: ${DEFAULT-VALUE}.")
+  String benchmarkMemory;
+
+  @Option(names = "--benchmark-router-url", defaultValue = BenchmarkSettings.DEFAULT_ROUTER_URL, paramLabel = "URL",
+      description = "The router's OpenAI gateway, for BenchmarkJobs against an InferencePool without routerUrl. "
+          + "Default: ${DEFAULT-VALUE}.")
+  String benchmarkRouterUrl;
+
   /** The settings the options describe; an unknown --model-cache mode is a usage error of {@code commandLine}. */
   OperatorSettings settings(CommandLine commandLine) {
     OperatorSettings.ModelCacheSettings cache = switch (modelCache) {
@@ -156,7 +174,7 @@ final class OperatorSettingsOptions {
         .defaultFsGroup(fsGroup).defaultRunAsUser(runAsUser).defaultRunAsGroup(runAsGroup)
         .huggingFaceEndpoint(hfEndpoint).allowedHostPathRoots(hostPathRoots)
         .emitScrapeAnnotations(scrapeAnnotations).pyrraSlo(pyrraSlo).omeServing(omeServing(commandLine))
-        .modelService(modelService(commandLine)).build();
+        .modelService(modelService(commandLine)).benchmark(benchmark(commandLine)).build();
   }
 
   private ModelServiceSettings modelService(CommandLine commandLine) {
@@ -178,6 +196,14 @@ final class OperatorSettingsOptions {
           new ModelServiceSettings.Tracing(tracing, msTracingEndpoint, msTracingSampler, msTracingSamplerArg));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(commandLine, "--modelservice-provider: " + e.getMessage());
+    }
+  }
+
+  private BenchmarkSettings benchmark(CommandLine commandLine) {
+    try {
+      return new BenchmarkSettings(benchmarkImage, benchmarkCpu, benchmarkMemory, benchmarkRouterUrl, null);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(commandLine, "--benchmark-router-url: " + e.getMessage());
     }
   }
 

@@ -36,6 +36,7 @@ import java.util.Set;
  *     ClusterBaseModels name)
  * @param omeServing exposure and default router of OME InferenceServices
  * @param modelService images, gateway, mesh provider, metrics authentication and tracing of OtterScale ModelServices
+ * @param benchmark image, resources and router of OME BenchmarkJobs
  */
 public record OperatorSettings(
     Map<String, String> runtimeImages,
@@ -58,7 +59,8 @@ public record OperatorSettings(
     boolean pyrraSlo,
     String modelAgentNamespace,
     OmeServingSettings omeServing,
-    ModelServiceSettings modelService) {
+    ModelServiceSettings modelService,
+    BenchmarkSettings benchmark) {
 
   /** Namespace of the model agents when the operator cannot tell its own. */
   public static final String DEFAULT_AGENT_NAMESPACE = "modelplane-system";
@@ -82,6 +84,7 @@ public record OperatorSettings(
     modelAgentNamespace = Objects.requireNonNullElse(modelAgentNamespace, DEFAULT_AGENT_NAMESPACE);
     omeServing = Objects.requireNonNullElse(omeServing, OmeServingSettings.defaults());
     modelService = Objects.requireNonNullElse(modelService, ModelServiceSettings.defaults());
+    benchmark = Objects.requireNonNullElse(benchmark, BenchmarkSettings.defaults());
     new SecurityDefaults(defaultRunAsUser, defaultRunAsGroup, defaultFsGroup); // rejects a root user
     if (revalidationInterval.isNegative()) {
       throw new IllegalArgumentException("the revalidation interval must not be negative, got "
@@ -127,6 +130,7 @@ public record OperatorSettings(
     b.modelAgentNamespace = modelAgentNamespace;
     b.omeServing = omeServing;
     b.modelService = modelService;
+    b.benchmark = benchmark;
     return b;
   }
 
@@ -177,6 +181,7 @@ public record OperatorSettings(
     private String modelAgentNamespace;
     private OmeServingSettings omeServing;
     private ModelServiceSettings modelService;
+    private BenchmarkSettings benchmark;
 
     public Builder runtimeImages(Map<String, String> v) {
       runtimeImages = v;
@@ -273,6 +278,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder benchmark(BenchmarkSettings v) {
+      benchmark = v;
+      return this;
+    }
+
     public Builder inspectModels(boolean v) {
       inspectModels = v;
       return this;
@@ -288,7 +298,7 @@ public record OperatorSettings(
           defaultRunAsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
           ggufTimeout, inspectModels, modelInspection, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing,
-          modelService);
+          modelService, benchmark);
     }
   }
 

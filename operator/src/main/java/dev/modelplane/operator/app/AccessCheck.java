@@ -34,6 +34,8 @@ public final class AccessCheck {
       new Permission("watch", "inference.llmkube.dev", "models"),
       new Permission("watch", "ome.io", "basemodels"),
       new Permission("watch", "ome.io", "inferenceservices"),
+      new Permission("watch", "ome.io", "benchmarkjobs"),
+      new Permission("watch", "batch", "jobs"),
       new Permission("watch", "model.otterscale.io", "modelservices"),
       new Permission("watch", "", "pods"),
       new Permission("patch", "apps", "deployments"),

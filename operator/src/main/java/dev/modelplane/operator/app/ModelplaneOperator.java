@@ -8,6 +8,7 @@ import dev.modelplane.operator.llmkube.model.ModelReconciler;
 import dev.modelplane.operator.ome.basemodel.BaseModelReconciler;
 import dev.modelplane.operator.ome.basemodel.ClusterBaseModelReconciler;
 import dev.modelplane.operator.ome.basemodel.FineTunedWeightReconciler;
+import dev.modelplane.operator.ome.benchmark.BenchmarkJobReconciler;
 import dev.modelplane.operator.ome.isvc.OmeInferenceServiceReconciler;
 import dev.modelplane.operator.otterscale.modelservice.ModelServiceReconciler;
 import dev.modelplane.operator.modelsource.ModelInspector;
@@ -89,6 +90,11 @@ public final class ModelplaneOperator implements AutoCloseable {
     operator.register(new ClusterBaseModelReconciler(settings, events, clock));
     operator.register(new FineTunedWeightReconciler(settings, events, clock));
     operator.register(new OmeInferenceServiceReconciler(settings, events, clock), o -> {
+      if (!namespaces.isEmpty()) {
+        o.settingNamespaces(namespaces);
+      }
+    });
+    operator.register(new BenchmarkJobReconciler(settings, events, clock), o -> {
       if (!namespaces.isEmpty()) {
         o.settingNamespaces(namespaces);
       }

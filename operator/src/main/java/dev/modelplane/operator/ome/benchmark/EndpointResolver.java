@@ -1,0 +1,236 @@
+package dev.modelplane.operator.ome.benchmark;
+
+import dev.modelplane.api.llmkube.v1alpha1.InferenceServicePhase;
+import dev.modelplane.api.ome.v1beta1.BaseModel;
+import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.ome.v1beta1.EndpointSpec;
+import dev.modelplane.api.ome.v1beta1.InferencePoolEndpoint;
+import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.api.ome.v1beta1.InferenceServiceReference;
+import dev.modelplane.api.ome.v1beta1.UrlEndpoint;
+import dev.modelplane.operator.BenchmarkSettings;
+import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.common.EnumValues;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Finds where a benchmark's requests go and whether the target is ready for them: an OME or LLMKube
+ * InferenceService (ready, with a URL in its status), an InferencePool with a ready endpoint (reached through the
+ * router), or a URL.
+ */
+final class EndpointResolver {
+  /** Ready pods asked for the model name before the service URL; a few are enough. */
+  private static final int MAX_POD_PROBES = 2;
+  private static final String POOL_API = "inference.networking.k8s.io/v1";
+
+  private final KubernetesClient client;
+  private final BenchmarkSettings settings;
+
+  EndpointResolver(KubernetesClient client, BenchmarkSettings settings) {
+    this.client = client;
+    this.settings = settings;
+  }
+
+  /**
+   * The outcome: a target, or what the benchmark waits for.
+   *
+   * @param target the endpoint, when it is ready
+   * @param waiting why the benchmark cannot start yet, for people
+   */
+  record Resolution(BenchmarkTarget target, String waiting) {
+    static Resolution waitingFor(String why) {
+      return new Resolution(null, why);
+    }
+  }
+
+  Resolution resolve(EndpointSpec endpoint) {
+    if (endpoint.endpoint() != null) {
+      return url(endpoint.endpoint());
+    }
+    if (endpoint.inferencePool() != null) {
+      return pool(endpoint.inferencePool());
+    }
+    InferenceServiceReference ref = endpoint.inferenceService();
+    return ref.llmkube() ? llmkube(ref) : ome(ref);
+  }
+
+  static Resolution url(UrlEndpoint url) {
+    String base = stripSlash(url.url());
+    String name = url.modelName() == null || url.modelName().isBlank() ? null : url.modelName();
+    return new Resolution(new BenchmarkTarget(base, EnumValues.of(url.apiFormat()), null, name, null,
+        List.of(base)), null);
+  }
+
+  private Resolution ome(InferenceServiceReference ref) {
+    String what = "InferenceService " + ref.namespace() + "/" + ref.name();
+    InferenceService isvc = client.resources(InferenceService.class).inNamespace(ref.namespace())
+        .withName(ref.name()).get();
+    if (isvc == null) {
+      return Resolution.waitingFor(what + " does not exist");
+    }
+    if (isvc.getStatus() == null || !Conditions.isTrue(isvc.getStatus().conditions(), "Ready")) {
+      return Resolution.waitingFor(what + " is not Ready");
+    }
+    if (isvc.getStatus().url() == null || isvc.getStatus().url().isBlank()) {
+      return Resolution.waitingFor(what + " has no URL in its status");
+    }
+    BenchmarkTarget.Tokenizer tokenizer = null;
+    if (isvc.getSpec() != null && isvc.getSpec().model() != null) {
+      String model = isvc.getSpec().model().name();
+      BaseModelSpec spec = baseModel(ref.namespace(), model);
+      if (spec == null) {
+        return Resolution.waitingFor(what + " serves model " + model + ", which exists neither as a BaseModel in "
+            + ref.namespace() + " nor as a ClusterBaseModel");
+      }
+      if (spec.storage() != null && spec.storage().path() != null) {
+        tokenizer = new BenchmarkTarget.Tokenizer(spec.storage().path(), spec.storage().nodeSelector());
+      }
+    }
+    String base = origin(isvc.getStatus().url());
+    Map<String, String> labels = Map.of("ome.io/inferenceservice", ref.name(), "component", "engine");
+    return new Resolution(new BenchmarkTarget(base, backend(isvc), "none", null, tokenizer,
+        probes(readyPodBases(ref.namespace(), labels, 0), base)), null);
+  }
+
+  private BaseModelSpec baseModel(String namespace, String name) {
+    BaseModel namespaced = client.resources(BaseModel.class).inNamespace(namespace).withName(name).get();
+    if (namespaced != null) {
+      return namespaced.getSpec();
+    }
+    ClusterBaseModel cluster = client.resources(ClusterBaseModel.class).withName(name).get();
+    return cluster == null ? null : cluster.getSpec();
+  }
+
+  /** The engine's {@code PROTOCOL_VERSION}, else {@code openai}. */
+  private static String backend(InferenceService isvc) {
+    var engine = isvc.getSpec() == null ? null : isvc.getSpec().engine();
+    if (engine != null && engine.getRunner() != null && engine.getRunner().getEnv() != null) {
+      for (EnvVar e : engine.getRunner().getEnv()) {
+        if ("PROTOCOL_VERSION".equals(e.getName()) && e.getValue() != null && !e.getValue().isBlank()) {
+          return e.getValue().toLowerCase(Locale.ROOT);
+        }
+      }
+    }
+    return "openai";
+  }
+
+  private Resolution llmkube(InferenceServiceReference ref) {
+    String what = "InferenceService " + ref.namespace() + "/" + ref.name() + " (" + ref.apiGroup() + ")";
+    var isvc = client.resources(dev.modelplane.api.llmkube.v1alpha1.InferenceService.class)
+        .inNamespace(ref.namespace()).withName(ref.name()).get();
+    if (isvc == null) {
+      return Resolution.waitingFor(what + " does not exist");
+    }
+    var status = isvc.getStatus();
+    if (status == null || status.phase() != InferenceServicePhase.READY) {
+      return Resolution.waitingFor(what + " is " + (status == null || status.phase() == null ? "not reported yet"
+          : EnumValues.of(status.phase())) + ", not Ready");
+    }
+    if (status.endpoint() == null || status.endpoint().isBlank()) {
+      return Resolution.waitingFor(what + " has no endpoint in its status");
+    }
+    String base = origin(status.endpoint());
+    List<String> pods = status.selector() == null ? List.of()
+        : readyPodBases(ref.namespace(), selector(status.selector()), 0);
+    return new Resolution(new BenchmarkTarget(base, "openai", "none", null, null, probes(pods, base)), null);
+  }
+
+  private Resolution pool(InferencePoolEndpoint ref) {
+    String what = "InferencePool " + ref.namespace() + "/" + ref.name();
+    GenericKubernetesResource pool = client.genericKubernetesResources(POOL_API, "InferencePool")
+        .inNamespace(ref.namespace()).withName(ref.name()).get();
+    if (pool == null) {
+      return Resolution.waitingFor(what + " does not exist");
+    }
+    Map<String, String> labels = new LinkedHashMap<>();
+    Object matchLabels = at(pool.getAdditionalProperties(), "spec", "selector", "matchLabels");
+    if (matchLabels instanceof Map<?, ?> m) {
+      m.forEach((k, v) -> labels.put(String.valueOf(k), String.valueOf(v)));
+    }
+    int port = 0;
+    if (at(pool.getAdditionalProperties(), "spec", "targetPorts") instanceof List<?> ports && !ports.isEmpty()
+        && ports.get(0) instanceof Map<?, ?> first && first.get("number") instanceof Number n) {
+      port = n.intValue();
+    }
+    List<String> pods = labels.isEmpty() ? List.of() : readyPodBases(ref.namespace(), labels, port);
+    if (pods.isEmpty()) {
+      return Resolution.waitingFor(what + " has no ready endpoint");
+    }
+    String router = stripSlash(ref.routerUrl() == null ? settings.routerUrl() : ref.routerUrl());
+    String base = router + "/inference-pools/" + ref.namespace() + "/" + ref.name();
+    return new Resolution(new BenchmarkTarget(base, "openai", "none", null, null, probes(pods, base)), null);
+  }
+
+  /** {@code http://<ip>:<port>} of the ready pods carrying {@code labels}; port 0 takes the first container port. */
+  private List<String> readyPodBases(String namespace, Map<String, String> labels, int port) {
+    List<String> bases = new ArrayList<>();
+    for (Pod p : client.pods().inNamespace(namespace).withLabels(labels).list().getItems()) {
+      if (!ready(p)) {
+        continue;
+      }
+      int p2 = port > 0 ? port : p.getSpec().getContainers().stream()
+          .flatMap(c -> c.getPorts() == null ? java.util.stream.Stream.<ContainerPort>empty() : c.getPorts().stream())
+          .map(ContainerPort::getContainerPort).filter(Objects::nonNull).findFirst().orElse(8080);
+      String ip = p.getStatus().getPodIP();
+      bases.add("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + p2);
+    }
+    return bases;
+  }
+
+  private static boolean ready(Pod p) {
+    return p.getStatus() != null && p.getStatus().getPodIP() != null && p.getMetadata().getDeletionTimestamp() == null
+        && p.getStatus().getConditions() != null && p.getStatus().getConditions().stream()
+        .anyMatch(c -> "Ready".equals(c.getType()) && Conditions.TRUE.equals(c.getStatus()));
+  }
+
+  private static List<String> probes(List<String> pods, String base) {
+    List<String> all = new ArrayList<>(pods.subList(0, Math.min(MAX_POD_PROBES, pods.size())));
+    all.add(base);
+    return all;
+  }
+
+  /** {@code a=b,c=d} into a map (the {@code status.selector} form). */
+  static Map<String, String> selector(String text) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String part : text.split(",")) {
+      int eq = part.indexOf('=');
+      if (eq > 0) {
+        m.put(part.substring(0, eq).trim(), part.substring(eq + 1).replaceFirst("^=", "").trim());
+      }
+    }
+    return m;
+  }
+
+  /** The scheme, host and port of {@code url}: OME benchmarks the server's root, whatever path the status shows. */
+  static String origin(String url) {
+    URI u = URI.create(url.contains("://") ? url : "http://" + url);
+    return u.getScheme() + "://" + u.getRawAuthority();
+  }
+
+  private static Object at(Map<String, Object> root, String... path) {
+    Object o = root;
+    for (String p : path) {
+      if (!(o instanceof Map<?, ?> m)) {
+        return null;
+      }
+      o = m.get(p);
+    }
+    return o;
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}
