@@ -188,7 +188,8 @@ class OmeModelsSchemaTest {
     assertThat(texts(at(BenchmarkJob.class, "spec").path("required"))).containsExactlyInAnyOrder(
         "endpoint", "task", "maxTimePerIteration", "maxRequestsPerIteration", "outputLocation");
     assertThat(texts(at(BenchmarkJob.class, "spec.task").path("enum"))).containsExactlyInAnyOrder(
-        "text-to-text", "image-to-text", "text-to-embeddings", "image-to-embeddings");
+        "text-to-text", "image-to-text", "text-to-embeddings", "image-to-embeddings", "text-to-rerank",
+        "text-to-speech");
     for (String limit : List.of("spec.maxTimePerIteration", "spec.maxRequestsPerIteration")) {
       assertThat(at(BenchmarkJob.class, limit).path("type").asText()).isEqualTo("integer");
       assertThat(at(BenchmarkJob.class, limit).path("minimum").asInt()).isEqualTo(1);
@@ -217,14 +218,29 @@ class OmeModelsSchemaTest {
     for (String time : List.of("startTime", "completionTime", "lastReconcileTime")) {
       assertThat(at(BenchmarkJob.class, "status." + time).path("format").asText()).isEqualTo("date-time");
     }
+    assertThat(at(BenchmarkJob.class, "status.results").path("x-kubernetes-list-type").asText())
+        .isEqualTo("atomic");
+    for (String number : List.of("errorRate", "durationSeconds", "requestsPerSecond", "outputTokensPerSecond",
+        "inputTokensPerSecond", "ttftSeconds.p99", "e2eLatencySeconds.p50")) {
+      assertThat(at(BenchmarkJob.class, "status.results[]." + number).path("type").asText()).as(number)
+          .isEqualTo("number");
+    }
+    assertThat(at(BenchmarkJob.class, "status.resultsOmitted").path("type").asText()).isEqualTo("integer");
   }
 
   @Test
-  void benchmarkEndpointIsExactlyOneOfServiceOrUrl() {
+  void benchmarkEndpointIsExactlyOneOfServiceUrlOrPool() {
     JsonNode endpoint = at(BenchmarkJob.class, "spec.endpoint");
-    assertThat(rules(endpoint)).containsExactly("has(self.inferenceService) != has(self.endpoint)");
+    assertThat(rules(endpoint)).containsExactly("[has(self.inferenceService), has(self.endpoint), "
+        + "has(self.inferencePool)].filter(x, x).size() == 1");
     assertThat(texts(at(BenchmarkJob.class, "spec.endpoint.inferenceService").path("required")))
         .containsExactlyInAnyOrder("name", "namespace");
+    assertThat(rules(at(BenchmarkJob.class, "spec.endpoint.inferenceService.apiGroup")))
+        .containsExactly("self in ['ome.io', 'inference.llmkube.dev']");
+    assertThat(texts(at(BenchmarkJob.class, "spec.endpoint.inferencePool").path("required")))
+        .containsExactlyInAnyOrder("name", "namespace");
+    assertThat(at(BenchmarkJob.class, "spec.endpoint.inferencePool.routerUrl").path("pattern").asText())
+        .isEqualTo("^(http|https)://");
     assertThat(texts(at(BenchmarkJob.class, "spec.endpoint.endpoint").path("required")))
         .containsExactlyInAnyOrder("url", "apiFormat");
     assertThat(at(BenchmarkJob.class, "spec.endpoint.endpoint.url").path("pattern").asText())
@@ -236,12 +252,20 @@ class OmeModelsSchemaTest {
   @Test
   void benchmarkCrossFieldRules() {
     List<String> specRules = rules(at(BenchmarkJob.class, "spec"));
-    assertThat(specRules).hasSize(4);
+    assertThat(specRules).hasSize(6);
     assertThat(specRules.get(0)).isEqualTo("self.task.startsWith('text-to-') || has(self.dataset)");
     assertThat(specRules.get(1)).startsWith("self.task != 'text-to-text' || !has(self.trafficScenarios)")
         .contains("D[(][0-9]+,[0-9]+[)]", "N[(][0-9]+,[0-9]+[)]/[(][0-9]+,[0-9]+[)]", "|dataset)$'");
     assertThat(specRules.get(2)).contains("'text-to-embeddings'", "E[(][0-9]+[)]");
     assertThat(specRules.get(3)).contains("image-to-", "I[(][0-9]+,[0-9]+(,[0-9]+)?[)]");
+    assertThat(specRules.get(4)).contains("'text-to-rerank'", "R[(][0-9]+,[0-9]+[)]");
+    assertThat(specRules.get(5)).contains("'text-to-speech'", "A[(][0-9]+[)]");
+    for (JsonNode rule : at(BenchmarkJob.class, "spec").path("x-kubernetes-validations")) {
+      if (rule.path("rule").asText().contains("trafficScenarios")) {
+        assertThat(rule.path("messageExpression").asText()).as(rule.path("rule").asText())
+            .startsWith("'trafficScenarios entry \"' + self.trafficScenarios.filter(s, !s.matches(");
+      }
+    }
     assertThat(rules(at(BenchmarkJob.class, "spec.additionalRequestParams"))).containsExactly(
         "!('ignore_eos' in self) || self['ignore_eos'] in ['true', 'false']",
         "!('temperature' in self) "
@@ -263,6 +287,12 @@ class OmeModelsSchemaTest {
     assertThat(Stream.of("E(64,64)", "D(1,1)")).noneMatch(embeddings);
     assertThat(Stream.of("I(512,512)", "I(1024,512,2)", "dataset")).allMatch(image);
     assertThat(Stream.of("I(512)", "E(64)", "I(1,2,3,4)")).noneMatch(image);
+    Predicate<String> rerank = regex(specRules.get(4));
+    assertThat(Stream.of("R(1024,100)", "dataset")).allMatch(rerank);
+    assertThat(Stream.of("R(1024)", "D(1,1)", "R(1,2,3)")).noneMatch(rerank);
+    Predicate<String> speech = regex(specRules.get(5));
+    assertThat(Stream.of("A(100)", "dataset")).allMatch(speech);
+    assertThat(Stream.of("A(1,2)", "E(100)", "A()")).noneMatch(speech);
     Predicate<String> number = regex(rules(at(BenchmarkJob.class, "spec.additionalRequestParams")).get(1));
     assertThat(Stream.of("0", "0.7", "1.", ".5", "-1e-3", "+2E5")).allMatch(number);
     assertThat(Stream.of("", "warm", "1.2.3", "0,7")).noneMatch(number);
