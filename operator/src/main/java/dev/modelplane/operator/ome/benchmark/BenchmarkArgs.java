@@ -67,8 +67,8 @@ final class BenchmarkArgs {
     }
     if (spec.serviceMetadata() != null) {
       var m = spec.serviceMetadata();
-      a.addAll(List.of("--server-engine", EnumValues.of(m.engine()), "--server-version", m.version(),
-          "--server-gpu-type", EnumValues.of(m.gpuType()), "--server-gpu-count", String.valueOf(m.gpuCount())));
+      a.addAll(List.of("--server-engine", m.engine().name(), "--server-version", m.version(),
+          "--server-gpu-type", m.gpuType().name(), "--server-gpu-count", String.valueOf(m.gpuCount())));
     }
     if (spec.additionalRequestParams() != null && !spec.additionalRequestParams().isEmpty()) {
       a.addAll(List.of("--additional-request-params", requestParams(spec.additionalRequestParams())));

@@ -12,6 +12,7 @@ import dev.modelplane.api.ome.v1beta1.UrlEndpoint;
 import dev.modelplane.operator.BenchmarkSettings;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EnumValues;
+import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Finds where a benchmark's requests go and whether the target is ready for them: an OME or LLMKube
@@ -55,6 +57,15 @@ final class EndpointResolver {
     }
   }
 
+  /**
+   * The base model an OME InferenceService serves.
+   *
+   * @param key its identity, which names the node label the model agents set where a copy is ready
+   * @param spec its spec
+   */
+  record Model(BaseModelKey key, BaseModelSpec spec) {
+  }
+
   Resolution resolve(EndpointSpec endpoint) {
     if (endpoint.endpoint() != null) {
       return url(endpoint.endpoint());
@@ -74,9 +85,20 @@ final class EndpointResolver {
   }
 
   private Resolution ome(InferenceServiceReference ref) {
-    String what = "InferenceService " + ref.namespace() + "/" + ref.name();
     InferenceService isvc = client.resources(InferenceService.class).inNamespace(ref.namespace())
         .withName(ref.name()).get();
+    return ome(ref, isvc, name -> baseModel(ref.namespace(), name), labels -> pods(ref.namespace(), labels));
+  }
+
+  /**
+   * An OME InferenceService: ready, with a URL; the tokenizer is its model's directory.
+   *
+   * @param models the BaseModel (namespace first) or ClusterBaseModel of a name, or null
+   * @param pods the pods carrying some labels
+   */
+  static Resolution ome(InferenceServiceReference ref, InferenceService isvc, Function<String, Model> models,
+      Function<Map<String, String>, List<Pod>> pods) {
+    String what = "InferenceService " + ref.namespace() + "/" + ref.name();
     if (isvc == null) {
       return Resolution.waitingFor(what + " does not exist");
     }
@@ -89,28 +111,32 @@ final class EndpointResolver {
     BenchmarkTarget.Tokenizer tokenizer = null;
     if (isvc.getSpec() != null && isvc.getSpec().model() != null) {
       String model = isvc.getSpec().model().name();
-      BaseModelSpec spec = baseModel(ref.namespace(), model);
-      if (spec == null) {
+      Model found = models.apply(model);
+      if (found == null) {
         return Resolution.waitingFor(what + " serves model " + model + ", which exists neither as a BaseModel in "
             + ref.namespace() + " nor as a ClusterBaseModel");
       }
+      BaseModelSpec spec = found.spec();
       if (spec.storage() != null && spec.storage().path() != null) {
-        tokenizer = new BenchmarkTarget.Tokenizer(spec.storage().path(), spec.storage().nodeSelector());
+        Map<String, String> nodes = new LinkedHashMap<>(spec.storage().nodeSelector() == null ? Map.of()
+            : spec.storage().nodeSelector());
+        nodes.put(found.key().labelKey(), "Ready");
+        tokenizer = new BenchmarkTarget.Tokenizer(spec.storage().path(), nodes);
       }
     }
     String base = origin(isvc.getStatus().url());
     Map<String, String> labels = Map.of("ome.io/inferenceservice", ref.name(), "component", "engine");
     return new Resolution(new BenchmarkTarget(base, backend(isvc), "none", null, tokenizer,
-        probes(readyPodBases(ref.namespace(), labels, 0), base)), null);
+        probes(readyPodBases(pods.apply(labels), 0), base)), null);
   }
 
-  private BaseModelSpec baseModel(String namespace, String name) {
+  private Model baseModel(String namespace, String name) {
     BaseModel namespaced = client.resources(BaseModel.class).inNamespace(namespace).withName(name).get();
     if (namespaced != null) {
-      return namespaced.getSpec();
+      return new Model(new BaseModelKey(namespace, name), namespaced.getSpec());
     }
     ClusterBaseModel cluster = client.resources(ClusterBaseModel.class).withName(name).get();
-    return cluster == null ? null : cluster.getSpec();
+    return cluster == null ? null : new Model(new BaseModelKey(null, name), cluster.getSpec());
   }
 
   /** The engine's {@code PROTOCOL_VERSION}, else {@code openai}. */
@@ -127,9 +153,15 @@ final class EndpointResolver {
   }
 
   private Resolution llmkube(InferenceServiceReference ref) {
-    String what = "InferenceService " + ref.namespace() + "/" + ref.name() + " (" + ref.apiGroup() + ")";
     var isvc = client.resources(dev.modelplane.api.llmkube.v1alpha1.InferenceService.class)
         .inNamespace(ref.namespace()).withName(ref.name()).get();
+    return llmkube(ref, isvc, labels -> pods(ref.namespace(), labels));
+  }
+
+  /** An LLMKube InferenceService: phase Ready, with an endpoint. */
+  static Resolution llmkube(InferenceServiceReference ref, dev.modelplane.api.llmkube.v1alpha1.InferenceService isvc,
+      Function<Map<String, String>, List<Pod>> pods) {
+    String what = "InferenceService " + ref.namespace() + "/" + ref.name() + " (" + ref.apiGroup() + ")";
     if (isvc == null) {
       return Resolution.waitingFor(what + " does not exist");
     }
@@ -142,15 +174,21 @@ final class EndpointResolver {
       return Resolution.waitingFor(what + " has no endpoint in its status");
     }
     String base = origin(status.endpoint());
-    List<String> pods = status.selector() == null ? List.of()
-        : readyPodBases(ref.namespace(), selector(status.selector()), 0);
-    return new Resolution(new BenchmarkTarget(base, "openai", "none", null, null, probes(pods, base)), null);
+    List<String> ready = status.selector() == null ? List.of()
+        : readyPodBases(pods.apply(selector(status.selector())), 0);
+    return new Resolution(new BenchmarkTarget(base, "openai", "none", null, null, probes(ready, base)), null);
   }
 
   private Resolution pool(InferencePoolEndpoint ref) {
-    String what = "InferencePool " + ref.namespace() + "/" + ref.name();
     GenericKubernetesResource pool = client.genericKubernetesResources(POOL_API, "InferencePool")
         .inNamespace(ref.namespace()).withName(ref.name()).get();
+    return pool(ref, pool, labels -> pods(ref.namespace(), labels), settings.routerUrl());
+  }
+
+  /** An InferencePool with a ready selected pod, reached through the router at {@code defaultRouter} or its own. */
+  static Resolution pool(InferencePoolEndpoint ref, GenericKubernetesResource pool,
+      Function<Map<String, String>, List<Pod>> pods, String defaultRouter) {
+    String what = "InferencePool " + ref.namespace() + "/" + ref.name();
     if (pool == null) {
       return Resolution.waitingFor(what + " does not exist");
     }
@@ -164,19 +202,23 @@ final class EndpointResolver {
         && ports.get(0) instanceof Map<?, ?> first && first.get("number") instanceof Number n) {
       port = n.intValue();
     }
-    List<String> pods = labels.isEmpty() ? List.of() : readyPodBases(ref.namespace(), labels, port);
-    if (pods.isEmpty()) {
+    List<String> ready = labels.isEmpty() ? List.of() : readyPodBases(pods.apply(labels), port);
+    if (ready.isEmpty()) {
       return Resolution.waitingFor(what + " has no ready endpoint");
     }
-    String router = stripSlash(ref.routerUrl() == null ? settings.routerUrl() : ref.routerUrl());
+    String router = stripSlash(ref.routerUrl() == null ? defaultRouter : ref.routerUrl());
     String base = router + "/inference-pools/" + ref.namespace() + "/" + ref.name();
-    return new Resolution(new BenchmarkTarget(base, "openai", "none", null, null, probes(pods, base)), null);
+    return new Resolution(new BenchmarkTarget(base, "openai", "none", null, null, probes(ready, base)), null);
   }
 
   /** {@code http://<ip>:<port>} of the ready pods carrying {@code labels}; port 0 takes the first container port. */
-  private List<String> readyPodBases(String namespace, Map<String, String> labels, int port) {
+  private List<Pod> pods(String namespace, Map<String, String> labels) {
+    return client.pods().inNamespace(namespace).withLabels(labels).list().getItems();
+  }
+
+  private static List<String> readyPodBases(List<Pod> pods, int port) {
     List<String> bases = new ArrayList<>();
-    for (Pod p : client.pods().inNamespace(namespace).withLabels(labels).list().getItems()) {
+    for (Pod p : pods) {
       if (!ready(p)) {
         continue;
       }
