@@ -119,7 +119,8 @@ class StorageWiringTest {
             "outputLocation.parameters.github_token holds a secret: put it into the Secret named by "
                 + "outputLocation.key instead"),
         Arguments.of("{storageUri: \"oci://bucket/prefix\"}",
-            "outputLocation oci://bucket/prefix is not a valid URI: expected oci://n/<namespace>/b/<bucket>/o/<prefix>"),
+            "outputLocation oci://bucket/prefix is not a valid URI: expected "
+                + "oci://n/<namespace>/b/<bucket>/o/<prefix>"),
         Arguments.of("{storageUri: \"pvc://other:results/x\"}",
             "outputLocation pvc://other:results/x names a claim in namespace other: the claim must be in the "
                 + "benchmark's namespace bench"),

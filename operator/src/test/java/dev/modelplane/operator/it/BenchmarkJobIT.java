@@ -1,0 +1,237 @@
+package dev.modelplane.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.modelplane.api.ome.v1beta1.BenchmarkJob;
+import dev.modelplane.api.ome.v1beta1.BenchmarkJobStatus;
+import dev.modelplane.api.ome.v1beta1.BenchmarkResult;
+import dev.modelplane.api.ome.v1beta1.BenchmarkState;
+import dev.modelplane.api.ome.v1beta1.LatencyPercentiles;
+import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.KubeTest;
+import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.operator.BenchmarkSettings;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.ome.benchmark.BenchmarkSummary;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * BenchmarkJobs on a real apiserver with the Job controller (no kubelet: pod states are written by hand through the
+ * status subresource, as a kubelet would): the run waits, Pending, until its InferencePool has a ready endpoint and
+ * then creates the Job with genai-bench's arguments; a failing benchmark container fails the run with its message;
+ * a completed pod's summary becomes the results in status.
+ */
+@WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER})
+class BenchmarkJobIT {
+  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  private static final String ROUTER = "http://router.test:8080";
+  private static OperatorHarness harness;
+  private static HttpServer models;
+
+  @BeforeAll
+  static void start(ControlPlane controlPlane) throws IOException {
+    models = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    models.createContext("/v1/models", x -> {
+      byte[] body = """
+          {"object":"list","data":[{"id":"adapter","parent":"tiny-llama"},{"id":"tiny-llama","parent":null}]}
+          """.getBytes(StandardCharsets.UTF_8);
+      x.sendResponseHeaders(200, body.length);
+      x.getResponseBody().write(body);
+      x.close();
+    });
+    models.start();
+    harness = OperatorHarness.start(controlPlane, OperatorSettings.defaults().toBuilder()
+        .modelCache(OperatorSettings.ModelCacheSettings.disabled())
+        .benchmark(new BenchmarkSettings(null, null, null, ROUTER, Duration.ofSeconds(1))).build());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (harness != null) {
+      harness.close();
+    }
+    if (models != null) {
+      models.stop(0);
+    }
+  }
+
+  private static BenchmarkJob benchmark(String name, String endpoint) {
+    return Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: BenchmarkJob
+        metadata: {name: %s}
+        spec:
+          endpoint: %s
+          task: text-to-text
+          trafficScenarios: ["D(100,100)"]
+          numConcurrency: [1, 4]
+          maxTimePerIteration: 1
+          maxRequestsPerIteration: 20
+          outputLocation: {storageUri: "pvc://results/runs"}
+          resultFolderName: run
+        """.formatted(name, endpoint), BenchmarkJob.class);
+  }
+
+  private static BenchmarkJobStatus status(KubernetesClient client, String name) {
+    BenchmarkJob job = client.resources(BenchmarkJob.class).withName(name).get();
+    return job == null ? null : job.getStatus();
+  }
+
+  private static BenchmarkJobStatus awaitState(KubernetesClient client, String name, BenchmarkState state) {
+    await().atMost(TIMEOUT).until(() -> status(client, name) != null && status(client, name).state() == state);
+    return status(client, name);
+  }
+
+  private static List<String> argv(Job job) {
+    var c = job.getSpec().getTemplate().getSpec().getInitContainers().get(0);
+    List<String> argv = new ArrayList<>(c.getCommand());
+    argv.addAll(c.getArgs());
+    return argv;
+  }
+
+  private static List<String> reasons(KubernetesClient client, String name) {
+    return client.v1().events().list().getItems().stream()
+        .filter(e -> name.equals(e.getInvolvedObject().getName())
+            && "BenchmarkJob".equals(e.getInvolvedObject().getKind()))
+        .map(Event::getReason).toList();
+  }
+
+  @Test
+  void aRunWaitsForItsPoolsEndpointThenStartsAJobThroughTheRouter(KubeTest test) {
+    KubernetesClient client = test.client();
+    String ns = test.namespace();
+    int port = models.getAddress().getPort();
+    client.resource(Serialization.unmarshal("""
+        apiVersion: inference.networking.k8s.io/v1
+        kind: InferencePool
+        metadata: {name: tiny-pool}
+        spec:
+          selector: {matchLabels: {app: tiny}}
+          targetPorts: [{number: %d}]
+          endpointPickerRef: {name: tiny-epp, port: {number: 9002}}
+        """.formatted(port), GenericKubernetesResource.class)).create();
+    client.resource(benchmark("pool-run", "{inferencePool: {name: tiny-pool, namespace: " + ns + "}}")).create();
+
+    BenchmarkJobStatus pending = awaitState(client, "pool-run", BenchmarkState.Pending);
+    assertThat(pending.details()).isEqualTo("waiting for the endpoint: InferencePool " + ns
+        + "/tiny-pool has no ready endpoint");
+    assertThat(client.batch().v1().jobs().withName("pool-run").get()).isNull();
+
+    Pod server = client.resource(new PodBuilder().withNewMetadata().withName("tiny-0").addToLabels("app", "tiny")
+        .endMetadata().withNewSpec().addNewContainer().withName("engine").withImage("vllm").addNewPort()
+        .withContainerPort(port).endPort().endContainer().endSpec().build()).create();
+    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    server.setStatus(new PodStatusBuilder().withPhase("Running").withPodIP("127.0.0.1")
+        .addNewCondition().withType("Ready").withStatus("True").withLastTransitionTime(now).endCondition()
+        .build());
+    client.pods().resource(server).updateStatus();
+
+    BenchmarkJobStatus running = awaitState(client, "pool-run", BenchmarkState.Running);
+    String base = ROUTER + "/inference-pools/" + ns + "/tiny-pool";
+    assertThat(running.apiBase()).isEqualTo(base);
+    assertThat(running.modelName()).as("the first model of the pod's /v1/models that is no adapter")
+        .isEqualTo("tiny-llama");
+    assertThat(running.reportLocation()).isEqualTo("pvc://results/runs/run");
+    assertThat(running.startTime()).isNotNull();
+
+    Job job = client.batch().v1().jobs().withName("pool-run").get();
+    assertThat(job.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getKind()).isEqualTo("BenchmarkJob"));
+    assertThat(job.getSpec().getBackoffLimit()).isZero();
+    assertThat(argv(job)).containsSequence("--api-base", base).containsSequence("--api-model-name", "tiny-llama")
+        .containsSequence("--task", "text-to-text").containsSequence("--traffic-scenario", "D(100,100)")
+        .containsSequence("--num-concurrency", "1", "--num-concurrency", "4")
+        .containsSequence("--experiment-base-dir", "/benchmark-results", "--experiment-folder-name", "run");
+    assertThat(job.getSpec().getTemplate().getSpec().getContainers()).singleElement()
+        .satisfies(c -> assertThat(c.getArgs()).containsExactly("bench", "summarize", "--experiment-dir",
+            "/benchmark-results/run"));
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(reasons(client, "pool-run"))
+        .contains("BenchmarkPending", "BenchmarkStarted"));
+  }
+
+  /** Writes the state a kubelet would once the pod's containers ended, and waits for the Job to see it. */
+  private static void finishPod(KubernetesClient client, String job, String phase, ContainerStatus benchmark,
+      ContainerStatus results) {
+    await().atMost(TIMEOUT).until(() -> !client.pods().withLabel("benchmark", job).list().getItems().isEmpty());
+    Pod pod = client.pods().withLabel("benchmark", job).list().getItems().get(0);
+    pod.setStatus(new PodStatusBuilder().withPhase(phase).withInitContainerStatuses(benchmark)
+        .withContainerStatuses(results).build());
+    client.pods().resource(pod).updateStatus();
+  }
+
+  private static ContainerStatus terminated(String name, int exitCode, String reason, String message) {
+    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    return new ContainerStatusBuilder().withName(name).withImage("image").withImageID("").withReady(false)
+        .withRestartCount(0).withNewState().withNewTerminated().withExitCode(exitCode).withReason(reason)
+        .withMessage(message).withStartedAt(now).withFinishedAt(now).endTerminated().endState().build();
+  }
+
+  @Test
+  void aFailingBenchmarkContainerFailsTheRunWithItsMessage(KubeTest test) {
+    KubernetesClient client = test.client();
+    client.resource(benchmark("broken", "{endpoint: {url: \"http://llm.test:8000\", apiFormat: openai, "
+        + "modelName: tiny}}")).create();
+    awaitState(client, "broken", BenchmarkState.Running);
+    finishPod(client, "broken", "Failed",
+        terminated("benchmark", 2, "Error", "Error: Invalid value for '--api-base': connection refused\n"),
+        new ContainerStatusBuilder().withName("results").withImage("image").withImageID("").withReady(false)
+            .withRestartCount(0).withNewState().withNewWaiting().withReason("PodInitializing").endWaiting()
+            .endState().build());
+
+    BenchmarkJobStatus failed = awaitState(client, "broken", BenchmarkState.Failed);
+    assertThat(failed.failureMessage()).isEqualTo("container benchmark failed (exit code 2, reason Error): "
+        + "Error: Invalid value for '--api-base': connection refused");
+    assertThat(failed.completionTime()).isNotNull();
+    assertThat(failed.results()).isNull();
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(reasons(client, "broken")).contains("BenchmarkFailed"));
+  }
+
+  @Test
+  void aCompletedRunCarriesTheResultsSummaryOfItsPod(KubeTest test) {
+    KubernetesClient client = test.client();
+    client.resource(benchmark("done", "{endpoint: {url: \"http://llm.test:8000\", apiFormat: openai, "
+        + "modelName: tiny}}")).create();
+    awaitState(client, "done", BenchmarkState.Running);
+    List<BenchmarkResult> rows = List.of(
+        new BenchmarkResult("D(100,100)", 1, null, 20, 0.0, 12.5, 1.6, 160.0, 160.0,
+            new LatencyPercentiles(0.05, 0.04, 0.08, 0.1), new LatencyPercentiles(0.6, 0.6, 0.7, 0.8)),
+        new BenchmarkResult("D(100,100)", 4, null, 20, 0.05, 6.25, 3.2, 320.0, 320.0,
+            new LatencyPercentiles(0.07, 0.06, 0.1, 0.2), new LatencyPercentiles(1.2, 1.1, 1.4, 1.6)));
+    String summary = BenchmarkSummary.encode(rows, BenchmarkSummary.TERMINATION_MESSAGE_BYTES);
+    finishPod(client, "done", "Succeeded", terminated("benchmark", 0, "Completed", null),
+        terminated("results", 0, "Completed", summary));
+
+    BenchmarkJobStatus completed = awaitState(client, "done", BenchmarkState.Completed);
+    assertThat(completed.results()).isEqualTo(rows);
+    assertThat(completed.resultsOmitted()).isNull();
+    assertThat(completed.reportLocation()).isEqualTo("pvc://results/runs/run");
+    assertThat(completed.modelName()).isEqualTo("tiny");
+    assertThat(completed.apiBase()).isEqualTo("http://llm.test:8000");
+    assertThat(completed.completionTime()).isNotNull();
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(reasons(client, "done"))
+        .contains("BenchmarkStarted", "BenchmarkCompleted"));
+  }
+}
