@@ -141,7 +141,7 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
   }
 
   /**
-   * The dataset: a Hugging Face dataset by its Hub id, a {@code pvc://} claim or a {@code local://} node directory
+   * The dataset: a Hugging Face dataset by its Hub id ({@code hf://[datasets/]<org>/<name>}), a {@code pvc://} claim or a {@code local://} node directory
    * mounted read-only; {@code prompt_column} and {@code image_column} parameters pick the columns.
    *
    * @throws BenchmarkConfigException for another scheme or a malformed URI
@@ -151,7 +151,7 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
     String uri = dataset.storageUri();
     String path;
     if (uri.startsWith("hf://")) {
-      path = match(HF, uri, "dataset", "hf://<org>/<dataset>").group(1);
+      path = match(HF, uri, "dataset", "hf://<org>/<dataset>").group(1).replaceFirst("^datasets/", "");
     } else if (uri.startsWith("pvc://")) {
       Matcher m = match(PVC, uri, "dataset", "pvc://[<namespace>:]<claim>/<path>");
       if (m.group(1) != null && !m.group(1).equals(namespace)) {

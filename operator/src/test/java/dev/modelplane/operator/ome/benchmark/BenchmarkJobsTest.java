@@ -237,6 +237,8 @@ class BenchmarkJobsTest {
     return Stream.of(
         Arguments.of("hf://anon8231489123/ShareGPT_Vicuna_unfiltered@main", List.of(), "",
             List.of("--dataset-path", "anon8231489123/ShareGPT_Vicuna_unfiltered")),
+        Arguments.of("hf://datasets/lmms-lab/llava-bench-in-the-wild", List.of(), "",
+            List.of("--dataset-path", "lmms-lab/llava-bench-in-the-wild")),
         Arguments.of("pvc://prompts/sharegpt.json", List.of("/benchmark-dataset"), "prompts",
             List.of("--dataset-path", "/benchmark-dataset/sharegpt.json")),
         Arguments.of("local:///data/prompts.csv", List.of("/data/prompts.csv"), "",
