@@ -139,6 +139,15 @@ class RenderCommandTest {
   }
 
   @Test
+  void operatorRejectsABenchmarkRouterUrlThatIsNotHttp() {
+    MainTest.Result r = MainTest.run("operator", "--kubeconfig", "/nonexistent",
+        "--benchmark-router-url=modelplane-router:8080");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--benchmark-router-url: the benchmark router URL must start with http:// or "
+        + "https://, got modelplane-router:8080", "Usage: modelplane operator");
+  }
+
+  @Test
   void theDefaultUserAndGroupsOfGeneratedPodsAreFlags() {
     Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
     String sample = root.resolve("deploy/samples/quickstart.yaml").toString();
