@@ -234,4 +234,19 @@ class BenchmarkJobIT {
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(reasons(client, "done"))
         .contains("BenchmarkStarted", "BenchmarkCompleted"));
   }
+
+  @Test
+  void aJobOfTheSameNameThatIsNotTheRunsIsNotTakenOver(KubeTest test) {
+    KubernetesClient client = test.client();
+    client.batch().v1().jobs().resource(new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder().withNewMetadata()
+        .withName("taken").endMetadata().withNewSpec().withSuspend(true).withNewTemplate().withNewSpec()
+        .withRestartPolicy("Never").addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
+        .endTemplate().endSpec().build()).create();
+    client.resource(benchmark("taken", "{endpoint: {url: \"http://llm.test:8000\", apiFormat: openai, "
+        + "modelName: tiny}}")).create();
+    BenchmarkJobStatus failed = awaitState(client, "taken", BenchmarkState.Failed);
+    assertThat(failed.failureMessage()).isEqualTo("a Job named taken that this BenchmarkJob does not own exists "
+        + "already: delete or rename it");
+    assertThat(client.batch().v1().jobs().withName("taken").get().getMetadata().getOwnerReferences()).isEmpty();
+  }
 }

@@ -122,7 +122,13 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
       record(benchmark, BenchmarkStatuses.invalid(old, e.getMessage()), context);
       return UpdateControl.noUpdate();
     }
-    CreateOrTake.create(desired, client, () -> client.resource(desired).create());
+    Job created = CreateOrTake.create(desired, client, () -> client.resource(desired).create());
+    if (created.getMetadata().getOwnerReferences().stream()
+        .noneMatch(r -> Objects.equals(r.getUid(), benchmark.getMetadata().getUid()))) {
+      record(benchmark, BenchmarkStatuses.invalid(old, "a Job named " + desired.getMetadata().getName()
+          + " that this BenchmarkJob does not own exists already: delete or rename it"), context);
+      return UpdateControl.<BenchmarkJob>noUpdate().rescheduleAfter(settings.benchmark().pendingRecheck());
+    }
     LOG.atInfo().addKeyValue("benchmark", benchmark.getMetadata().getNamespace() + "/"
         + benchmark.getMetadata().getName()).addKeyValue("api_base", target.apiBase())
         .addKeyValue("model", target.modelName()).log("benchmark job created");
