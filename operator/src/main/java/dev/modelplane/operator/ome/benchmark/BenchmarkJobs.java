@@ -39,6 +39,8 @@ final class BenchmarkJobs {
   static final String RESULTS_CONTAINER = "results";
   /** The Secret key holding the Hugging Face token, as in OME. */
   static final String HF_KEY = "HUGGINGFACE_API_KEY";
+  /** Where genai-bench's OpenAI backend reads the key when no {@code --api-key} is given. */
+  static final String OPENAI_KEY = "OPENAI_API_KEY";
   private static final String TOKENIZER_VOLUME = "model";
 
   private BenchmarkJobs() {
@@ -78,6 +80,11 @@ final class BenchmarkJobs {
     List<EnvVar> env = new ArrayList<>();
     env.add(new EnvVarBuilder().withName("ENABLE_UI").withValue("false").build());
     env.add(new EnvVarBuilder().withName("HOME").withValue(SecurityDefaults.HOME_PATH).build());
+    if (target.apiKey() == null && "openai".equals(target.backend())) {
+      // genai-bench's OpenAI backend wants a key and reads it from here; a podOverride env entry of this name (e.g.
+      // from a Secret) replaces the placeholder for endpoints that check it.
+      env.add(new EnvVarBuilder().withName(OPENAI_KEY).withValue("none").build());
+    }
     if (spec.huggingFaceSecretReference() != null) {
       env.add(new EnvVarBuilder().withName(HF_KEY).withNewValueFrom().withNewSecretKeyRef()
           .withName(spec.huggingFaceSecretReference().name()).withKey(HF_KEY).endSecretKeyRef().endValueFrom()

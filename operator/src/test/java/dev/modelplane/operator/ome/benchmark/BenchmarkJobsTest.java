@@ -223,6 +223,22 @@ class BenchmarkJobsTest {
   }
 
   @Test
+  void aUrlEndpointsOpenAiKeyIsAPlaceholderThatPodOverrideReplacesFromASecret() {
+    assertThat(benchmarkContainer(build(urlBenchmark(""))).getEnv()).filteredOn(e -> e.getName()
+        .equals("OPENAI_API_KEY")).singleElement().satisfies(e -> assertThat(e.getValue()).isEqualTo("none"));
+    Job keyed = build(urlBenchmark("""
+        podOverride:
+          env: [{name: OPENAI_API_KEY, valueFrom: {secretKeyRef: {name: llm-key, key: key}}}]
+        """));
+    assertThat(benchmarkContainer(keyed).getEnv()).filteredOn(e -> e.getName().equals("OPENAI_API_KEY"))
+        .singleElement().satisfies(e -> {
+          assertThat(e.getValue()).isNull();
+          assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("llm-key");
+        });
+    assertThat(argv(keyed)).doesNotContain("--api-key");
+  }
+
+  @Test
   void theHuggingFaceTokenComesFromTheSecretNeverFromArguments() {
     Job job = build(urlBenchmark("huggingFaceSecretReference: {name: hf}\n"));
     assertThat(benchmarkContainer(job).getEnv()).anySatisfy(e -> {
