@@ -141,8 +141,9 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
   }
 
   /**
-   * The dataset: a Hugging Face dataset by its Hub id ({@code hf://[datasets/]<org>/<name>}), a {@code pvc://} claim or a {@code local://} node directory
-   * mounted read-only; {@code prompt_column} and {@code image_column} parameters pick the columns.
+   * The dataset: a Hugging Face dataset by its Hub id ({@code hf://[datasets/]<org>/<name>}), a {@code pvc://}
+   * claim or a {@code local://} node directory mounted read-only; {@code prompt_column} and {@code image_column}
+   * parameters pick the columns.
    *
    * @throws BenchmarkConfigException for another scheme or a malformed URI
    */
