@@ -289,7 +289,9 @@ final class DevClusterCommand implements Runnable {
           ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER, ControlPlane.Component.KWOK);
           DirectoryProvisioner volumes = new DirectoryProvisioner(cp.client(), work.resolve("volumes"));
           PodRunner runner = new PodRunner(cp.client(), work.resolve("pods"),
-              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString(), Main.class.getName()));
+              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString(), Main.class.getName()),
+              work.resolve("models"), SimulatorLauncher.javaCommand(dir.toAbsolutePath().toString(),
+                  Main.class.getName()));
           ModelAgents agents = new ModelAgents(cp.client(), work.resolve("models"))) {
         cp.installCrds();
         ClusterAddons.install(cp.client());
