@@ -1,8 +1,11 @@
 package dev.modelplane.cli.devcluster;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
@@ -18,7 +21,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** {@link ClusterView} read from the API server. */
+/**
+ * {@link ClusterView} read from the API server. A Service's endpoints come from its EndpointSlices, else from its
+ * selector's ready pods (the dev cluster's loopback pod IPs cannot be stored in EndpointSlices).
+ */
 record ApiClusterView(KubernetesClient client) implements ClusterView {
   @Override
   public Optional<Path> claimDirectory(String namespace, String name) {
@@ -97,6 +103,43 @@ record ApiClusterView(KubernetesClient client) implements ClusterView {
         }
       }
     }
+    return fromPods(namespace, service, servicePort.get());
+  }
+
+  /**
+   * A ready endpoint as the EndpointSlice controller computes it: a ready pod of the Service's selector, and the
+   * target port (a number, or a container port's name). The dev cluster needs this because its pod IPs are loopback
+   * addresses, which the API server refuses in EndpointSlices.
+   */
+  private Optional<String> fromPods(String namespace, Service service, ServicePort port) {
+    Map<String, String> selector = service.getSpec().getSelector();
+    if (selector == null || selector.isEmpty()) {
+      return Optional.empty();
+    }
+    for (Pod pod : client.pods().inNamespace(namespace).withLabels(selector).list().getItems()) {
+      boolean ready = pod.getMetadata().getDeletionTimestamp() == null && pod.getStatus() != null
+          && pod.getStatus().getPodIP() != null && pod.getStatus().getConditions() != null
+          && pod.getStatus().getConditions().stream()
+              .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+      Optional<Integer> target = ready ? targetPort(pod, port) : Optional.empty();
+      if (target.isPresent()) {
+        String ip = pod.getStatus().getPodIP();
+        return Optional.of((ip.contains(":") ? "[" + ip + "]" : ip) + ":" + target.get());
+      }
+    }
     return Optional.empty();
+  }
+
+  private static Optional<Integer> targetPort(Pod pod, ServicePort port) {
+    IntOrString target = port.getTargetPort();
+    if (target == null || (target.getIntVal() == null && target.getStrVal() == null)) {
+      return Optional.of(port.getPort());
+    }
+    if (target.getIntVal() != null) {
+      return Optional.of(target.getIntVal());
+    }
+    return pod.getSpec().getContainers().stream()
+        .flatMap(c -> c.getPorts() == null ? java.util.stream.Stream.empty() : c.getPorts().stream())
+        .filter(p -> target.getStrVal().equals(p.getName())).map(ContainerPort::getContainerPort).findFirst();
   }
 }

@@ -7,8 +7,9 @@ import java.util.Optional;
 /**
  * A small kube-proxy for job containers: an {@code http(s)} URL whose host names a Service ({@code svc},
  * {@code svc.ns}, {@code svc.ns.svc}, {@code svc.ns.svc.cluster.local}) is pointed at a ready endpoint of that
- * Service (address and target port from its EndpointSlices). A URL that names no Service, or one without a ready
- * endpoint, is left as it is: the process then fails to connect, as it would in a cluster without endpoints.
+ * Service (address and target port from its EndpointSlices, or from its ready pods as the EndpointSlice controller
+ * would compute them). A URL that names no Service, or one without a ready endpoint, is left as it is: the process
+ * then fails to connect, as it would in a cluster without endpoints.
  *
  * @param namespace the pod's namespace (for a bare {@code svc})
  * @param cluster where Services and endpoints are read
