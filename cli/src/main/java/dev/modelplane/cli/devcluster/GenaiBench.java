@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * text. Thread-safe; each step runs once per process.
  *
  * @param home {@code <cache>/genai-bench-<version>}
+ * @param searchPath where python is looked for ({@code PATH})
  */
-record GenaiBench(Path home) {
+record GenaiBench(Path home, String searchPath) {
   /** The pinned genai-bench release. */
   static final String VERSION = "0.0.5";
   private static final Logger LOG = LoggerFactory.getLogger(GenaiBench.class);
@@ -37,7 +38,7 @@ record GenaiBench(Path home) {
       String xdg = env.get("XDG_CACHE_HOME");
       root = (xdg != null && !xdg.isEmpty() ? Path.of(xdg) : Path.of(userHome, ".cache")).resolve("modelplane");
     }
-    return new GenaiBench(root.resolve("genai-bench-" + VERSION));
+    return new GenaiBench(root.resolve("genai-bench-" + VERSION), env.getOrDefault("PATH", "/usr/bin:/bin"));
   }
 
   /** The virtual environment's {@code bin} directory (genai-bench and its python). */
@@ -61,7 +62,7 @@ record GenaiBench(Path home) {
       if (installed()) {
         return;
       }
-      String python = python();
+      String python = python(searchPath);
       Path log = home.resolveSibling(home.getFileName() + ".install.log");
       LOG.atInfo().addKeyValue("event", "genai_bench_install").addKeyValue("version", VERSION)
           .addKeyValue("dir", home).addKeyValue("log", log).log("installing genai-bench from PyPI (once)");
@@ -103,8 +104,7 @@ record GenaiBench(Path home) {
   }
 
   /** The first python on PATH that genai-bench supports (3.10 to 3.12). */
-  private static String python() throws IOException, InterruptedException {
-    String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+  private static String python(String path) throws IOException, InterruptedException {
     for (String name : List.of("python3.12", "python3.11", "python3.10", "python3")) {
       for (String dir : path.split(java.io.File.pathSeparator)) {
         Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
@@ -123,9 +123,15 @@ record GenaiBench(Path home) {
     Process p = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-    if (!p.waitFor(30, TimeUnit.MINUTES)) {
+    try {
+      if (!p.waitFor(30, TimeUnit.MINUTES)) {
+        p.destroyForcibly();
+        throw new IOException(command[0] + " did not finish in 30 minutes; see " + log);
+      }
+    } catch (InterruptedException e) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();
-      throw new IOException(command[0] + " did not finish in 30 minutes; see " + log);
+      throw e;
     }
     if (p.exitValue() != 0) {
       List<String> lines = Files.readAllLines(log);

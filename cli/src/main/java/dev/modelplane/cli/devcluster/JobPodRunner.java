@@ -239,8 +239,7 @@ final class JobPodRunner {
       return false;
     }
     if (prepared.isCompletedExceptionally()) {
-      String why = prepared.handle((ok, e) -> e.getCause() == null ? e.getMessage() : e.getCause().getMessage())
-          .join();
+      String why = prepared.handle((ok, e) -> rootMessage(e)).join();
       c.terminated(128, "StartError", "genai-bench " + GenaiBench.VERSION + " could not be installed: " + why,
           Instant.now().truncatedTo(ChronoUnit.SECONDS));
       prepared = null;
@@ -299,6 +298,14 @@ final class JobPodRunner {
       }
     }
     return CompletableFuture.allOf(exits.toArray(CompletableFuture[]::new));
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getMessage();
   }
 
   private static List<JobContainer> all(Run run) {

@@ -1,13 +1,16 @@
 package dev.modelplane.cli.devcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Where genai-bench is installed: the same place and version as the bench scripts use. */
 class GenaiBenchTest {
@@ -32,6 +35,18 @@ class GenaiBenchTest {
     assertThat(version.group(1)).isEqualTo(GenaiBench.VERSION);
     assertThat(script).contains("cache=\"${MODELPLANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modelplane}"
         + "/genai-bench-$version\"", "bin=\"$cache/venv/bin/genai-bench\"", "$cache/.complete");
+  }
+
+  @Test
+  void withoutASupportedPythonTheInstallSaysWhatItNeedsAndLeavesNothingBehind(@TempDir Path tmp) throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("bin"));
+    Files.writeString(bin.resolve("python3"), "#!/bin/sh\nexit 1\n");
+    bin.resolve("python3").toFile().setExecutable(true);
+    GenaiBench bench = new GenaiBench(tmp.resolve("cache/genai-bench-0.0.5"), bin.toString());
+    assertThatThrownBy(bench::install).isInstanceOf(IOException.class)
+        .hasMessage("genai-bench needs Python 3.10 to 3.12 on PATH (python3 on PATH is not)");
+    assertThat(bench.installed()).isFalse();
+    assertThat(tmp.resolve("cache/genai-bench-0.0.5")).doesNotExist();
   }
 
   @Test
