@@ -31,6 +31,8 @@ record JobCommand(List<String> command, Map<String, String> env, Path workDir) {
   /** The flag of {@code bench summarize} naming its termination message file. */
   static final String TERMINATION_LOG_FLAG = "--termination-log";
   static final String TOKENIZER_FLAG = "--model-tokenizer";
+  private static final java.util.regex.Pattern SECRET_FLAG =
+      java.util.regex.Pattern.compile("(?i)(key|token|secret|password|credential)");
 
   JobCommand {
     command = List.copyOf(command);
@@ -89,6 +91,25 @@ record JobCommand(List<String> command, Map<String, String> env, Path workDir) {
     Path workDir = container.getWorkingDir() == null || container.getWorkingDir().isEmpty() ? scratch
         : mounts.map(container.getWorkingDir()).orElse(scratch);
     return new JobCommand(words, env, workDir);
+  }
+
+  /** The command line for logs: the value of a flag naming a key, token, secret or password is hidden. */
+  List<String> redacted() {
+    List<String> out = new ArrayList<>(command);
+    for (int i = 0; i < out.size(); i++) {
+      String w = out.get(i);
+      int eq = w.indexOf('=');
+      String flag = w.startsWith("-") && eq > 1 ? w.substring(0, eq) : w;
+      if (!w.startsWith("-") || !SECRET_FLAG.matcher(flag).find()) {
+        continue;
+      }
+      if (eq > 1) {
+        out.set(i, flag + "=***");
+      } else if (i + 1 < out.size()) {
+        out.set(++i, "***");
+      }
+    }
+    return out;
   }
 
   /** Points {@code --model-tokenizer} at {@code tokenizer} unless it names a directory with tokenizer.json. */

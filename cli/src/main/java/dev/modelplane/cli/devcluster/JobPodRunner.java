@@ -205,7 +205,7 @@ final class JobPodRunner {
       Process p = pb.start();
       c.running(p, now);
       LOG.atInfo().addKeyValue("event", "job_container_started").addKeyValue("pod", run.key())
-          .addKeyValue("container", c.name()).addKeyValue("pid", p.pid()).addKeyValue("command", command.command())
+          .addKeyValue("container", c.name()).addKeyValue("pid", p.pid()).addKeyValue("command", command.redacted())
           .addKeyValue("log", c.log).log("job container started");
       String uid = run.pod.getMetadata().getUid();
       Path terminationFile = termination;

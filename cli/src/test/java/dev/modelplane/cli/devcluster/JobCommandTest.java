@@ -65,6 +65,16 @@ class JobCommandTest {
   }
 
   @Test
+  void theLoggedCommandHidesKeysTokensAndSecrets() {
+    JobCommand cmd = new JobCommand(List.of("genai-bench", "benchmark", "--api-key", "sk-1", "--model-api-key=sk-2",
+        "--aws-secret-access-key", "s", "--security-token", "t", "--api-base", "http://x", "--task", "text-to-text"),
+        Map.of(), tmp);
+    assertThat(cmd.redacted()).containsExactly("genai-bench", "benchmark", "--api-key", "***", "--model-api-key=***",
+        "--aws-secret-access-key", "***", "--security-token", "***", "--api-base", "http://x", "--task",
+        "text-to-text");
+  }
+
+  @Test
   void anEmptyCommandIsTheImagesEntrypointAndAModelDirectoryWithATokenizerIsKept() throws Exception {
     Files.writeString(Files.createDirectories(results.resolve("tok")).resolve("tokenizer.json"), "{}");
     Files.createDirectories(results.resolve("weights-only"));
