@@ -113,7 +113,8 @@ final class DevClusterCommand implements Runnable {
         description = "nvidia.com/gpu capacity of each GPU node (default: ${DEFAULT-VALUE}).")
     int gpusPerNode;
 
-    @Option(names = "--no-live-pods", description = "Leave every pod to kwok: no simulator behind model-server pods.")
+    @Option(names = "--no-live-pods",
+        description = "Leave every pod to kwok: no simulator behind model-server pods, no genai-bench job pods run.")
     boolean noLivePods;
 
     @Option(names = "--timeout", defaultValue = "PT10M",
