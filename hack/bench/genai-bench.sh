@@ -4,7 +4,8 @@
 #
 #   hack/bench/genai-bench.sh            # install if missing, print the command's path
 #
-# genai-bench needs Python 3.10–3.12; the first python3 in that range on PATH is used.
+# genai-bench needs Python 3.10–3.12; the first python3 in that range on PATH is used. The dev cluster's pod runner
+# installs the same version into the same place for job pods (GenaiBench.VERSION; GenaiBenchTest checks they agree).
 set -euo pipefail
 version="${GENAI_BENCH_VERSION:-0.0.5}"
 cache="${MODELPLANE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/modelplane}/genai-bench-$version"

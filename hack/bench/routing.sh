@@ -116,7 +116,7 @@ main() {
     *) echo "routing.sh: unknown workload $workload" >&2; exit 2 ;;
   esac
   mkdir -p "$run/tokenizer"
-  "$venv/python" "$root/hack/bench/routing/tokenizer.py" "$run/tokenizer" "$dataset" \
+  "$venv/python" "$root/cli/src/main/resources/dev/modelplane/cli/devcluster/tokenizer.py" "$run/tokenizer" "$dataset" \
     "$("$venv/python" -c 'import genai_bench, os; print(os.path.join(os.path.dirname(genai_bench.__file__), "data", "sonnet.txt"))')"
 
   local open_loop=0 max_seqs=32 capacity="${CAPACITY_RPS:-}"

@@ -113,7 +113,8 @@ final class DevClusterCommand implements Runnable {
         description = "nvidia.com/gpu capacity of each GPU node (default: ${DEFAULT-VALUE}).")
     int gpusPerNode;
 
-    @Option(names = "--no-live-pods", description = "Leave every pod to kwok: no simulator behind model-server pods.")
+    @Option(names = "--no-live-pods",
+        description = "Leave every pod to kwok: no simulator behind model-server pods, no genai-bench job pods run.")
     boolean noLivePods;
 
     @Option(names = "--timeout", defaultValue = "PT10M",
@@ -289,7 +290,9 @@ final class DevClusterCommand implements Runnable {
           ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER, ControlPlane.Component.KWOK);
           DirectoryProvisioner volumes = new DirectoryProvisioner(cp.client(), work.resolve("volumes"));
           PodRunner runner = new PodRunner(cp.client(), work.resolve("pods"),
-              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString(), Main.class.getName()));
+              SimulatorLauncher.javaProcesses(dir.toAbsolutePath().toString(), Main.class.getName()),
+              work.resolve("models"), SimulatorLauncher.javaCommand(dir.toAbsolutePath().toString(),
+                  Main.class.getName()));
           ModelAgents agents = new ModelAgents(cp.client(), work.resolve("models"))) {
         cp.installCrds();
         ClusterAddons.install(cp.client());

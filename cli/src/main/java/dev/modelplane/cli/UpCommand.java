@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -44,6 +45,8 @@ import picocli.CommandLine.Spec;
         "Stop everything with: modelplane down"})
 final class UpCommand implements Callable<Integer> {
   static final String QUICKSTART = "deploy/samples/quickstart.yaml";
+  /** The operator's flag naming the router that InferencePool benchmarks go through. */
+  static final String BENCHMARK_ROUTER_URL = "--benchmark-router-url";
 
   @Spec
   picocli.CommandLine.Model.CommandSpec spec;
@@ -207,6 +210,7 @@ final class UpCommand implements Callable<Integer> {
     operator.addAll(List.of(Main.class.getName(), "operator", "--kubeconfig", cluster.kubeconfig(),
         "--no-leader-elect", "--http-port", Integer.toString(operatorPort), "--bind-address", "127.0.0.1",
         "--no-model-inspection", "--model-agent-namespace", ModelAgentSettings.DEFAULT_NAMESPACE));
+    operator.addAll(benchmarkRouterArgs(host, port));
     Process op = DevClusterCommand.startDetached(operator, dir.resolve("operator.log"), env);
     List<String> router = new ArrayList<>(DevClusterCommand.javaCommand());
     router.addAll(List.of(Main.class.getName(), "router", "--all-pools", "--pool-namespace", "*", "--host", host,
@@ -227,6 +231,16 @@ final class UpCommand implements Callable<Integer> {
     out().println("  operator (pid " + op.pid() + ", log " + dir.resolve("operator.log") + ")");
     out().println("  router (pid " + rt.pid() + ", log " + dir.resolve("router.log") + ")");
     return state;
+  }
+
+  /**
+   * The operator's BenchmarkJob setting for this platform: InferencePool endpoints are benchmarked through the
+   * router {@code up} starts. Empty for an operator without the setting.
+   */
+  static List<String> benchmarkRouterArgs(String host, int port) {
+    CommandLine.Model.CommandSpec operator = new CommandLine(new OperatorCommand()).getCommandSpec();
+    return operator.findOption(BENCHMARK_ROUTER_URL) == null ? List.of()
+        : List.of(BENCHMARK_ROUTER_URL, "http://" + hostForUrl(host) + ":" + port);
   }
 
   private static boolean waitUntil(Duration limit, BooleanSupplier condition, Process... processes)

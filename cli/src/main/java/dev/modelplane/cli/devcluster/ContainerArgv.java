@@ -129,7 +129,7 @@ public record ContainerArgv(List<String> tokens) {
     return env;
   }
 
-  private static Optional<String> fieldValue(Pod pod, String path) {
+  static Optional<String> fieldValue(Pod pod, String path) {
     Matcher keyed = FIELD_KEY.matcher(path == null ? "" : path);
     if (keyed.matches()) {
       Map<String, String> map = "labels".equals(keyed.group(1)) ? pod.getMetadata().getLabels()

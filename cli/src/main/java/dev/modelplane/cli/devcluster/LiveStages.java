@@ -15,11 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Rewrites kwok's stages so that pods with a known model server are left to the pod runner: kwok's own
- * {@code pod-ready} stage skips them, and {@code modelplane-live-pod-start} starts them Running but not Ready.
+ * Rewrites kwok's stages so that pods with a known model server, and job pods, are left to the pod runner: kwok's
+ * own {@code pod-ready} stage skips both, its {@code pod-complete} stage (which ends Job-owned pods at once) skips
+ * job pods, {@code modelplane-live-pod-start} starts model-server pods Running but not Ready, and
+ * {@code modelplane-job-pod-start} gives job pods their IP and leaves them Pending for the runner.
  */
 public final class LiveStages {
   static final String POD_READY = "pod-ready";
+  static final String POD_COMPLETE = "pod-complete";
   private static final YAMLMapper YAML = new YAMLMapper(new YAMLFactory()
       .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE).disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
       .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
@@ -41,17 +44,20 @@ public final class LiveStages {
       }
       boolean found = false;
       for (JsonNode doc : docs) {
-        if (POD_READY.equals(doc.path("metadata").path("name").asText())) {
-          ArrayNode expressions = (ArrayNode) doc.path("spec").path("selector").path("matchExpressions");
-          ObjectNode notLive = expressions.addObject().put("key", ServerKind.podSelectorJq()).put("operator", "NotIn");
-          notLive.putArray("values").add("true");
+        String name = doc.path("metadata").path("name").asText();
+        if (POD_READY.equals(name)) {
+          exclude(doc, ServerKind.podSelectorJq());
+          exclude(doc, JobPods.podSelectorJq());
           found = true;
+        } else if (POD_COMPLETE.equals(name)) {
+          exclude(doc, JobPods.podSelectorJq());
         }
       }
       if (!found) {
         throw new IllegalArgumentException("kwok's stages have no \"" + POD_READY + "\" stage to rewrite");
       }
-      docs.add(YAML.readTree(liveStart()));
+      docs.add(YAML.readTree(stage("live-pod-start.yaml")));
+      docs.add(YAML.readTree(stage("job-pod-start.yaml")));
       StringBuilder out = new StringBuilder();
       for (JsonNode doc : docs) {
         out.append("---\n").append(YAML.writeValueAsString(doc));
@@ -62,13 +68,20 @@ public final class LiveStages {
     }
   }
 
-  private static String liveStart() throws IOException {
-    try (InputStream in = LiveStages.class.getResourceAsStream("live-pod-start.yaml")) {
+  private static void exclude(JsonNode stage, String selector) {
+    ArrayNode expressions = (ArrayNode) stage.path("spec").path("selector").path("matchExpressions");
+    ObjectNode not = expressions.addObject().put("key", selector).put("operator", "NotIn");
+    not.putArray("values").add("true");
+  }
+
+  private static String stage(String resource) throws IOException {
+    try (InputStream in = LiveStages.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IOException("live-pod-start.yaml is missing from the distribution");
+        throw new IOException(resource + " is missing from the distribution");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8)
-          .replace("__LIVE_SELECTOR__", ServerKind.podSelectorJq().replace("'", "''"));
+          .replace("__LIVE_SELECTOR__", ServerKind.podSelectorJq().replace("'", "''"))
+          .replace("__JOB_SELECTOR__", JobPods.podSelectorJq().replace("'", "''"));
     }
   }
 }

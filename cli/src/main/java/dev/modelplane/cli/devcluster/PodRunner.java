@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * Runs the model-server containers of the dev cluster's pods for real: for each pod that kwok has started on a fake
  * node with a container {@link ServerKind} knows, a simulator listens on the pod IP and the container's port. The pod's
  * readiness follows the simulator's {@code /health}; a simulator that exits is a container restart (with backoff);
- * deleting the pod stops it. Every other pod stays as kwok makes it.
+ * deleting the pod stops it. Job pods (a genai-bench container) run for real through {@link JobPodRunner}. Every
+ * other pod stays as kwok makes it.
  */
 public final class PodRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PodRunner.class);
@@ -50,6 +51,7 @@ public final class PodRunner implements AutoCloseable {
   });
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
   private final Map<String, LivePod> pods = new HashMap<>();
+  private final JobPodRunner jobs;
   private SharedIndexInformer<Pod> informer;
 
   /** A pod with live containers, by container name. */
@@ -73,10 +75,19 @@ public final class PodRunner implements AutoCloseable {
     }
   }
 
-  public PodRunner(KubernetesClient client, Path logDir, SimulatorLauncher launcher) {
+  /**
+   * @param logDir where each pod's container logs (and a job pod's volumes and scratch directories) go
+   * @param launcher starts the simulators
+   * @param nodesDir each fake node's directory (a job pod's hostPath volumes are under it)
+   * @param java the command running this distribution's main class (a job pod's {@code bench} containers)
+   */
+  public PodRunner(KubernetesClient client, Path logDir, SimulatorLauncher launcher, Path nodesDir,
+      List<String> java) {
     this.client = client;
     this.logDir = logDir;
     this.launcher = launcher;
+    this.jobs = new JobPodRunner(client, new ApiClusterView(client), loop, logDir, nodesDir,
+        GenaiBench.inCache(System.getenv(), System.getProperty("user.home")), java);
   }
 
   /** Starts watching pods; returns at once. */
@@ -109,6 +120,10 @@ public final class PodRunner implements AutoCloseable {
     String uid = pod.getMetadata().getUid();
     if (pod.getMetadata().getDeletionTimestamp() != null) {
       forget(uid);
+      return;
+    }
+    if (JobPods.isJobPod(pod)) {
+      jobs.observe(pod);
       return;
     }
     LivePod known = pods.get(uid);
@@ -172,6 +187,7 @@ public final class PodRunner implements AutoCloseable {
   }
 
   private void forget(String uid) {
+    jobs.forget(uid);
     LivePod live = pods.remove(uid);
     if (live == null) {
       return;
@@ -182,6 +198,7 @@ public final class PodRunner implements AutoCloseable {
   }
 
   private void tick() {
+    jobs.tick();
     Instant now = Instant.now();
     for (LivePod live : new ArrayList<>(pods.values())) {
       for (LiveServer server : live.servers.values()) {
@@ -246,6 +263,7 @@ public final class PodRunner implements AutoCloseable {
         List<CompletableFuture<Process>> all = new ArrayList<>();
         pods.values().forEach(p -> p.servers.values().forEach(s -> all.add(s.stop(STOP_GRACE))));
         pods.clear();
+        all.add(jobs.stopAll().thenApply(v -> (Process) null));
         return all;
       }).get(10, TimeUnit.SECONDS);
       CompletableFuture.allOf(exits.toArray(CompletableFuture[]::new)).get(STOP_GRACE.toSeconds() + 10,

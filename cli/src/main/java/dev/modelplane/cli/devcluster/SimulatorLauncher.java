@@ -43,13 +43,20 @@ public interface SimulatorLauncher {
     };
   }
 
+  /**
+   * The command that runs {@code mainClass} of this distribution in a small JVM marked with {@code tag} (its
+   * arguments follow): simulators, and the {@code bench} containers of job pods.
+   */
+  static List<String> javaCommand(String tag, String mainClass) {
+    return List.of(ProcessHandle.current().info().command().orElse("java"), MARKER + tag, "-XX:+UseSerialGC",
+        "-Xms16m", "-Xmx256m", "-Xss512k", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-cp",
+        System.getProperty("java.class.path"), mainClass);
+  }
+
   private static Process startJava(String tag, String mainClass, SimulatorPlan plan, String host, Path log)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    command.addAll(List.of(MARKER + tag, "-XX:+UseSerialGC", "-Xms16m", "-Xmx256m", "-Xss512k",
-        "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-        mainClass, "simulator", "--host", host, "--port", Integer.toString(plan.port())));
+    List<String> command = new ArrayList<>(javaCommand(tag, mainClass));
+    command.addAll(List.of("simulator", "--host", host, "--port", Integer.toString(plan.port())));
     command.addAll(plan.args());
     Files.createDirectories(log.getParent());
     return new ProcessBuilder(command).redirectErrorStream(true)

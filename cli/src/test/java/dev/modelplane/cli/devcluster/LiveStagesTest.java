@@ -33,24 +33,72 @@ class LiveStagesTest {
         next:
           statusTemplate: |
             phase: Running
+      ---
+      apiVersion: kwok.x-k8s.io/v1alpha1
+      kind: Stage
+      metadata:
+        name: pod-complete
+      spec:
+        resourceRef: {apiGroup: v1, kind: Pod}
+        selector:
+          matchExpressions:
+          - key: '.metadata.ownerReferences.[].kind'
+            operator: 'In'
+            values: ['Job']
+        next:
+          statusTemplate: |
+            phase: Succeeded
       """;
 
   @Test
-  void podReadySkipsLivePodsAndTheLiveStageStartsThemUnready() throws Exception {
-    List<JsonNode> docs = new ArrayList<>();
-    new YAMLMapper().readerFor(JsonNode.class).<JsonNode>readValues(LiveStages.rewrite(DEFAULTS))
-        .forEachRemaining(docs::add);
-    assertThat(docs).extracting(d -> d.at("/metadata/name").asText())
-        .containsExactly("node-initialize", "pod-ready", "modelplane-live-pod-start");
+  void podReadySkipsLiveAndJobPodsAndTheLiveStageStartsThemUnready() throws Exception {
+    List<JsonNode> docs = stages(DEFAULTS);
+    assertThat(docs).extracting(d -> d.at("/metadata/name").asText()).containsExactly("node-initialize",
+        "pod-ready", "pod-complete", "modelplane-live-pod-start", "modelplane-job-pod-start");
     JsonNode notLive = docs.get(1).at("/spec/selector/matchExpressions/1");
     assertThat(notLive.get("key").asText()).isEqualTo(ServerKind.podSelectorJq());
     assertThat(notLive.get("operator").asText()).isEqualTo("NotIn");
+    JsonNode notJob = docs.get(1).at("/spec/selector/matchExpressions/2");
+    assertThat(notJob.get("key").asText()).isEqualTo(JobPods.podSelectorJq());
+    assertThat(notJob.get("operator").asText()).isEqualTo("NotIn");
     assertThat(docs.get(1).at("/spec/next/statusTemplate").asText()).isEqualTo("phase: Running\n");
-    JsonNode live = docs.get(2);
+    JsonNode live = docs.get(3);
     assertThat(live.at("/spec/selector/matchExpressions/3/key").asText()).isEqualTo(ServerKind.podSelectorJq());
     assertThat(live.at("/spec/selector/matchExpressions/3/operator").asText()).isEqualTo("In");
+    assertThat(live.at("/spec/selector/matchExpressions/4/key").asText()).isEqualTo(JobPods.podSelectorJq());
+    assertThat(live.at("/spec/selector/matchExpressions/4/operator").asText()).isEqualTo("NotIn");
     assertThat(live.at("/spec/next/statusTemplate").asText()).contains("status: \"False\"\n  reason: "
         + "ContainersNotReady").contains("PodIPsWith");
+  }
+
+  @Test
+  void kwokNeverCompletesJobPodsAndTheJobStageLeavesThemPendingWithAnAddress() throws Exception {
+    List<JsonNode> docs = stages(DEFAULTS);
+    JsonNode complete = docs.get(2).at("/spec/selector/matchExpressions");
+    assertThat(complete).hasSize(2);
+    assertThat(complete.get(1).get("key").asText()).isEqualTo(JobPods.podSelectorJq());
+    assertThat(complete.get(1).get("operator").asText()).isEqualTo("NotIn");
+    assertThat(docs.get(2).at("/spec/next/statusTemplate").asText()).isEqualTo("phase: Succeeded\n");
+    JsonNode job = docs.get(4);
+    assertThat(job.at("/spec/selector/matchExpressions/2/key").asText()).isEqualTo(".status.podIP");
+    assertThat(job.at("/spec/selector/matchExpressions/2/operator").asText()).isEqualTo("DoesNotExist");
+    assertThat(job.at("/spec/selector/matchExpressions/3/key").asText()).isEqualTo(JobPods.podSelectorJq());
+    assertThat(job.at("/spec/selector/matchExpressions/3/operator").asText()).isEqualTo("In");
+    assertThat(job.at("/spec/next/statusTemplate").asText()).contains("phase: Pending").contains("PodIPsWith")
+        .contains("reason: PodInitializing").doesNotContain("phase: Running");
+  }
+
+  @Test
+  void theJobSelectorTestsInitContainersAndContainersForGenaiBenchsRepository() {
+    assertThat(JobPods.podSelectorJq()).isEqualTo("[(.spec.initContainers // [])[], (.spec.containers // [])[] "
+        + "| select(.image // \"\" | test(\"(^|/)(genai-bench)([:@]|$)\"))] | length > 0");
+  }
+
+  private static List<JsonNode> stages(String yaml) throws Exception {
+    List<JsonNode> docs = new ArrayList<>();
+    new YAMLMapper().readerFor(JsonNode.class).<JsonNode>readValues(LiveStages.rewrite(yaml))
+        .forEachRemaining(docs::add);
+    return docs;
   }
 
   @Test
