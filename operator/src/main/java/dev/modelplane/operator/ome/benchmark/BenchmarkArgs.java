@@ -29,6 +29,29 @@ final class BenchmarkArgs {
     return task == BenchmarkTask.IMAGE_TO_TEXT ? "image-text-to-text" : EnumValues.of(task);
   }
 
+  /**
+   * genai-bench's backend: {@code openai} becomes the engine's own backend ({@code vllm}, {@code sglang}) when the
+   * service metadata names one, or when the request parameters carry {@code ignore_eos} — genai-bench's plain OpenAI
+   * backend drops engine parameters such as that one, and the vLLM backend speaks the same OpenAI API with them.
+   */
+  static String backend(BenchmarkJobSpec spec, String resolved) {
+    if (!"openai".equals(resolved)) {
+      return resolved;
+    }
+    if (spec.serviceMetadata() != null && spec.serviceMetadata().engine() != null) {
+      switch (spec.serviceMetadata().engine()) {
+        case vLLM:
+          return "vllm";
+        case SGLang:
+          return "sglang";
+        default:
+          break;
+      }
+    }
+    return spec.additionalRequestParams() != null && spec.additionalRequestParams().containsKey("ignore_eos")
+        ? "vllm" : resolved;
+  }
+
   /** The scenarios the run uses: the spec's, else OME's defaults for the task (none: genai-bench's own). */
   static List<String> scenarios(BenchmarkJobSpec spec) {
     if (spec.trafficScenarios() != null && !spec.trafficScenarios().isEmpty()) {
@@ -45,7 +68,7 @@ final class BenchmarkArgs {
   static List<String> of(BenchmarkJobSpec spec, BenchmarkTarget target, String folder, StorageWiring output,
       StorageWiring dataset) {
     List<String> a = new ArrayList<>(List.of("genai-bench", "benchmark",
-        "--api-backend", target.backend(),
+        "--api-backend", backend(spec, target.backend()),
         "--api-base", target.apiBase(),
         "--api-model-name", target.modelName(),
         "--task", task(spec.task()),

@@ -207,6 +207,8 @@ class BenchmarkJobsTest {
     assertThat(values(argv, "--traffic-scenario")).containsExactly("D(10,10)", "U(50,500)/(20,200)", "dataset");
     assertThat(values(argv, "--num-concurrency")).containsExactly("1", "8");
     assertThat(values(argv, "--server-engine")).containsExactly("SGLang");
+    assertThat(values(argv, "--api-backend")).as("the engine's own backend keeps its parameters")
+        .containsExactly("sglang");
     assertThat(values(argv, "--server-version")).containsExactly("0.4.6");
     assertThat(values(argv, "--server-gpu-type")).containsExactly("H100");
     assertThat(values(argv, "--server-gpu-count")).containsExactly("8");
@@ -220,6 +222,10 @@ class BenchmarkJobsTest {
         """)));
     assertThat(values(argv, "--additional-request-params")).containsExactly(
         "{\"ignore_eos\":true,\"max_tokens\":256,\"seed\":-1,\"stop\":\"###\",\"temperature\":0.7,\"top_p\":0.9}");
+    assertThat(values(argv, "--api-backend")).as("genai-bench's openai backend would drop ignore_eos")
+        .containsExactly("vllm");
+    assertThat(values(argv(build(urlBenchmark("additionalRequestParams: {temperature: \"0\"}\n"))),
+        "--api-backend")).containsExactly("openai");
   }
 
   @Test
