@@ -51,7 +51,8 @@ public final class BenchSummarizeCommand implements Callable<Integer> {
           + "iteration there (no <scenario>_<task>_num_concurrency_<N>_time_<T>s.json)");
       return 1;
     }
-    out.println("Benchmark results in " + experimentDir + " (" + rows.size() + " iterations):");
+    out.println("Benchmark results in " + experimentDir + " (" + rows.size() + (rows.size() == 1 ? " iteration):"
+        : " iterations):"));
     BenchTable.print(rows, "", out);
     out.println();
     out.println("Results (JSON):");

@@ -122,9 +122,12 @@ record Chart(String title, String xLabel, String yLabel, List<Series> series) {
     return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power;
   }
 
-  /** A number as a tick label: no needless decimals, thousands as k. */
+  /** A number as a tick label: no needless decimals, thousands as k, millions as M. */
   static String format(double v) {
-    if (v != 0 && Math.abs(v) >= 10_000) {
+    if (Math.abs(v) >= 10_000_000) {
+      return format(v / 1_000_000) + "M";
+    }
+    if (Math.abs(v) >= 10_000) {
       return format(v / 1000) + "k";
     }
     if (v == Math.rint(v)) {

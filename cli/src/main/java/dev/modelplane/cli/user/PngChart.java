@@ -15,7 +15,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import javax.imageio.ImageIO;
 
-/** A {@link Chart} drawn into a PNG image of {@link Chart#WIDTH} by {@link Chart#HEIGHT}, as {@link SvgChart} lays it out. */
+/** A {@link Chart} drawn into a PNG image of {@link Chart#WIDTH} by {@link Chart#HEIGHT}, laid out as the SVG. */
 final class PngChart {
   private PngChart() {
   }
