@@ -56,6 +56,22 @@ class BenchmarkSummaryTest {
   }
 
   @Test
+  void readsARealRunInMillisecondsWithTwoScenariosInTheirOrder() throws Exception {
+    // genai-bench 0.0.5 with --metrics-time-unit ms, two scenarios, concurrency 1 and 4, through the router's pool
+    // path prefix against a simulator.
+    Path dir = Path.of(BenchmarkSummaryTest.class.getResource("/benchmark/genai-bench-0.0.5-ms").toURI());
+    List<BenchmarkResult> rows = BenchmarkSummary.read(dir);
+
+    assertThat(rows).extracting(BenchmarkResult::scenario, BenchmarkResult::concurrency, BenchmarkResult::requests)
+        .containsExactly(tuple("D(100,50)", 1, 25), tuple("D(100,50)", 4, 26), tuple("N(200,50)/(50,10)", 1, 24),
+            tuple("N(200,50)/(50,10)", 4, 22));
+    assertThat(rows.get(0).ttftSeconds().p50()).isCloseTo(0.02865483499772381, within(1e-15));
+    assertThat(rows.get(0).ttftSeconds().p99()).isCloseTo(0.09161781595874332, within(1e-15));
+    assertThat(rows.get(3).e2eLatencySeconds().p50()).isCloseTo(0.13946651900187135, within(1e-15));
+    assertThat(rows.get(3).durationSeconds()).isLessThan(5); // not a latency: never converted
+  }
+
+  @Test
   void millisecondsBecomeSecondsAndScenariosFollowTheMetadataThenBatchSize(@TempDir Path dir) throws Exception {
     copyFixture(dir);
     // The same run written with --metrics-time-unit ms, plus a second scenario that ran first, by batch size.
