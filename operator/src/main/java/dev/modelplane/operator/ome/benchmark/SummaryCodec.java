@@ -14,7 +14,10 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /** The compact JSON form of {@link BenchmarkSummary#encode} and {@link BenchmarkSummary#decode}. */
 final class SummaryCodec {
@@ -23,7 +26,8 @@ final class SummaryCodec {
   /** The format version written as {@code v}. */
   static final int VERSION = 1;
   private static final int FIELDS = 11;
-  private static final String HEAD = "{\"v\":" + VERSION + ",\"r\":[";
+  private static final String HEAD = "{\"v\":" + VERSION + ",\"s\":[";
+  private static final String ROWS = "],\"r\":[";
   private static final ObjectMapper STRICT = JsonMapper.builder()
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
@@ -32,33 +36,50 @@ final class SummaryCodec {
   }
 
   static String encode(List<BenchmarkResult> rows, int maxBytes) {
-    List<String> encoded = rows.stream().map(SummaryCodec::row).toList();
-    long[] prefix = new long[encoded.size() + 1];
+    // Scenarios are numbered in order of first use, so the rows of any prefix use a prefix of the table.
+    List<String> scenarios = rows.stream().map(BenchmarkResult::scenario).filter(Objects::nonNull).distinct()
+        .toList();
+    Map<String, Integer> index = new HashMap<>();
+    scenarios.forEach(sc -> index.put(sc, index.size()));
+    List<String> table = scenarios.stream()
+        .map(sc -> '"' + new String(JsonStringEncoder.getInstance().quoteAsString(sc)) + '"').toList();
+    List<String> encoded = rows.stream().map(r -> row(r, index)).toList();
+    long[] rowBytes = new long[encoded.size() + 1];
+    long[] tableBytes = new long[table.size() + 1];
+    int[] tableSize = new int[encoded.size() + 1];
     for (int i = 0; i < encoded.size(); i++) {
-      prefix[i + 1] = prefix[i] + encoded.get(i).getBytes(StandardCharsets.UTF_8).length;
+      rowBytes[i + 1] = rowBytes[i] + utf8(encoded.get(i)) + (i > 0 ? 1 : 0);
+      String scenario = rows.get(i).scenario();
+      tableSize[i + 1] = Math.max(tableSize[i], scenario == null ? 0 : index.get(scenario) + 1);
+    }
+    for (int i = 0; i < table.size(); i++) {
+      tableBytes[i + 1] = tableBytes[i] + utf8(table.get(i)) + (i > 0 ? 1 : 0);
     }
     for (int kept = encoded.size(); kept >= 0; kept--) {
-      long size = HEAD.length() + prefix[kept] + Math.max(0, kept - 1) + tail(encoded.size() - kept).length();
+      int omitted = encoded.size() - kept;
+      long size = HEAD.length() + tableBytes[tableSize[kept]] + ROWS.length() + rowBytes[kept]
+          + tail(omitted).length();
       if (size <= maxBytes) {
-        return HEAD + String.join(",", encoded.subList(0, kept)) + tail(encoded.size() - kept);
+        return HEAD + String.join(",", table.subList(0, tableSize[kept])) + ROWS
+            + String.join(",", encoded.subList(0, kept)) + tail(omitted);
       }
     }
-    int least = HEAD.length() + tail(encoded.size()).length();
+    int least = HEAD.length() + ROWS.length() + tail(encoded.size()).length();
     throw new IllegalArgumentException("a benchmark summary of " + encoded.size() + " rows needs at least " + least
         + " bytes, not " + maxBytes);
+  }
+
+  private static int utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 
   private static String tail(int omitted) {
     return "],\"o\":" + omitted + "}";
   }
 
-  private static String row(BenchmarkResult r) {
+  private static String row(BenchmarkResult r, Map<String, Integer> scenarioIndex) {
     StringBuilder b = new StringBuilder("[");
-    if (r.scenario() == null) {
-      b.append("null");
-    } else {
-      b.append('"').append(JsonStringEncoder.getInstance().quoteAsString(r.scenario())).append('"');
-    }
+    b.append(r.scenario() == null ? "null" : scenarioIndex.get(r.scenario()));
     b.append(',').append(r.concurrency()).append(',').append(r.batchSize()).append(',').append(r.requests());
     for (Double d : new Double[] {r.errorRate(), r.durationSeconds(), r.requestsPerSecond(),
         r.outputTokensPerSecond(), r.inputTokensPerSecond()}) {
@@ -120,24 +141,37 @@ final class SummaryCodec {
     if (rows == null || !rows.isArray()) {
       throw new IllegalArgumentException("benchmark summary: r (rows) must be an array, not " + rows);
     }
+    JsonNode scenarios = root.get("s");
+    if (scenarios == null || !scenarios.isArray()) {
+      throw new IllegalArgumentException("benchmark summary: s (scenarios) must be an array, not " + scenarios);
+    }
+    List<String> table = new ArrayList<>();
+    for (JsonNode sc : scenarios) {
+      if (!sc.isTextual()) {
+        throw new IllegalArgumentException("benchmark summary: s (scenarios) must hold strings, not "
+            + abbreviate(sc));
+      }
+      table.add(sc.textValue());
+    }
     List<BenchmarkResult> results = new ArrayList<>();
     for (int i = 0; i < rows.size(); i++) {
-      results.add(row(rows.get(i), i));
+      results.add(row(rows.get(i), i, table));
     }
     return new BenchmarkSummary.Decoded(results, omitted.intValue());
   }
 
-  private static BenchmarkResult row(JsonNode row, int index) {
+  private static BenchmarkResult row(JsonNode row, int index, List<String> scenarios) {
     String where = "benchmark summary row " + index;
     if (!row.isArray() || row.size() != FIELDS) {
       throw new IllegalArgumentException(where + ": expected an array of " + FIELDS + " values, not "
           + abbreviate(row));
     }
-    JsonNode scenario = row.get(0);
-    if (!scenario.isNull() && !scenario.isTextual()) {
-      throw new IllegalArgumentException(where + ": scenario must be a string or null, not " + abbreviate(scenario));
+    Integer scenario = integer(row.get(0), where, "scenario");
+    if (scenario != null && (scenario < 0 || scenario >= scenarios.size())) {
+      throw new IllegalArgumentException(where + ": scenario " + scenario + " is not an index of s ("
+          + scenarios.size() + " scenarios)");
     }
-    return new BenchmarkResult(scenario.isNull() ? null : scenario.textValue(),
+    return new BenchmarkResult(scenario == null ? null : scenarios.get(scenario),
         integer(row.get(1), where, "concurrency"), integer(row.get(2), where, "batchSize"),
         integer(row.get(3), where, "requests"), decimal(row.get(4), where, "errorRate"),
         decimal(row.get(5), where, "durationSeconds"), decimal(row.get(6), where, "requestsPerSecond"),

@@ -31,7 +31,7 @@ class BenchmarkSummaryFuzzTest {
 
   @Property(tries = 1500, seed = "1801", shrinking = ShrinkingMode.OFF)
   void encodeFitsTheBudgetAndRoundTrips(@ForAll("randoms") Random random,
-      @ForAll @IntRange(min = 21, max = 6000) int maxBytes) {
+      @ForAll @IntRange(min = 28, max = 6000) int maxBytes) {
     List<BenchmarkResult> rows = rows(random);
     String message = BenchmarkSummary.encode(rows, maxBytes);
     assertThat(message.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(maxBytes);

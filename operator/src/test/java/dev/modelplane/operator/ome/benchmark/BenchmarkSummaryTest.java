@@ -147,7 +147,8 @@ class BenchmarkSummaryTest {
     List<BenchmarkResult> rows = BenchmarkSummary.read(fixture());
     String message = BenchmarkSummary.encode(rows, BenchmarkSummary.TERMINATION_MESSAGE_BYTES);
 
-    assertThat(message).startsWith("{\"v\":1,\"r\":[[\"dataset\",16,null,419,0,22.19,18.88,951.2,9245,"
+    assertThat(message).startsWith("{\"v\":1,\"s\":[\"dataset\"],\"r\":[[0,16,null,419,0,22.19,18.88,951.2,"
+        + "9245,"
         + "[0.1972,0.08432,0.3636,1.556],[0.8226,0.7342,1.315,2.3]],").endsWith("],\"o\":0}");
     BenchmarkSummary.Decoded decoded = BenchmarkSummary.decode(message);
     assertThat(decoded.omitted()).isZero();
@@ -165,10 +166,10 @@ class BenchmarkSummaryTest {
     BenchmarkSummary.Decoded decoded = BenchmarkSummary.decode(two);
     assertThat(decoded.omitted()).isEqualTo(1);
     assertThat(decoded.results()).extracting(BenchmarkResult::concurrency).containsExactly(16, 32, 64);
-    String none = BenchmarkSummary.encode(rows, 20);
-    assertThat(none).isEqualTo("{\"v\":1,\"r\":[],\"o\":4}");
-    assertThatThrownBy(() -> BenchmarkSummary.encode(rows, 19)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("a benchmark summary of 4 rows needs at least 20 bytes, not 19");
+    String none = BenchmarkSummary.encode(rows, 27);
+    assertThat(none).isEqualTo("{\"v\":1,\"s\":[],\"r\":[],\"o\":4}");
+    assertThatThrownBy(() -> BenchmarkSummary.encode(rows, 26)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a benchmark summary of 4 rows needs at least 27 bytes, not 26");
   }
 
   @Test
@@ -188,29 +189,49 @@ class BenchmarkSummaryTest {
     assertThat(decoded.results().get(0).scenario()).isEqualTo("I(512,512)x1");
   }
 
+  @Test
+  void theDefaultTextRunOfOmeFitsAlmostWhole() {
+    // OME's five default text-to-text scenarios at genai-bench's nine default concurrency levels.
+    List<BenchmarkResult> rows = new ArrayList<>();
+    for (String scenario : List.of("N(480,240)/(300,150)", "D(100,100)", "D(100,1000)", "D(2000,200)",
+        "D(7800,200)")) {
+      for (int c : new int[] {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
+        rows.add(new BenchmarkResult(scenario, c, null, 1000 + c, c > 64 ? 0.01234 : 0.0, 300.123456, c * 1.23456,
+            c * 123.456789, c * 987.654321, new LatencyPercentiles(0.1234567, 0.02345678, 0.3456789, 1.4567891),
+            new LatencyPercentiles(1.234567, 2.345678, 13.456789, 24.567891)));
+      }
+    }
+    String message = BenchmarkSummary.encode(rows, BenchmarkSummary.TERMINATION_MESSAGE_BYTES);
+    assertThat(BenchmarkSummary.decode(message).omitted()).isLessThanOrEqualTo(5);
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "''|benchmark summary is empty",
       "Traceback (most recent call last):|benchmark summary is not JSON: Unrecognized token 'Traceback'",
       "[1,2]|benchmark summary is not a JSON object",
-      "{\"v\":2,\"r\":[],\"o\":0}|benchmark summary has version 2, expected 1",
-      "{\"r\":[],\"o\":0}|benchmark summary has version null, expected 1",
-      "{\"v\":1,\"r\":[],\"o\":-1}|benchmark summary: o (rows omitted) must be a whole number >= 0, not -1",
-      "{\"v\":1,\"r\":{},\"o\":0}|benchmark summary: r (rows) must be an array, not {}",
-      "{\"v\":1,\"v\":1,\"r\":[],\"o\":0}|benchmark summary is not JSON: Duplicate field 'v'",
-      "{\"v\":1,\"r\":[],\"o\":0} {}|benchmark summary is not JSON: Trailing token",
-      "{\"v\":1,\"r\":[[\"x\",1]],\"o\":0}|benchmark summary row 0: expected an array of 11 values, not [\"x\",1]",
-      "{\"v\":1,\"r\":[[1,1,null,1,0,1,1,1,1,null,null]],\"o\":0}"
-          + "|benchmark summary row 0: scenario must be a string or null, not 1",
-      "{\"v\":1,\"r\":[[\"x\",1.5,null,1,0,1,1,1,1,null,null]],\"o\":0}"
+      "{\"v\":2,\"s\":[],\"r\":[],\"o\":0}|benchmark summary has version 2, expected 1",
+      "{\"s\":[],\"r\":[],\"o\":0}|benchmark summary has version null, expected 1",
+      "{\"v\":1,\"s\":[],\"r\":[],\"o\":-1}|benchmark summary: o (rows omitted) must be a whole number >= 0, not -1",
+      "{\"v\":1,\"s\":[],\"r\":{},\"o\":0}|benchmark summary: r (rows) must be an array, not {}",
+      "{\"v\":1,\"r\":[],\"o\":0}|benchmark summary: s (scenarios) must be an array, not null",
+      "{\"v\":1,\"s\":[1],\"r\":[],\"o\":0}|benchmark summary: s (scenarios) must hold strings, not 1",
+      "{\"v\":1,\"v\":1,\"s\":[],\"r\":[],\"o\":0}|benchmark summary is not JSON: Duplicate field 'v'",
+      "{\"v\":1,\"s\":[],\"r\":[],\"o\":0} {}|benchmark summary is not JSON: Trailing token",
+      "{\"v\":1,\"s\":[\"x\"],\"r\":[[0,1]],\"o\":0}|benchmark summary row 0: expected an array of 11 values, not [0,1]",
+      "{\"v\":1,\"s\":[\"x\"],\"r\":[[\"x\",1,null,1,0,1,1,1,1,null,null]],\"o\":0}"
+          + "|benchmark summary row 0: scenario must be a whole number or null, not \"x\"",
+      "{\"v\":1,\"s\":[\"x\"],\"r\":[[1,1,null,1,0,1,1,1,1,null,null]],\"o\":0}"
+          + "|benchmark summary row 0: scenario 1 is not an index of s (1 scenarios)",
+      "{\"v\":1,\"s\":[\"x\"],\"r\":[[0,1.5,null,1,0,1,1,1,1,null,null]],\"o\":0}"
           + "|benchmark summary row 0: concurrency must be a whole number or null, not 1.5",
-      "{\"v\":1,\"r\":[[\"x\",1,null,1,\"0\",1,1,1,1,null,null]],\"o\":0}"
+      "{\"v\":1,\"s\":[\"x\"],\"r\":[[0,1,null,1,\"0\",1,1,1,1,null,null]],\"o\":0}"
           + "|benchmark summary row 0: errorRate must be a finite number or null, not \"0\"",
-      "{\"v\":1,\"r\":[[\"x\",1,null,1,0,1,1,1,1e999,null,null]],\"o\":0}"
+      "{\"v\":1,\"s\":[\"x\"],\"r\":[[0,1,null,1,0,1,1,1,1e999,null,null]],\"o\":0}"
           + "|benchmark summary row 0: inputTokensPerSecond must be a finite number or null, not Infinity",
-      "{\"v\":1,\"r\":[[\"x\",1,null,1,0,1,1,1,1,[1,2,3],null]],\"o\":0}"
+      "{\"v\":1,\"s\":[\"x\"],\"r\":[[0,1,null,1,0,1,1,1,1,[1,2,3],null]],\"o\":0}"
           + "|benchmark summary row 0: ttftSeconds must be [mean, p50, p90, p99] or null, not [1,2,3]",
-      "{\"v\":1,\"r\":[[\"x\",1,null,1,0,1,1,1,1,null,[1,2,true,4]]],\"o\":0}"
+      "{\"v\":1,\"s\":[\"x\"],\"r\":[[0,1,null,1,0,1,1,1,1,null,[1,2,true,4]]],\"o\":0}"
           + "|benchmark summary row 0: e2eLatencySeconds.p90 must be a finite number or null, not true"})
   void malformedSummariesAreRejectedWithWhatIsWrong(String message, String expected) {
     assertThatThrownBy(() -> BenchmarkSummary.decode(message)).isInstanceOf(IllegalArgumentException.class)
