@@ -29,10 +29,11 @@ import java.util.stream.Stream;
  *
  * <p>{@link #encode} writes the rows as compact JSON that fits a byte budget (a termination message holds at most
  * {@value #TERMINATION_MESSAGE_BYTES} bytes): {@code {"v":1,"s":[scenario…],"r":[row…],"o":omitted}}, the scenarios
- * once each in order of first use, each row an array {@code [scenario index, concurrency, batchSize, requests,
- * errorRate, durationSeconds, requestsPerSecond, outputTokensPerSecond, inputTokensPerSecond, ttft, e2eLatency]} whose
- * latencies are {@code [mean, p50, p90, p99]} or {@code null}, and whose decimals are rounded to four significant
- * digits. Rows that do not fit are dropped from the end and counted in {@code o}. {@link #decode} reads it back.
+ * once each in order of first use, each row an array {@code [scenario index, concurrency, requests, errorRate,
+ * durationSeconds, requestsPerSecond, outputTokensPerSecond, inputTokensPerSecond, ttft, e2eLatency]} (plus the batch
+ * size, when there is one) whose latencies are {@code [mean, p50, p90, p99]} in milliseconds or {@code null}, and
+ * whose decimals are rounded to four significant digits. Rows that do not fit are dropped from the end and counted in
+ * {@code o}. {@link #decode} reads it back.
  */
 public final class BenchmarkSummary {
   /** The most a container's termination message can hold. */

@@ -25,12 +25,16 @@ final class SummaryCodec {
   static final int DIGITS = 4;
   /** The format version written as {@code v}. */
   static final int VERSION = 1;
-  private static final int FIELDS = 11;
+  /** Values of a row without a batch size; a row with one has it as one more. */
+  private static final int FIELDS = 10;
+  /** Latencies are carried in milliseconds: shorter than seconds at the same precision. */
+  private static final int MS = 3;
   private static final String HEAD = "{\"v\":" + VERSION + ",\"s\":[";
   private static final String ROWS = "],\"r\":[";
   private static final ObjectMapper STRICT = JsonMapper.builder()
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
   private SummaryCodec() {
   }
@@ -80,38 +84,46 @@ final class SummaryCodec {
   private static String row(BenchmarkResult r, Map<String, Integer> scenarioIndex) {
     StringBuilder b = new StringBuilder("[");
     b.append(r.scenario() == null ? "null" : scenarioIndex.get(r.scenario()));
-    b.append(',').append(r.concurrency()).append(',').append(r.batchSize()).append(',').append(r.requests());
+    b.append(',').append(r.concurrency()).append(',').append(r.requests());
     for (Double d : new Double[] {r.errorRate(), r.durationSeconds(), r.requestsPerSecond(),
         r.outputTokensPerSecond(), r.inputTokensPerSecond()}) {
-      b.append(',').append(number(d));
+      b.append(',').append(number(d, 0));
     }
     for (LatencyPercentiles p : new LatencyPercentiles[] {r.ttftSeconds(), r.e2eLatencySeconds()}) {
       b.append(',');
       if (p == null) {
         b.append("null");
       } else {
-        b.append('[').append(number(p.mean())).append(',').append(number(p.p50())).append(',')
-            .append(number(p.p90())).append(',').append(number(p.p99())).append(']');
+        b.append('[').append(number(p.mean(), MS)).append(',').append(number(p.p50(), MS)).append(',')
+            .append(number(p.p90(), MS)).append(',').append(number(p.p99(), MS)).append(']');
       }
+    }
+    if (r.batchSize() != null) {
+      b.append(',').append(r.batchSize());
     }
     return b.append(']').toString();
   }
 
-  /** A decimal rounded to {@value #DIGITS} significant digits; plain where short, else with an exponent. */
-  static String number(Double value) {
+  /**
+   * {@code value} times 10^{@code shift}, rounded to {@value #DIGITS} significant digits (down where rounding half
+   * even would leave the range of a double); plain where short, else with an exponent.
+   */
+  static String number(Double value, int shift) {
     if (value == null || !Double.isFinite(value)) {
       return "null";
     }
     if (value == 0) {
       return "0";
     }
-    BigDecimal d = new BigDecimal(value).round(new MathContext(DIGITS, RoundingMode.HALF_EVEN));
-    if (Double.isInfinite(d.doubleValue())) {
-      d = new BigDecimal(value).round(new MathContext(DIGITS, RoundingMode.DOWN));
+    BigDecimal exact = new BigDecimal(value).movePointRight(shift);
+    BigDecimal d = exact.round(new MathContext(DIGITS, RoundingMode.HALF_EVEN));
+    if (Double.isInfinite(d.movePointLeft(shift).doubleValue())) {
+      d = exact.round(new MathContext(DIGITS, RoundingMode.DOWN));
     }
     d = d.stripTrailingZeros();
-    double abs = Math.abs(value);
-    return abs >= 1e-4 && abs < 1e15 ? d.toPlainString() : d.toString();
+    BigDecimal abs = d.abs();
+    return abs.compareTo(new BigDecimal("1e-4")) >= 0 && abs.compareTo(new BigDecimal("1e15")) < 0
+        ? d.toPlainString() : d.toString();
   }
 
   static BenchmarkSummary.Decoded decode(String message) {
@@ -123,6 +135,8 @@ final class SummaryCodec {
       root = STRICT.readTree(message);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("benchmark summary is not JSON: " + e.getOriginalMessage());
+    } catch (NumberFormatException e) { // an exponent beyond an int
+      throw new IllegalArgumentException("benchmark summary is not JSON: a number out of range: " + e.getMessage());
     }
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException("benchmark summary is not a JSON object");
@@ -162,9 +176,9 @@ final class SummaryCodec {
 
   private static BenchmarkResult row(JsonNode row, int index, List<String> scenarios) {
     String where = "benchmark summary row " + index;
-    if (!row.isArray() || row.size() != FIELDS) {
-      throw new IllegalArgumentException(where + ": expected an array of " + FIELDS + " values, not "
-          + abbreviate(row));
+    if (!row.isArray() || row.size() != FIELDS && row.size() != FIELDS + 1) {
+      throw new IllegalArgumentException(where + ": expected an array of " + FIELDS + " or " + (FIELDS + 1)
+          + " values, not " + abbreviate(row));
     }
     Integer scenario = integer(row.get(0), where, "scenario");
     if (scenario != null && (scenario < 0 || scenario >= scenarios.size())) {
@@ -172,11 +186,12 @@ final class SummaryCodec {
           + scenarios.size() + " scenarios)");
     }
     return new BenchmarkResult(scenario == null ? null : scenarios.get(scenario),
-        integer(row.get(1), where, "concurrency"), integer(row.get(2), where, "batchSize"),
-        integer(row.get(3), where, "requests"), decimal(row.get(4), where, "errorRate"),
-        decimal(row.get(5), where, "durationSeconds"), decimal(row.get(6), where, "requestsPerSecond"),
-        decimal(row.get(7), where, "outputTokensPerSecond"), decimal(row.get(8), where, "inputTokensPerSecond"),
-        percentiles(row.get(9), where, "ttftSeconds"), percentiles(row.get(10), where, "e2eLatencySeconds"));
+        integer(row.get(1), where, "concurrency"),
+        row.size() > FIELDS ? integer(row.get(FIELDS), where, "batchSize") : null,
+        integer(row.get(2), where, "requests"), decimal(row.get(3), where, "errorRate", 0),
+        decimal(row.get(4), where, "durationSeconds", 0), decimal(row.get(5), where, "requestsPerSecond", 0),
+        decimal(row.get(6), where, "outputTokensPerSecond", 0), decimal(row.get(7), where, "inputTokensPerSecond", 0),
+        percentiles(row.get(8), where, "ttftSeconds"), percentiles(row.get(9), where, "e2eLatencySeconds"));
   }
 
   private static LatencyPercentiles percentiles(JsonNode n, String where, String field) {
@@ -187,8 +202,9 @@ final class SummaryCodec {
       throw new IllegalArgumentException(where + ": " + field + " must be [mean, p50, p90, p99] or null, not "
           + abbreviate(n));
     }
-    return new LatencyPercentiles(decimal(n.get(0), where, field + ".mean"), decimal(n.get(1), where, field + ".p50"),
-        decimal(n.get(2), where, field + ".p90"), decimal(n.get(3), where, field + ".p99"));
+    return new LatencyPercentiles(decimal(n.get(0), where, field + ".mean", MS),
+        decimal(n.get(1), where, field + ".p50", MS), decimal(n.get(2), where, field + ".p90", MS),
+        decimal(n.get(3), where, field + ".p99", MS));
   }
 
   private static Integer integer(JsonNode n, String where, String field) {
@@ -202,15 +218,22 @@ final class SummaryCodec {
     return n.intValue();
   }
 
-  private static Double decimal(JsonNode n, String where, String field) {
+  /** A number, divided by 10^{@code shift}. */
+  private static Double decimal(JsonNode n, String where, String field, int shift) {
     if (n.isNull()) {
       return null;
     }
-    if (!n.isNumber() || !Double.isFinite(n.doubleValue())) {
+    double value;
+    try {
+      value = n.isNumber() ? n.decimalValue().movePointLeft(shift).doubleValue() : Double.NaN;
+    } catch (ArithmeticException e) { // a scale beyond an int
+      value = Double.NaN;
+    }
+    if (!Double.isFinite(value)) {
       throw new IllegalArgumentException(where + ": " + field + " must be a finite number or null, not "
           + abbreviate(n));
     }
-    return n.doubleValue();
+    return value;
   }
 
   private static String abbreviate(JsonNode n) {

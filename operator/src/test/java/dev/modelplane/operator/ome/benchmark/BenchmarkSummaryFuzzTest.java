@@ -164,6 +164,7 @@ class BenchmarkSummaryFuzzTest {
   @Provide
   Arbitrary<String> fragments() {
     return Arbitraries.oneOf(Arbitraries.of("", "[", "]", "{", "}", ",", "null", "\"", "1e999", "-", "NaN", "1.5",
-        "\"o\":1", "\\u0000", "[[]]", "true", "9999999999999"), Arbitraries.strings().ofMaxLength(8));
+        "\"o\":1", "\\u0000", "[[]]", "true", "9999999999999",
+        "1e-2147483647", "1e2147483648", "1e999999999", ",1", "[1]"), Arbitraries.strings().ofMaxLength(8));
   }
 }
