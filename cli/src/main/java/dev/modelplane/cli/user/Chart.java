@@ -137,6 +137,11 @@ record Chart(String title, String xLabel, String yLabel, List<Series> series) {
     return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
   }
 
+  /** A series name as the legend shows it: at most 24 characters. */
+  static String legend(String name) {
+    return name.length() <= 24 ? name : name.substring(0, 23) + "…";
+  }
+
   /** The colour of series {@code i}. */
   static String color(int i) {
     return COLORS.get(i % COLORS.size());

@@ -90,7 +90,7 @@ final class PngChart {
       double rowY = top + 10 + i * 20;
       g.draw(new Line2D.Double(right + 20, rowY, right + 42, rowY));
       g.setColor(new Color(0x333333));
-      text(g, shorten(s.name(), 24), right + 48, rowY + 4, 0);
+      text(g, Chart.legend(s.name()), right + 48, rowY + 4, 0);
     }
   }
 
@@ -98,10 +98,5 @@ final class PngChart {
   private static void text(Graphics2D g, String s, double x, double y, double align) {
     FontMetrics metrics = g.getFontMetrics();
     g.drawString(s, (float) (x - metrics.stringWidth(s) * align), (float) y);
-  }
-
-  /** A legend entry no longer than {@code max} characters. */
-  static String shorten(String s, int max) {
-    return s.length() <= max ? s : s.substring(0, max - 1) + "…";
   }
 }

@@ -86,7 +86,7 @@ final class SvgChart {
       svg.append("<line x1=\"").append(n(x)).append("\" y1=\"").append(n(rowY)).append("\" x2=\"").append(n(x + 22))
           .append("\" y2=\"").append(n(rowY)).append("\" stroke=\"").append(Chart.color(i))
           .append("\" stroke-width=\"2\"/>\n");
-      text(x + 28, rowY + 4, "start", "", PngChart.shorten(chart.series().get(i).name(), 24));
+      text(x + 28, rowY + 4, "start", "", Chart.legend(chart.series().get(i).name()));
     }
     svg.append("</g>\n");
   }
