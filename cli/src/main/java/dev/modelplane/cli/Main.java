@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
     subcommands = {CommandLine.HelpCommand.class, UpCommand.class, DownCommand.class,
         dev.modelplane.cli.user.DeployCommand.class, dev.modelplane.cli.user.ListCommand.class,
         dev.modelplane.cli.user.StatusCommand.class, dev.modelplane.cli.user.QueueCommand.class,
-        dev.modelplane.cli.user.DeleteCommand.class, dev.modelplane.cli.user.ChatCommand.class, CrdsCommand.class,
+        dev.modelplane.cli.user.DeleteCommand.class, dev.modelplane.cli.user.ChatCommand.class,
+        dev.modelplane.cli.user.BenchCommand.class, CrdsCommand.class,
         DevClusterCommand.class,
         SimulatorCommand.class, dev.modelplane.router.RouterCommand.class, RenderCommand.class,
         OperatorCommand.class, ModelAgentCommand.class})

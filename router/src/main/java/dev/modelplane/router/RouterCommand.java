@@ -59,8 +59,9 @@ public final class RouterCommand implements Callable<Integer> {
   String endpoints;
 
   @Option(names = {"--pool", "--pool-name"}, description = "InferencePool to serve, name or namespace/name; "
-      + "repeatable (one router, many pools). Requests choose a pool with the header x-modelplane-inference-pool; "
-      + "the first is the default. --pool-name is GIE's name for it.")
+      + "repeatable (one router, many pools). Requests choose a pool with the header x-modelplane-inference-pool "
+      + "or the path prefix /inference-pools/<namespace>/<name>/; the first is the default. --pool-name is GIE's "
+      + "name for it.")
   List<String> pools = new ArrayList<>();
 
   @Option(names = "--pool-namespace", description = "Namespace of --pool names without one, and of --all-pools. "

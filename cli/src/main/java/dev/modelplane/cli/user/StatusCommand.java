@@ -74,6 +74,9 @@ public final class StatusCommand extends UserCommand {
           + status.path("effectivePriority").asText("-") + " (" + status.path("schedulingStatus").asText("waiting")
           + ")");
     }
+    if ("BenchmarkJob".equals(kind.kind())) {
+      benchmark(status, out);
+    }
     JsonNode conditions = status.path("conditions");
     if (conditions.size() > 0) {
       out.println("  Conditions:");
@@ -85,6 +88,29 @@ public final class StatusCommand extends UserCommand {
       t.print(out);
     }
     out.flush();
+  }
+
+  /** A BenchmarkJob's run: where it sends requests, how it failed or what it waits for, and its results. */
+  private static void benchmark(JsonNode status, PrintWriter out) {
+    for (String[] f : new String[][] {{"apiBase", "API base"}, {"reportLocation", "Report"},
+        {"details", "Details"}, {"failureMessage", "Failure"}}) {
+      if (status.hasNonNull(f[0])) {
+        field(out, f[1], status.get(f[0]).asText());
+      }
+    }
+    if (status.path("results").size() > 0) {
+      out.println("  Results:");
+      try {
+        BenchTable.print(List.of(OutputFormat.JSON_MAPPER.treeToValue(status.get("results"),
+            dev.modelplane.api.ome.v1beta1.BenchmarkResult[].class)), "    ", out);
+      } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+        out.println("    (unreadable: " + e.getMessage().lines().findFirst().orElse("") + ")");
+      }
+      int omitted = status.path("resultsOmitted").asInt(0);
+      if (omitted > 0) {
+        out.println("    " + omitted + " more in the full report ('modelplane bench report' plots them)");
+      }
+    }
   }
 
   private static void field(PrintWriter out, String label, String value) {

@@ -90,6 +90,9 @@ final class ProxyExchange {
   private long lastChunkNanos;
   private boolean pausedForClient;
   private boolean streamedResponse;
+  /** The URI and path forwarded: the client's, or what follows a pool path prefix. */
+  private String uri;
+  private String path;
 
   ProxyExchange(HttpServerRequest req, HttpClient client, GatewayOptions options, RequestDirector director,
       PoolRegistry pools, RouterMetrics metrics, AccessLog accessLog, LongSupplier nanoClock,
@@ -112,10 +115,11 @@ final class ProxyExchange {
     io.vertx.core.Vertx vertx = context == null ? null : context.owner();
     this.upstreamTimer = new Deadline(vertx);
     this.clientTimer = new Deadline(vertx);
+    this.uri = req.uri();
+    this.path = req.path();
   }
 
   void run() {
-    String path = req.path();
     metrics.gatewayActive.add(1);
     resp.closeHandler(v -> onClientGone());
     resp.exceptionHandler(t -> onClientGone());
@@ -124,10 +128,22 @@ final class ProxyExchange {
       fail(new RouterException(ErrorCode.SERVICE_UNAVAILABLE, unavailable));
       return;
     }
-    pool = pools.resolve(req.getHeader(PoolRegistry.POOL_HEADER));
+    PoolPath poolPath;
+    try {
+      poolPath = PoolPath.parse(req.uri());
+    } catch (RouterException e) {
+      fail(e);
+      return;
+    }
+    String poolName = poolPath != null ? poolPath.pool().toString() : req.getHeader(PoolRegistry.POOL_HEADER);
+    if (poolPath != null) {
+      uri = poolPath.uri();
+      int query = uri.indexOf('?');
+      path = query < 0 ? uri : uri.substring(0, query);
+    }
+    pool = pools.resolve(poolName);
     if (pool == null) {
-      fail(new RouterException(ErrorCode.NOT_FOUND, "no such inference pool: "
-          + req.getHeader(PoolRegistry.POOL_HEADER)));
+      fail(new RouterException(ErrorCode.NOT_FOUND, "no such inference pool: " + poolName));
       return;
     }
     if (req.method() == HttpMethod.GET && path.startsWith("/v1/models")) {
@@ -175,8 +191,8 @@ final class ProxyExchange {
     }
     Map<String, String> headers = new HashMap<>();
     req.headers().forEach(e -> headers.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + "," + b));
-    headers.put(":path", req.uri());
-    pending = director.route(new RequestInput(pool, req.path(), headers, body.bytes(), null, startNanos));
+    headers.put(":path", uri);
+    pending = director.route(new RequestInput(pool, path, headers, body.bytes(), null, startNanos));
     pending.decision().whenComplete((d, err) -> onContext(() -> {
       if (err != null) {
         fail(unwrap(err));
@@ -200,7 +216,7 @@ final class ProxyExchange {
         .setMethod(req.method())
         .setHost(target.host())
         .setPort(target.port())
-        .setURI(ForwardedHeaders.upstreamUri(req.uri(), decision))
+        .setURI(ForwardedHeaders.upstreamUri(uri, decision))
         .setHeaders(headers);
     director.started(decision);
     attemptOpen = true;
@@ -459,7 +475,7 @@ final class ProxyExchange {
     current = target;
     attempts = 1;
     client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost(target.host()).setPort(target.port())
-            .setURI(req.uri()).setIdleTimeout(limits.upstreamResponseTimeout().toMillis()))
+            .setURI(uri).setIdleTimeout(limits.upstreamResponseTimeout().toMillis()))
         .compose(HttpClientRequest::send)
         .compose(ur -> ur.body().map(b -> {
           resp.setStatusCode(ur.statusCode());
