@@ -61,6 +61,17 @@ class ManifestRolloutTest {
     assertThat(ManifestRollout.readiness(null)).isEqualTo(new ManifestRollout.Readiness(false, "not found"));
   }
 
+  @Test
+  void aBenchmarkIsWaitedForUntilItRuns() throws Exception {
+    String job = "{\"kind\":\"BenchmarkJob\",\"apiVersion\":\"ome.io/v1beta1\",\"status\":";
+    assertThat(readiness(job + "{\"state\":\"Pending\",\"details\":\"waiting for InferencePool default/p\"}}"))
+        .isEqualTo(new ManifestRollout.Readiness(false, "Pending (waiting for InferencePool default/p)"));
+    assertThat(readiness(job + "{\"state\":\"Running\"}}")).isEqualTo(new ManifestRollout.Readiness(true, "Running"));
+    assertThat(readiness(job + "{\"state\":\"Completed\"}}").ready()).isTrue();
+    assertThat(readiness(job + "{\"state\":\"Failed\",\"failureMessage\":\"exit 1\"}}"))
+        .isEqualTo(new ManifestRollout.Readiness(false, "Failed (exit 1)"));
+  }
+
   private static ManifestRollout.Readiness readiness(String json) throws Exception {
     JsonNode node = JSON.readTree(json);
     return ManifestRollout.readiness(node);

@@ -22,6 +22,8 @@ public final class ManifestRollout {
   /** Phases that end the wait: ready, or deliberately not running (suspended, scaled to zero). */
   private static final Set<String> READY_PHASES = Set.of("Ready", "Running", "Succeeded", "Available", "Bound",
       "Suspended", "Stopped", "Active");
+  /** BenchmarkJob states in which the run has started (or ended well). */
+  private static final Set<String> BENCHMARK_STARTED = Set.of("Running", "Completed");
   /** API groups whose objects the operator gives a status: wait for one. */
   private static final Set<String> OPERATOR_GROUPS = Set.of("inference.llmkube.dev", "ome.io", "model.otterscale.io");
   private static final String POOL_API = "inference.networking.k8s.io/v1";
@@ -164,6 +166,12 @@ public final class ManifestRollout {
     }
     if (status.hasNonNull("state")) {
       String state = status.get("state").asText();
+      if ("BenchmarkJob".equals(object.path("kind").asText())) {
+        // A benchmark is under way once it runs; waiting for its end would tie up the command for its whole run.
+        boolean started = BENCHMARK_STARTED.contains(state);
+        String why = status.path("failureMessage").asText(status.path("details").asText(""));
+        return new Readiness(started, state + (started || why.isEmpty() ? "" : " (" + why + ")"));
+      }
       return new Readiness("Ready".equals(state), state);
     }
     if ("Deployment".equals(object.path("kind").asText())) {

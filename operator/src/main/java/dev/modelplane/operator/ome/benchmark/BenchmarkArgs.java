@@ -52,6 +52,14 @@ final class BenchmarkArgs {
         ? "vllm" : resolved;
   }
 
+  /**
+   * Whether the key comes from the container's {@code OPENAI_API_KEY}: for an endpoint given by URL that speaks the
+   * OpenAI API, for which genai-bench insists on a key. The env holds a placeholder a podOverride may replace.
+   */
+  static boolean keyFromEnv(BenchmarkTarget target) {
+    return target.apiKey() == null && "openai".equals(target.backend());
+  }
+
   /** The scenarios the run uses: the spec's, else OME's defaults for the task (none: genai-bench's own). */
   static List<String> scenarios(BenchmarkJobSpec spec) {
     if (spec.trafficScenarios() != null && !spec.trafficScenarios().isEmpty()) {
@@ -76,6 +84,9 @@ final class BenchmarkArgs {
         "--max-requests-per-run", String.valueOf(spec.maxRequestsPerIteration())));
     if (target.apiKey() != null) {
       a.addAll(List.of("--api-key", target.apiKey()));
+    } else if (keyFromEnv(target)) {
+      // Expanded by Kubernetes from the container's env, so that a key from a Secret never shows in the Job.
+      a.addAll(List.of("--api-key", "$(" + BenchmarkJobs.OPENAI_KEY + ")"));
     }
     if (target.tokenizerArg() != null) {
       a.addAll(List.of("--model-tokenizer", target.tokenizerArg()));

@@ -80,9 +80,9 @@ final class BenchmarkJobs {
     List<EnvVar> env = new ArrayList<>();
     env.add(new EnvVarBuilder().withName("ENABLE_UI").withValue("false").build());
     env.add(new EnvVarBuilder().withName("HOME").withValue(SecurityDefaults.HOME_PATH).build());
-    if (target.apiKey() == null && "openai".equals(target.backend())) {
-      // genai-bench's OpenAI backend wants a key and reads it from here; a podOverride env entry of this name (e.g.
-      // from a Secret) replaces the placeholder for endpoints that check it.
+    if (BenchmarkArgs.keyFromEnv(target)) {
+      // genai-bench's OpenAI backend wants a key (--api-key $(OPENAI_API_KEY)); a podOverride env entry of this name
+      // (e.g. from a Secret) replaces the placeholder for endpoints that check it.
       env.add(new EnvVarBuilder().withName(OPENAI_KEY).withValue("none").build());
     }
     if (spec.huggingFaceSecretReference() != null) {
