@@ -144,10 +144,10 @@ class BenchmarkJobIT {
         .endMetadata().withNewSpec().addNewContainer().withName("engine").withImage("vllm").addNewPort()
         .withContainerPort(port).endPort().endContainer().endSpec().build()).create();
     String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-    server.setStatus(new PodStatusBuilder().withPhase("Running").withPodIP("127.0.0.1")
+    writeStatus(client, server.getMetadata().getName(), new PodStatusBuilder().withPhase("Running")
+        .withPodIP("127.0.0.1")
         .addNewCondition().withType("Ready").withStatus("True").withLastTransitionTime(now).endCondition()
         .build());
-    client.pods().resource(server).updateStatus();
 
     BenchmarkJobStatus running = awaitState(client, "pool-run", BenchmarkState.Running);
     String base = ROUTER + "/inference-pools/" + ns + "/tiny-pool";
@@ -177,9 +177,20 @@ class BenchmarkJobIT {
       ContainerStatus results) {
     await().atMost(TIMEOUT).until(() -> !client.pods().withLabel("benchmark", job).list().getItems().isEmpty());
     Pod pod = client.pods().withLabel("benchmark", job).list().getItems().get(0);
-    pod.setStatus(new PodStatusBuilder().withPhase(phase).withInitContainerStatuses(benchmark)
-        .withContainerStatuses(results).build());
-    client.pods().resource(pod).updateStatus();
+    writeStatus(client, pod.getMetadata().getName(), new PodStatusBuilder().withPhase(phase)
+        .withInitContainerStatuses(benchmark).withContainerStatuses(results).build());
+  }
+
+  /** Replaces a pod's status, reading it afresh when the scheduler or a controller changed the pod meanwhile. */
+  private static void writeStatus(KubernetesClient client, String pod,
+      io.fabric8.kubernetes.api.model.PodStatus status) {
+    await().atMost(TIMEOUT).ignoreExceptionsMatching(e -> e instanceof io.fabric8.kubernetes.client
+        .KubernetesClientException k && k.getCode() == 409).until(() -> {
+          Pod fresh = client.pods().withName(pod).get();
+          fresh.setStatus(status);
+          client.pods().resource(fresh).updateStatus();
+          return true;
+        });
   }
 
   private static ContainerStatus terminated(String name, int exitCode, String reason, String message) {
