@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * OME BenchmarkJobs on the local platform, end to end: {@code modelplane up} serves the quickstart, the
  * {@code benchmarkjob-local.yaml} sample runs the real genai-bench (from PyPI) against the quickstart's pool through
  * the router, the operator reads genai-bench's results into the status, and the figures agree with the router's own
- * metrics; {@code modelplane bench report} prints them and draws the plots. A benchmark of an unreachable endpoint
- * fails with genai-bench's own message.
+ * metrics; {@code modelplane bench report} prints them and draws the plots. The quickstart's LLMKube service is
+ * benchmarked at its Service URL too, and a benchmark of an unreachable endpoint fails with genai-bench's own
+ * message.
  */
 class BenchmarkUpIT {
   @TempDir
@@ -129,6 +130,56 @@ class BenchmarkUpIT {
   }
 
   @Test
+  void anLlmkubeServiceIsBenchmarkedAtItsServiceUrl() throws Exception {
+    String manifest = """
+        apiVersion: v1
+        kind: PersistentVolumeClaim
+        metadata:
+          name: direct-results
+          namespace: default
+        spec:
+          accessModes: [ReadWriteOnce]
+          resources:
+            requests:
+              storage: 1Gi
+        ---
+        apiVersion: ome.io/v1beta1
+        kind: BenchmarkJob
+        metadata:
+          name: qwen-chat-direct
+          namespace: default
+        spec:
+          endpoint:
+            inferenceService:
+              name: qwen-chat
+              namespace: default
+              apiGroup: inference.llmkube.dev
+          task: text-to-text
+          trafficScenarios:
+          - D(50,20)
+          numConcurrency:
+          - 1
+          maxTimePerIteration: 1
+          maxRequestsPerIteration: 4
+          outputLocation:
+            storageUri: pvc://direct-results/runs
+        """;
+    try (KubernetesClient client = client()) {
+      apply(client, manifest);
+      BenchmarkJobStatus status = awaitFinished(client, "qwen-chat-direct", Duration.ofMinutes(20));
+      assertThat(status.state()).as("%s", status).isEqualTo(BenchmarkState.Completed);
+      // The service's cluster DNS name, which the dev cluster's job pods reach at a ready pod of the service.
+      assertThat(status.apiBase()).startsWith("http://qwen-chat.default.svc");
+      assertThat(status.results()).singleElement().satisfies(r -> {
+        assertThat(r.scenario()).isEqualTo("D(50,20)");
+        assertThat(r.concurrency()).isEqualTo(1);
+        assertThat(r.requests()).isGreaterThanOrEqualTo(4);
+        assertThat(r.errorRate()).isZero();
+      });
+    }
+  }
+
+  @Test
   void anUnreachableEndpointFailsWithGenaiBenchsMessage() throws Exception {
     int closed = OperatorFixtures.freePort();
     String manifest = """
@@ -165,16 +216,20 @@ class BenchmarkUpIT {
             storageUri: pvc://nowhere-results/runs
         """.formatted(closed);
     try (KubernetesClient client = client()) {
-      for (var object : client.load(new java.io.ByteArrayInputStream(manifest.getBytes(
-          java.nio.charset.StandardCharsets.UTF_8))).items()) {
-        client.resource(object).fieldManager("benchmark-up-it").forceConflicts().serverSideApply();
-      }
+      apply(client, manifest);
       BenchmarkJobStatus status = awaitFinished(client, "nowhere", Duration.ofMinutes(20));
       assertThat(status.state()).as("%s", status).isEqualTo(BenchmarkState.Failed);
       // genai-bench exits 1 when no request succeeded; its log tail is the pod's message.
       assertThat(status.failureMessage()).contains("container benchmark failed (exit code 1", "ttft");
       assertThat(status.completionTime()).isNotNull();
       assertThat(status.results()).isNullOrEmpty();
+    }
+  }
+
+  private static void apply(KubernetesClient client, String manifest) {
+    for (var object : client.load(new java.io.ByteArrayInputStream(manifest.getBytes(
+        java.nio.charset.StandardCharsets.UTF_8))).items()) {
+      client.resource(object).fieldManager("benchmark-up-it").forceConflicts().serverSideApply();
     }
   }
 
