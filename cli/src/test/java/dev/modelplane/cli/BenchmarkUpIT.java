@@ -131,18 +131,7 @@ class BenchmarkUpIT {
 
   @Test
   void anLlmkubeServiceIsBenchmarkedAtItsServiceUrl() throws Exception {
-    String manifest = """
-        apiVersion: v1
-        kind: PersistentVolumeClaim
-        metadata:
-          name: direct-results
-          namespace: default
-        spec:
-          accessModes: [ReadWriteOnce]
-          resources:
-            requests:
-              storage: 1Gi
-        ---
+    String manifest = claim("direct-results") + """
         apiVersion: ome.io/v1beta1
         kind: BenchmarkJob
         metadata:
@@ -182,18 +171,7 @@ class BenchmarkUpIT {
   @Test
   void anUnreachableEndpointFailsWithGenaiBenchsMessage() throws Exception {
     int closed = OperatorFixtures.freePort();
-    String manifest = """
-        apiVersion: v1
-        kind: PersistentVolumeClaim
-        metadata:
-          name: nowhere-results
-          namespace: default
-        spec:
-          accessModes: [ReadWriteOnce]
-          resources:
-            requests:
-              storage: 1Gi
-        ---
+    String manifest = claim("nowhere-results") + """
         apiVersion: ome.io/v1beta1
         kind: BenchmarkJob
         metadata:
@@ -224,6 +202,23 @@ class BenchmarkUpIT {
       assertThat(status.completionTime()).isNotNull();
       assertThat(status.results()).isNullOrEmpty();
     }
+  }
+
+  /** A claim of the dev cluster's default class for a benchmark's results, as a manifest document. */
+  private static String claim(String name) {
+    return """
+        apiVersion: v1
+        kind: PersistentVolumeClaim
+        metadata:
+          name: %s
+          namespace: default
+        spec:
+          accessModes: [ReadWriteOnce]
+          resources:
+            requests:
+              storage: 1Gi
+        ---
+        """.formatted(name);
   }
 
   private static void apply(KubernetesClient client, String manifest) {
