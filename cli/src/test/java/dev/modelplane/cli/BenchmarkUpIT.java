@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code benchmarkjob-local.yaml} sample runs the real genai-bench (from PyPI) against the quickstart's pool through
  * the router, the operator reads genai-bench's results into the status, and the figures agree with the router's own
  * metrics; {@code modelplane bench report} prints them and draws the plots. The quickstart's LLMKube service is
- * benchmarked at its Service URL too, and a benchmark of an unreachable endpoint fails with genai-bench's own
- * message.
+ * benchmarked at its Service URL too, an OME service with its model's directory as the tokenizer, and a benchmark
+ * of an unreachable endpoint fails with genai-bench's own message.
  */
 class BenchmarkUpIT {
   @TempDir
@@ -169,6 +169,66 @@ class BenchmarkUpIT {
   }
 
   @Test
+  void anOmeServiceIsBenchmarkedWithItsModelsDirectoryAsTokenizer() throws Exception {
+    Path sample = OperatorFixtures.repoRoot().resolve("deploy/samples/ome/inferenceservice-llama.yaml");
+    UpEndToEndIT.Run apply = UpEndToEndIT.modelplane(concat(List.of("up", "-f", sample.toString()), upArgs), 600);
+    assertThat(apply.exit()).as(apply.output()).isZero();
+    String manifest = """
+        apiVersion: v1
+        kind: PersistentVolumeClaim
+        metadata:
+          name: ome-results
+          namespace: llm
+        spec:
+          accessModes: [ReadWriteOnce]
+          resources:
+            requests:
+              storage: 1Gi
+        ---
+        apiVersion: ome.io/v1beta1
+        kind: BenchmarkJob
+        metadata:
+          name: llama-ome
+          namespace: llm
+        spec:
+          endpoint:
+            inferenceService:
+              name: llama-3-1-8b
+              namespace: llm
+          task: text-to-text
+          trafficScenarios:
+          - D(50,20)
+          numConcurrency:
+          - 2
+          maxTimePerIteration: 1
+          maxRequestsPerIteration: 6
+          serviceMetadata:
+            engine: vLLM
+            version: 0.8.5
+            gpuType: H100
+            gpuCount: 1
+          outputLocation:
+            storageUri: pvc://ome-results/runs
+        """;
+    try (KubernetesClient client = client()) {
+      apply(client, manifest);
+      BenchmarkJobStatus status = awaitFinished(client, "llm", "llama-ome", Duration.ofMinutes(20));
+      assertThat(status.state()).as("%s", status).isEqualTo(BenchmarkState.Completed);
+      assertThat(status.apiBase()).startsWith("http://llama-3-1-8b");
+      assertThat(status.results()).singleElement().satisfies(r -> {
+        assertThat(r.scenario()).isEqualTo("D(50,20)");
+        assertThat(r.errorRate()).isZero();
+      });
+      var job = client.batch().v1().jobs().inNamespace("llm").withName("llama-ome").get();
+      var pod = job.getSpec().getTemplate().getSpec();
+      // The tokenizer is the model's directory on the node where the model agents placed the model.
+      assertThat(pod.getInitContainers().get(0).getArgs()).contains("--model-tokenizer", "--api-backend", "vllm");
+      assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getHostPath()).isNotNull());
+      assertThat(pod.getNodeSelector()).isNotEmpty();
+    }
+  }
+
+  @Test
   void anUnreachableEndpointFailsWithGenaiBenchsMessage() throws Exception {
     int closed = OperatorFixtures.freePort();
     String manifest = claim("nowhere-results") + """
@@ -229,9 +289,14 @@ class BenchmarkUpIT {
   }
 
   private static BenchmarkJobStatus awaitFinished(KubernetesClient client, String name, Duration timeout) {
+    return awaitFinished(client, "default", name, timeout);
+  }
+
+  private static BenchmarkJobStatus awaitFinished(KubernetesClient client, String namespace, String name,
+      Duration timeout) {
     BenchmarkJobStatus[] last = new BenchmarkJobStatus[1];
     await().atMost(timeout).pollInterval(Duration.ofSeconds(2)).until(() -> {
-      BenchmarkJob job = client.resources(BenchmarkJob.class).inNamespace("default").withName(name).get();
+      BenchmarkJob job = client.resources(BenchmarkJob.class).inNamespace(namespace).withName(name).get();
       last[0] = job == null ? null : job.getStatus();
       return last[0] != null && (last[0].state() == BenchmarkState.Completed
           || last[0].state() == BenchmarkState.Failed);

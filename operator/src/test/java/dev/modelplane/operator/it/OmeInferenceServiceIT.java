@@ -155,7 +155,7 @@ class OmeInferenceServiceIT {
       InferenceService isvc = get(ns, "chat");
       assertThat(condition(isvc, "Ready").getStatus()).isEqualTo("True");
       assertThat(condition(isvc, "RuntimeSelected").getMessage()).contains("vllm-" + s);
-      assertThat(isvc.getStatus().url()).isEqualTo("http://chat." + ns + ".svc.cluster.local");
+      assertThat(isvc.getStatus().url()).isEqualTo("http://chat." + ns + ".svc.cluster.local:8080");
     });
     Deployment engine = client.apps().deployments().withName("chat-engine").get();
     Container main = engine.getSpec().getTemplate().getSpec().getContainers().getFirst();

@@ -113,7 +113,10 @@ class OmeSamplesIT {
           InferenceService isvc = llm.resources(InferenceService.class).withName(name).get();
           assertThat(condition(isvc, "Ready").getStatus()).as(name + ": " + condition(isvc, "Ready").getMessage())
               .isEqualTo("True");
-          assertThat(isvc.getStatus().url()).isEqualTo("http://" + name + ".llm.svc.cluster.local");
+          // The URL names the port of the service's Service (the entry component's serving port).
+          int port = llm.services().withName(name).get().getSpec().getPorts().get(0).getPort();
+          assertThat(isvc.getStatus().url()).isEqualTo("http://" + name + ".llm.svc.cluster.local"
+              + (port == 80 ? "" : ":" + port));
         }
         InferenceService routed = client.resources(InferenceService.class).inNamespace("assistants")
             .withName("qwen-chat").get();

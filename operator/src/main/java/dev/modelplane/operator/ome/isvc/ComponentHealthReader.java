@@ -39,7 +39,8 @@ final class ComponentHealthReader {
       Context<InferenceService> context, OperatorSettings settings) {
     String ns = isvc.getMetadata().getNamespace();
     String name = isvc.getMetadata().getName();
-    String url = Exposure.clusterUrl(name, ns);
+    String url = Exposure.clusterUrl(name, ns, plan.virtual() || plan.entry() == null ? 80
+        : plan.entry().servingPort());
     if (plan.virtual()) {
       return new Health(new OmeStatusAggregator.Served(plan.runtime(), List.of(), new OmeStatusAggregator.Exposure(
           url, url, true, "VirtualDeployment", "a VirtualDeployment runs no workloads")), false);

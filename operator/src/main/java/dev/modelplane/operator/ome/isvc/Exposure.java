@@ -18,7 +18,8 @@ import java.util.Map;
  * How an InferenceService is reached. Always the Service {@code <isvc>} in front of its entry component (the router
  * when there is one, else the engine), unless the service is labelled cluster-local for Knative; with ingress on, an
  * Ingress {@code <isvc>} (or a Gateway API HTTPRoute) for the host the domain template makes. URLs follow OME:
- * {@code http://<isvc>.<ns>.svc.cluster.local} in the cluster, {@code http://<host>} through ingress.
+ * {@code http://<isvc>.<ns>.svc.cluster.local:<port>} in the cluster (the entry's serving port, left out when it is 80),
+ * {@code http://<host>} through ingress.
  */
 final class Exposure {
   static final String EXTERNAL_COMPONENT = "external-service";
@@ -29,9 +30,9 @@ final class Exposure {
   private Exposure() {
   }
 
-  /** The in-cluster address of the service. */
-  static String clusterUrl(String isvc, String namespace) {
-    return "http://" + isvc + "." + namespace + ".svc.cluster.local";
+  /** The in-cluster address of the service, whose Service listens on {@code port} (named unless it is 80). */
+  static String clusterUrl(String isvc, String namespace, int port) {
+    return "http://" + isvc + "." + namespace + ".svc.cluster.local" + (port == 80 || port <= 0 ? "" : ":" + port);
   }
 
   /** The component's in-cluster address. */
