@@ -131,7 +131,7 @@ class BenchmarkUpIT {
 
   @Test
   void anLlmkubeServiceIsBenchmarkedAtItsServiceUrl() throws Exception {
-    String manifest = claim("direct-results") + """
+    String manifest = claim("direct-results", "default") + """
         apiVersion: ome.io/v1beta1
         kind: BenchmarkJob
         metadata:
@@ -173,18 +173,7 @@ class BenchmarkUpIT {
     Path sample = OperatorFixtures.repoRoot().resolve("deploy/samples/ome/inferenceservice-llama.yaml");
     UpEndToEndIT.Run apply = UpEndToEndIT.modelplane(concat(List.of("up", "-f", sample.toString()), upArgs), 600);
     assertThat(apply.exit()).as(apply.output()).isZero();
-    String manifest = """
-        apiVersion: v1
-        kind: PersistentVolumeClaim
-        metadata:
-          name: ome-results
-          namespace: llm
-        spec:
-          accessModes: [ReadWriteOnce]
-          resources:
-            requests:
-              storage: 1Gi
-        ---
+    String manifest = claim("ome-results", "llm") + """
         apiVersion: ome.io/v1beta1
         kind: BenchmarkJob
         metadata:
@@ -231,7 +220,7 @@ class BenchmarkUpIT {
   @Test
   void anUnreachableEndpointFailsWithGenaiBenchsMessage() throws Exception {
     int closed = OperatorFixtures.freePort();
-    String manifest = claim("nowhere-results") + """
+    String manifest = claim("nowhere-results", "default") + """
         apiVersion: ome.io/v1beta1
         kind: BenchmarkJob
         metadata:
@@ -265,20 +254,20 @@ class BenchmarkUpIT {
   }
 
   /** A claim of the dev cluster's default class for a benchmark's results, as a manifest document. */
-  private static String claim(String name) {
+  private static String claim(String name, String namespace) {
     return """
         apiVersion: v1
         kind: PersistentVolumeClaim
         metadata:
           name: %s
-          namespace: default
+          namespace: %s
         spec:
           accessModes: [ReadWriteOnce]
           resources:
             requests:
               storage: 1Gi
         ---
-        """.formatted(name);
+        """.formatted(name, namespace);
   }
 
   private static void apply(KubernetesClient client, String manifest) {

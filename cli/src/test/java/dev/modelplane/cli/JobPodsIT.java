@@ -146,7 +146,7 @@ class JobPodsIT {
   /** genai-bench processes of a job's pod (their command line names the pod's directory). */
   private static List<ProcessHandle> benchProcesses(String job) {
     return ProcessHandle.allProcesses().filter(p -> p.info().arguments().map(a -> String.join(" ", a))
-        .filter(a -> a.contains("genai-bench") && a.contains("/work/pods/bench/" + job + "-")).isPresent()).toList();
+        .filter(a -> a.contains("genai-bench") && a.contains("pods/bench/" + job + "-")).isPresent()).toList();
   }
 
   private static boolean finished(String name) {
