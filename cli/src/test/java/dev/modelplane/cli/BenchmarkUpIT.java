@@ -52,14 +52,18 @@ class BenchmarkUpIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    port = OperatorFixtures.freePort();
-    metricsPort = OperatorFixtures.freePort();
-    upArgs = List.of("--state-dir", state.toString(), "--port", Integer.toString(port),
-        "--grpc-port", Integer.toString(OperatorFixtures.freePort()),
-        "--grpc-health-port", Integer.toString(OperatorFixtures.freePort()),
-        "--metrics-port", Integer.toString(metricsPort),
-        "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "PT5M");
-    UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up"), upArgs), 600);
+    UpEndToEndIT.Run up = null;
+    // A port picked free can be taken by the dev cluster's own components before up binds it: pick again (bounded).
+    for (int attempt = 0; attempt < 3 && (up == null || up.output().contains(" is in use; choose others")); attempt++) {
+      port = OperatorFixtures.freePort();
+      metricsPort = OperatorFixtures.freePort();
+      upArgs = List.of("--state-dir", state.toString(), "--port", Integer.toString(port),
+          "--grpc-port", Integer.toString(OperatorFixtures.freePort()),
+          "--grpc-health-port", Integer.toString(OperatorFixtures.freePort()),
+          "--metrics-port", Integer.toString(metricsPort),
+          "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "PT5M");
+      up = UpEndToEndIT.modelplane(concat(List.of("up"), upArgs), 600);
+    }
     assertThat(up.exit()).as(up.output()).isZero();
   }
 
