@@ -172,12 +172,12 @@ final class EngineMetrics {
     if ("abort".equals(reason)) {
       return;
     }
-    e2e.observe(Engine.seconds(nowNanos - s.arrivalNanos), model);
-    inferenceTime.observe(Engine.seconds(nowNanos - s.admitNanos), model);
-    prefillTime.observe(Engine.seconds(s.firstTokenNanos - s.admitNanos), model);
-    decodeTime.observe(Engine.seconds(nowNanos - s.firstTokenNanos), model);
+    e2e.observe(EngineLoop.seconds(nowNanos - s.arrivalNanos), model);
+    inferenceTime.observe(EngineLoop.seconds(nowNanos - s.admitNanos), model);
+    prefillTime.observe(EngineLoop.seconds(s.firstTokenNanos - s.admitNanos), model);
+    decodeTime.observe(EngineLoop.seconds(nowNanos - s.firstTokenNanos), model);
     if (s.generated > 1) {
-      requestTpot.observe(Engine.seconds(nowNanos - s.firstTokenNanos) / (s.generated - 1), model);
+      requestTpot.observe(EngineLoop.seconds(nowNanos - s.firstTokenNanos) / (s.generated - 1), model);
     }
     requestPromptTokens.observe(s.promptLen, model);
     requestGenerationTokens.observe(s.generated, model);

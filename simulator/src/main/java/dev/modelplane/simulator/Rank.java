@@ -21,7 +21,7 @@ final class Rank {
   final int index;
   final SimulatorConfig config;
   final EngineMetrics metrics;
-  final Engine engine;
+  final EngineLoop engine;
   final LoraAdapters adapters = new LoraAdapters();
   private final FailureInjector failures;
   private final SplittableRandom random;
@@ -35,7 +35,7 @@ final class Rank {
     this.servedNames = config.servedNames();
     this.metrics = new EngineMetrics(servedNames.get(0), config.blockSize(), config.kvCacheSize(),
         config.maxModelLen(), config.enableKvcache());
-    this.engine = new Engine(config, metrics, new ModelClock(config.timeScale()), seed * 31 + index);
+    this.engine = EngineLoop.create(config, metrics, new ModelClock(config.timeScale()), seed * 31 + index);
     this.failures = new FailureInjector(config.failureInjectionRate(), config.failureTypes(), config.model(),
         seed * 17 + index);
     this.random = new SplittableRandom(seed * 13 + index);

@@ -12,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code modelplane simulator}: runs the vLLM-compatible simulator until interrupted. */
-@Command(name = "simulator", mixinStandardHelpOptions = true,
+@Command(name = "simulator", mixinStandardHelpOptions = true, subcommands = ProfileCommand.class,
     description = {"Runs a vLLM-compatible model-server simulator: OpenAI API, vLLM metrics, continuous batching,",
         "KV and prefix cache, LoRA, failure injection. Flags follow llm-d-inference-sim where they overlap;",
         "durations take Go syntax (100ms, 1.5s, 250us)."})
@@ -50,10 +50,18 @@ public final class SimulatorCommand implements Callable<Integer> {
     }));
     LOG.atInfo().addKeyValue("model", config.model())
         .addKeyValue("ports", sim.ports().stream().map(String::valueOf).collect(Collectors.joining(",")))
-        .addKeyValue("calculator", config.effectiveCalculator()).addKeyValue("max_num_seqs", config.maxNumSeqs())
+        .addKeyValue("calculator", config.effectiveCalculator()).addKeyValue("hardware", hardware())
+        .addKeyValue("max_num_seqs", config.maxNumSeqs())
+        .addKeyValue("max_num_batched_tokens", config.maxNumBatchedTokens())
         .addKeyValue("kv_blocks", config.kvCacheSize()).addKeyValue("block_size", config.blockSize())
         .addKeyValue("time_scale", config.timeScale()).log("simulator started");
     stop.await();
     return 0;
+  }
+
+  private String hardware() {
+    var m = config.costModel();
+    return m == null ? "-" : m.geometry().name() + "@" + m.gpu().name() + (m.tensorParallel() > 1
+        ? "x" + m.tensorParallel() : "");
   }
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import dev.modelplane.simulator.physics.StepCostModel;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,12 +32,12 @@ public final class SimulatorConfig {
       + "base model, as llama.cpp's server and TGI do (modelplane).")
   boolean acceptAnyModel;
 
-  @Option(names = "--preset", description = "Latency/capacity preset for a real model and GPU (modelplane): "
-      + "llama-3.1-8b-h100, llama-3.1-70b-h100-tp4, llama-3.1-70b-h100-tp8, small-3b-l40s.")
-  String preset;
+  @Mixin
+  HardwareOptions hardware = new HardwareOptions();
 
-  @Option(names = "--latency-calculator", description = "constant | per-token | \"\" (legacy: constant when "
-      + "--time-to-first-token is set, per-token otherwise).")
+  @Option(names = "--latency-calculator", description = "step | constant | per-token | \"\" (default: step with "
+      + "--preset or --model-config, unless per-request latency flags are given; otherwise constant when "
+      + "--time-to-first-token is set, per-token when not).")
   String latencyCalculator = "";
 
   @Option(names = "--time-to-first-token", converter = DurationFlag.class,
@@ -67,17 +69,20 @@ public final class SimulatorConfig {
       + "running sequences, linear from 1 at one sequence (default 1.0).")
   Double timeFactorUnderLoad;
 
-  @Option(names = "--max-num-seqs", description = "Sequences in the running batch (default 5, or the preset's).")
+  @Option(names = "--max-num-seqs", description = "Sequences in the running batch (default 5; with the step "
+      + "calculator vLLM's default for the GPU: 1024 on H100/H200, else 256).")
   Integer maxNumSeqs;
 
   @Option(names = "--max-waiting-queue-length", description = "Waiting requests before 429 (default ${DEFAULT-VALUE}).")
   int maxWaitingQueueLength = 1000;
 
-  @Option(names = "--max-model-len", description = "Context window in tokens (default ${DEFAULT-VALUE}).")
-  int maxModelLen = 1024;
+  @Option(names = "--max-model-len", description = "Context window in tokens (default 1024; with the step "
+      + "calculator the model's own, within the KV cache).")
+  Integer maxModelLen;
 
   @Option(names = "--max-num-batched-tokens", description = "Token budget of one engine step; longer prefills "
-      + "are chunked (default 2048). (vLLM's flag; modelplane)")
+      + "are chunked (default 2048; with the step calculator vLLM's default for the GPU: 8192 on H100/H200, else "
+      + "2048). (vLLM's flag)")
   Integer maxNumBatchedTokens;
 
   @Option(names = "--prefill-interference", description = "Fraction (0-1) of a prefill's compute time that stalls "
@@ -89,7 +94,8 @@ public final class SimulatorConfig {
       description = "Prefix caching over the KV blocks (default ${DEFAULT-VALUE}; blocks are always accounted).")
   boolean enableKvcache = true;
 
-  @Option(names = "--kv-cache-size", description = "KV cache size in blocks (default 1024, or the preset's).")
+  @Option(names = "--kv-cache-size", description = "KV cache size in blocks (default 1024; with the step "
+      + "calculator what the GPU's memory leaves after weights and activations).")
   Integer kvCacheSize;
 
   @Option(names = "--block-size", description = "Tokens per KV block: 8, 16, 32, 64 or 128 (default ${DEFAULT-VALUE}).")
@@ -151,30 +157,55 @@ public final class SimulatorConfig {
 
   // ---- effective values -------------------------------------------------------------------------
 
+  /** The peer latency profile of the preset, for the per-request calculators; null without a preset. */
   private LatencyPreset presetOrNull() {
-    return preset == null || preset.isBlank() ? null : LatencyPreset.byName(preset);
+    String name = hardware.presetName();
+    return name == null ? null : LatencyPreset.byName(name);
   }
 
   private Duration pick(Duration explicit, java.util.function.Function<LatencyPreset, Duration> fromPreset) {
     if (explicit != null) {
       return explicit;
     }
-    LatencyPreset p = presetOrNull();
+    LatencyPreset p = stepModel() ? null : presetOrNull();
     return p == null ? Duration.ZERO : fromPreset.apply(p);
   }
 
-  /** The calculator in effect: {@code constant} or {@code per-token}. */
+  private boolean perRequestLatencyGiven() {
+    return timeToFirstToken != null || timeToFirstTokenStdDev != null || prefillOverhead != null
+        || prefillTimePerToken != null || interTokenLatency != null || timeFactorUnderLoad != null;
+  }
+
+  /**
+   * The calculator in effect: {@code step} (engine steps priced by the model's geometry on its GPU),
+   * {@code constant} or {@code per-token} (llm-d-inference-sim's per-request formulas).
+   */
   public String effectiveCalculator() {
     String c = latencyCalculator == null ? "" : latencyCalculator.trim().toLowerCase(Locale.ROOT);
     if (!c.isEmpty()) {
       return c;
     }
-    if (presetOrNull() != null && timeToFirstToken == null) {
-      return "per-token";
+    if (hardware.chosen() && !perRequestLatencyGiven()) {
+      return "step";
     }
     Duration ttft = timeToFirstToken == null ? Duration.ZERO : timeToFirstToken;
     Duration sd = timeToFirstTokenStdDev == null ? Duration.ZERO : timeToFirstTokenStdDev;
     return ttft.isZero() && sd.isZero() ? "per-token" : "constant";
+  }
+
+  /** Whether engine steps are priced by the step cost model. */
+  public boolean stepModel() {
+    return "step".equals(effectiveCalculator());
+  }
+
+  /** The step cost model, or null when another calculator is in effect. */
+  public StepCostModel costModel() {
+    return stepModel() ? hardware.costModel() : null;
+  }
+
+  /** The model and hardware options. */
+  public HardwareOptions hardware() {
+    return hardware;
   }
 
   public Duration timeToFirstToken() {
@@ -217,6 +248,10 @@ public final class SimulatorConfig {
     if (maxNumSeqs != null) {
       return maxNumSeqs;
     }
+    StepCostModel m = costModel();
+    if (m != null) {
+      return m.gpu().defaultMaxNumSeqs();
+    }
     LatencyPreset p = presetOrNull();
     return p == null ? 5 : p.maxNumSeqs();
   }
@@ -225,12 +260,37 @@ public final class SimulatorConfig {
     if (kvCacheSize != null) {
       return kvCacheSize;
     }
+    StepCostModel m = costModel();
+    if (m != null) {
+      return memory(m).kvBlocks();
+    }
     LatencyPreset p = presetOrNull();
     return p == null ? 1024 : p.kvBlocks();
   }
 
+  private StepCostModel.Memory memory(StepCostModel m) {
+    return m.memory(hardware.gpuMemoryUtilization, blockSize, maxNumBatchedTokens(), maxNumSeqs());
+  }
+
   public int maxNumBatchedTokens() {
-    return maxNumBatchedTokens != null ? maxNumBatchedTokens : 2048;
+    if (maxNumBatchedTokens != null) {
+      return maxNumBatchedTokens;
+    }
+    StepCostModel m = costModel();
+    return m != null ? m.gpu().defaultMaxNumBatchedTokens() : 2048;
+  }
+
+  /** The context window: the flag, else (step calculator) the model's own within the KV cache, else 1024. */
+  public int maxModelLen() {
+    if (maxModelLen != null) {
+      return maxModelLen;
+    }
+    StepCostModel m = costModel();
+    if (m == null) {
+      return 1024;
+    }
+    long cached = (long) kvCacheSize() * blockSize;
+    return (int) Math.min(m.geometry().maxPositions(), cached);
   }
 
   public double prefillInterference() {
@@ -270,8 +330,32 @@ public final class SimulatorConfig {
         p.add("--model is required");
       }
     }
-    if (presetOrNullSafe(p) && !List.of("constant", "per-token").contains(effectiveCalculator())) {
-      p.add("--latency-calculator must be constant or per-token, got \"" + latencyCalculator + "\"");
+    int before = p.size();
+    List<String> hw = hardware.problems();
+    p.addAll(hw);
+    String calculator = effectiveCalculator();
+    if (!List.of("step", "constant", "per-token").contains(calculator)) {
+      p.add("--latency-calculator must be step, constant or per-token, got \"" + latencyCalculator + "\"");
+    } else if ("step".equals(calculator) && !hardware.chosen()) {
+      p.add("--latency-calculator step needs the model and hardware: --preset or --model-config");
+    } else if (!"step".equals(calculator) && hardware.chosen() && hw.isEmpty()) {
+      if (hardware.presetName() == null) {
+        p.add("--model-config is priced by the step calculator only; drop --latency-calculator " + calculator
+            + " or the per-request latency flags");
+      } else {
+        presetOrNullSafe(p);
+      }
+    }
+    if (p.size() == before && stepModel()) {
+      try {
+        memory(hardware.costModel());
+      } catch (IllegalArgumentException e) {
+        p.add(e.getMessage());
+      }
+    }
+    if (p.size() > before) {
+      // The effective batch and cache sizes below depend on a model that is not there.
+      return p;
     }
     if (!List.of("echo", "random").contains(mode)) {
       p.add("--mode must be echo or random, got \"" + mode + "\"");
@@ -291,7 +375,7 @@ public final class SimulatorConfig {
     if (kvCacheSize() < 1) {
       p.add("--kv-cache-size must be >= 1");
     }
-    if (maxModelLen < 1) {
+    if (maxModelLen() < 1) {
       p.add("--max-model-len must be >= 1");
     }
     if (maxNumBatchedTokens() < 1) {
@@ -335,7 +419,8 @@ public final class SimulatorConfig {
       presetOrNull();
       return true;
     } catch (IllegalArgumentException e) {
-      p.add("--preset: " + e.getMessage());
+      p.add("--preset " + hardware.presetName() + " has no per-request latency profile (the step calculator "
+          + "prices it); per-request profiles: " + LatencyPreset.names());
       return false;
     }
   }
@@ -346,7 +431,10 @@ public final class SimulatorConfig {
   public SimulatorConfig host(String v) { host = v; return this; }
   public SimulatorConfig acceptAnyModel(boolean v) { acceptAnyModel = v; return this; }
   public SimulatorConfig servedModelNames(List<String> v) { servedModelNames = new ArrayList<>(v); return this; }
-  public SimulatorConfig preset(String v) { preset = v; return this; }
+  public SimulatorConfig preset(String v) { hardware.preset(v); return this; }
+  public SimulatorConfig modelConfig(String v) { hardware.modelConfig(v); return this; }
+  public SimulatorConfig gpu(String v) { hardware.gpu(v); return this; }
+  public SimulatorConfig tensorParallelSize(int v) { hardware.tensorParallelSize(v); return this; }
   public SimulatorConfig latencyCalculator(String v) { latencyCalculator = v; return this; }
   public SimulatorConfig timeToFirstToken(Duration v) { timeToFirstToken = v; return this; }
   public SimulatorConfig prefillOverhead(Duration v) { prefillOverhead = v; return this; }
@@ -380,7 +468,6 @@ public final class SimulatorConfig {
   public String host() { return host; }
   public String model() { return model; }
   public int maxWaitingQueueLength() { return maxWaitingQueueLength; }
-  public int maxModelLen() { return maxModelLen; }
   public boolean enableKvcache() { return enableKvcache; }
   public int blockSize() { return blockSize; }
   public List<String> loraModules() { return loraModules; }

@@ -59,7 +59,15 @@ class SimulatorCommandTest {
   void startUpIsOneKeyValueLine() throws Exception {
     String line = lineWith(start(), "simulator started");
     assertThat(line).matches("ts=\\S+ level=INFO logger=SimulatorCommand msg=\"simulator started\" model=m "
-        + "ports=\\d+ calculator=per-token max_num_seqs=5 kv_blocks=1024 block_size=16 time_scale=1.0");
+        + "ports=\\d+ calculator=per-token hardware=- max_num_seqs=5 max_num_batched_tokens=2048 kv_blocks=1024 "
+        + "block_size=16 time_scale=1.0");
+  }
+
+  @Test
+  void aPresetStartsTheStepModelWithVllmsDefaultsForItsGpu() throws Exception {
+    String line = lineWith(start("--preset", "llama-3.1-8b-h100"), "simulator started");
+    assertThat(line).contains("calculator=step hardware=llama-3.1-8b@h100 max_num_seqs=1024 "
+        + "max_num_batched_tokens=8192 kv_blocks=27550 ");
   }
 
   @Test

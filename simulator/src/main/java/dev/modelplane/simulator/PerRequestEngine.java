@@ -1,17 +1,15 @@
 package dev.modelplane.simulator;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * One rank's engine: vLLM-style continuous batching on a single thread, driven by two kinds of events.
+ * A rank's engine with llm-d-inference-sim's per-request latency formulas ({@code --latency-calculator per-token}
+ * or {@code constant}): continuous batching on a single thread, driven by two kinds of events. Kept for comparisons
+ * with that peer; {@link StepEngine} is the model of the hardware.
  *
  * <ul>
  *   <li><b>Admission</b> (FCFS, as soon as a request arrives or capacity frees): a waiting request starts when fewer
@@ -29,20 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * Timestamps are model time; the thread sleeps until each event on the wall clock (model time × {@code --time-scale})
  * and never lets a late wake-up shift later events (it catches up instead).
  */
-final class Engine implements Runnable {
-  private final SimulatorConfig config;
-  private final int maxNumSeqs;
-  private final int budget;
-  private final KvCache kv;
-  private final LatencyModel latency;
-  private final EngineMetrics metrics;
-  private final ModelClock clock;
-  private final ConcurrentLinkedQueue<Sequence> inbox = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<Sequence> cancels = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger waitingCount = new AtomicInteger();
-  private final ArrayDeque<Sequence> waiting = new ArrayDeque<>();
-  /** Admitted sequences (prefilling or decoding), in admission order. */
-  private final List<Sequence> running = new ArrayList<>();
+final class PerRequestEngine extends EngineLoop {
   private final PriorityQueue<Sequence> prefilling = new PriorityQueue<>(
       Comparator.comparingLong((Sequence s) -> s.prefillEnd).thenComparingLong(s -> s.order));
   private final List<Sequence> decoding = new ArrayList<>();
@@ -55,87 +40,12 @@ final class Engine implements Runnable {
   private long pendingInterference;
   private long admissions;
   private final double interference;
-  private final LoraSlots lora;
-  private volatile int runningCount;
-  private volatile double kvUsage;
-  private volatile boolean stopped;
-  private volatile Thread thread;
+  private final LatencyModel latency;
 
-  Engine(SimulatorConfig config, EngineMetrics metrics, ModelClock clock, long seed) {
-    this.config = config;
-    this.maxNumSeqs = config.maxNumSeqs();
-    this.budget = config.maxNumBatchedTokens();
-    this.kv = new KvCache(config.kvCacheSize(), config.blockSize(), config.enableKvcache(), config.hashSeed());
+  PerRequestEngine(SimulatorConfig config, EngineMetrics metrics, ModelClock clock, long seed) {
+    super(config, metrics, clock);
     this.latency = new LatencyModel(config, seed);
-    this.metrics = metrics;
-    this.clock = clock;
-    this.lora = new LoraSlots(config.maxLoras());
     this.interference = config.prefillInterference();
-    lora.publish(metrics, waiting);
-  }
-
-  /** Starts the engine thread. */
-  void start(String name) {
-    Thread t = new Thread(this, name);
-    t.setDaemon(true);
-    thread = t;
-    t.start();
-  }
-
-  void stop() {
-    stopped = true;
-    Thread t = thread;
-    if (t != null) {
-      LockSupport.unpark(t);
-    }
-  }
-
-  /** Blocks a single sequence may use at most: its whole context. */
-  int maxBlocks() {
-    return kv.numBlocks();
-  }
-
-  int blockSize() {
-    return kv.blockSize();
-  }
-
-  /**
-   * Queues a sequence. Returns null, or a 429 error when the waiting queue is full. Requests count as waiting from
-   * here until the engine admits them, as in vLLM's scheduler.
-   */
-  ApiError submit(Sequence seq) {
-    int freeSlots = Math.max(0, maxNumSeqs - runningCount);
-    int limit = config.maxWaitingQueueLength() + freeSlots;
-    while (true) {
-      int w = waitingCount.get();
-      if (w >= limit) {
-        return new ApiError(429, "Failed to enqueue request, the waiting queue is full ("
-            + config.maxWaitingQueueLength() + " requests)", null);
-      }
-      if (waitingCount.compareAndSet(w, w + 1)) {
-        break;
-      }
-    }
-    seq.arrivalNanos = clock.now();
-    inbox.add(seq);
-    LockSupport.unpark(thread);
-    return null;
-  }
-
-  /** Aborts a sequence (client went away); safe from any thread. */
-  void cancel(Sequence seq) {
-    seq.cancelled = true;
-    cancels.add(seq);
-    LockSupport.unpark(thread);
-  }
-
-  /** Refreshes the gauges from the engine's last published state; called before a scrape. */
-  void refreshGauges() {
-    String m = metrics.model;
-    metrics.running.set(runningCount, m);
-    metrics.waiting.set(waitingCount.get(), m);
-    metrics.kvUsage.set(kvUsage, m);
-    metrics.gpuCacheUsage.set(kvUsage, m);
   }
 
   @Override
@@ -157,12 +67,12 @@ final class Engine implements Runnable {
         next = Math.min(next, prefilling.peek().prefillEnd);
       }
       if (next == Long.MAX_VALUE) {
-        LockSupport.park(this);
+        idle();
         continue;
       }
       if (clock.now() < next) {
         // Wakes early on an arrival or cancel; the loop then admits and sleeps again.
-        clock.sleepUntil(next, () -> stopped || !inbox.isEmpty() || !cancels.isEmpty());
+        clock.sleepUntil(next, this::handOverPending);
         if (clock.now() < next) {
           continue;
         }
@@ -178,27 +88,12 @@ final class Engine implements Runnable {
 
   // ---- admission --------------------------------------------------------------------------------------
 
-  private void drainInbox() {
-    for (Sequence s; (s = inbox.poll()) != null; ) {
-      waiting.add(s);
+  @Override
+  void aborted(Sequence s) {
+    if (prefilling.remove(s)) {
+      prefillTokensInFlight -= s.budgetHeld;
     }
-    for (Sequence s; (s = cancels.poll()) != null; ) {
-      if (s.done) {
-        continue;
-      }
-      if (waiting.remove(s)) {
-        waitingCount.decrementAndGet();
-      } else if (running.remove(s)) {
-        if (prefilling.remove(s)) {
-          prefillTokensInFlight -= s.budgetHeld;
-        }
-        decoding.remove(s);
-        release(s);
-      } else {
-        continue;
-      }
-      finish(s, "abort", clock.now());
-    }
+    decoding.remove(s);
   }
 
   private void admit(long now) {
@@ -223,20 +118,9 @@ final class Engine implements Runnable {
       }
       it.remove();
       waitingCount.decrementAndGet();
-      s.blockTable = table;
-      s.blockCount = table.length;
-      s.blockHashes = new long[Math.max(table.length, 4)];
-      System.arraycopy(hashes, 0, s.blockHashes, 0, hashes.length);
-      s.committedBlocks = matched;
+      admitted(s, table, hashes, matched, now);
       s.target = target;
-      s.cachedTokens = matched * kv.blockSize();
-      s.computed = s.cachedTokens;
       s.order = admissions++;
-      if (!s.everAdmitted) {
-        s.everAdmitted = true;
-        s.admitNanos = now;
-        metrics.firstAdmitted(target, s.cachedTokens, seconds(now - s.arrivalNanos));
-      }
       long swap = 0;
       if (s.adapter != null) {
         swap = lora.acquire(s.adapter) ? latency.loraLoadNanos() : 0;
@@ -333,52 +217,5 @@ final class Engine implements Runnable {
     waiting.addFirst(s);
     waitingCount.incrementAndGet();
     metrics.preemptions.add(1, metrics.model);
-  }
-
-  private void release(Sequence s) {
-    kv.release(s.blockTable, s.blockCount);
-    s.blockCount = 0;
-    if (s.adapter != null) {
-      lora.release(s.adapter);
-    }
-  }
-
-  private void emit(Sequence s, long scheduled) {
-    long actual = clock.now();
-    long now = Math.max(scheduled, actual);
-    metrics.engineLag.observe(seconds(Math.max(0, actual - scheduled)), metrics.model);
-    int index = s.generated++;
-    s.decodingNow = true;
-    if (s.firstTokenNanos < 0) {
-      s.firstTokenNanos = now;
-      metrics.firstToken(seconds(now - s.arrivalNanos), s.promptLen);
-    } else {
-      metrics.nextToken(seconds(now - s.lastTokenNanos));
-    }
-    s.lastTokenNanos = now;
-    s.listener.onToken(s, index);
-    if (s.generated >= s.outputLen()) {
-      release(s);
-      running.remove(s);
-      finish(s, s.finishReason, now);
-    }
-  }
-
-  private void finish(Sequence s, String reason, long now) {
-    s.done = true;
-    metrics.finished(s, reason, now);
-    s.listener.onFinish(s, reason);
-  }
-
-  // ---- gauges -----------------------------------------------------------------------------------------
-
-  private void publish() {
-    runningCount = running.size();
-    kvUsage = kv.usage();
-    lora.publish(metrics, waiting);
-  }
-
-  static double seconds(long nanos) {
-    return nanos / 1e9;
   }
 }
