@@ -42,6 +42,7 @@ public final class PodRunner implements AutoCloseable {
   private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
+  private final Map<String, Optional<String>> gpuProducts = new java.util.concurrent.ConcurrentHashMap<>();
   private final Path logDir;
   private final SimulatorLauncher launcher;
   private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -138,7 +139,8 @@ public final class PodRunner implements AutoCloseable {
     LivePod live = new LivePod(pod);
     for (Container c : pod.getSpec().getContainers()) {
       Optional<ServerKind> kind = ServerKind.of(c);
-      kind.ifPresent(k -> live.servers.put(c.getName(), new LiveServer(SimulatorArgs.plan(pod, c, k))));
+      kind.ifPresent(k -> live.servers.put(c.getName(),
+          new LiveServer(SimulatorArgs.plan(pod, c, k, gpuProduct(pod.getSpec().getNodeName())))));
     }
     if (live.servers.isEmpty()) {
       return;
@@ -152,6 +154,20 @@ public final class PodRunner implements AutoCloseable {
           .log("serving a model-server container with a simulator");
       launch(live, server);
     }
+  }
+
+  /** The GPU model a node advertises (the NVIDIA device plugin's label), null when none or unreadable. */
+  private String gpuProduct(String node) {
+    return gpuProducts.computeIfAbsent(node, n -> {
+      try {
+        var found = client.nodes().withName(n).get();
+        String label = found == null || found.getMetadata().getLabels() == null ? null
+            : found.getMetadata().getLabels().get("nvidia.com/gpu.product");
+        return Optional.ofNullable(label);
+      } catch (KubernetesClientException e) {
+        return Optional.empty();
+      }
+    }).orElse(null);
   }
 
   private void launch(LivePod live, LiveServer server) {

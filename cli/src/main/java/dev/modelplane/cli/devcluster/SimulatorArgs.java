@@ -5,6 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
+import dev.modelplane.simulator.physics.Calibration;
+import dev.modelplane.simulator.physics.Gpu;
+import dev.modelplane.simulator.physics.ModelCatalog;
+import dev.modelplane.simulator.physics.ModelGeometry;
+import dev.modelplane.simulator.physics.StepCostModel;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,8 +20,10 @@ import java.util.Set;
 
 /**
  * Maps a model server's command line to simulator flags with the same meaning: served model names, batch size
- * (max sequences, running requests, parallel slots), context length, LoRA adapters, and tensor parallelism (or the
- * GPUs the container asks for) to a latency preset. Flags without a simulator meaning are reported, not guessed.
+ * (max sequences, running requests, parallel slots), context length, LoRA adapters, memory share and KV number
+ * format, and the hardware the simulator's engine-step model prices: the model's geometry (guessed from its name),
+ * the GPU its node advertises, and its tensor parallelism (or the GPUs the container asks for). Flags without a
+ * simulator meaning are reported, not guessed.
  */
 public final class SimulatorArgs {
   /** Context length assumed when the command line names none (the model's own would apply). */
@@ -27,8 +34,16 @@ public final class SimulatorArgs {
   private SimulatorArgs() {
   }
 
-  /** The simulator plan of {@code container}, a {@code kind} server in {@code pod}. */
+  /** The simulator plan of {@code container}, a {@code kind} server in {@code pod} on a node of unknown GPU. */
   public static SimulatorPlan plan(Pod pod, Container container, ServerKind kind) {
+    return plan(pod, container, kind, null);
+  }
+
+  /**
+   * The simulator plan of {@code container}, a {@code kind} server in {@code pod} on a node whose
+   * {@code nvidia.com/gpu.product} label is {@code gpuProduct} (null when unknown).
+   */
+  public static SimulatorPlan plan(Pod pod, Container container, ServerKind kind, String gpuProduct) {
     ContainerArgv argv = ContainerArgv.of(pod, container);
     Map<String, String> env = ContainerArgv.environment(pod, container);
     Mapping m = new Mapping(argv);
@@ -46,7 +61,8 @@ public final class SimulatorArgs {
         .orElse(containerPort(container).orElse(kind.defaultPort()));
     int gpus = gpus(container);
     int tp = m.tensorParallel.orElse(gpus);
-    m.args.addAll(List.of("--preset", preset(gpus, tp), "--enable-kvcache"));
+    m.args.addAll(hardware(m.model, gpus, tp, gpuProduct));
+    m.args.add("--enable-kvcache");
     return new SimulatorPlan(kind, container.getName(), port, m.args, argv.flagsExcept(m.known));
   }
 
@@ -57,7 +73,11 @@ public final class SimulatorArgs {
     List<String> served = m.values("--served-model-name");
     m.served(served.isEmpty() ? model.stream().toList() : served);
     model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    m.model = model.orElse(null);
     m.tensorParallel = m.integer("--tensor-parallel-size", "-tp");
+    m.copyText("--gpu-memory-utilization", "--gpu-memory-utilization");
+    m.value("--kv-cache-dtype").filter(v -> v.startsWith("fp8"))
+        .ifPresent(v -> m.args.addAll(List.of("--kv-cache-dtype", "fp8")));
     m.copy("--max-num-seqs", "--max-num-seqs");
     m.context(m.integer("--max-model-len"));
     m.copy("--max-num-batched-tokens", "--max-num-batched-tokens");
@@ -74,7 +94,10 @@ public final class SimulatorArgs {
     Optional<String> model = m.value("--model-path", "--model");
     m.served(m.value("--served-model-name").or(() -> model).stream().toList());
     model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    m.model = model.orElse(null);
     m.tensorParallel = m.integer("--tp", "--tp-size", "--tensor-parallel-size");
+    // SGLang's share of memory for weights and the KV pool: the same budget as vLLM's utilisation.
+    m.copyText("--gpu-memory-utilization", "--mem-fraction-static");
     m.copy("--max-num-seqs", "--max-running-requests");
     m.context(m.integer("--context-length"));
     m.integer("--page-size").filter(BLOCK_SIZES::contains)
@@ -89,6 +112,7 @@ public final class SimulatorArgs {
     Optional<String> model = m.value("--model", "-m").or(() -> m.value("--hf-repo", "-hf", "-hfr"));
     m.served(m.value("--alias", "-a").or(() -> model).stream().toList());
     model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    m.model = model.orElse(null);
     int parallel = m.integer("--parallel", "-np").filter(v -> v > 0).orElse(1);
     m.args.addAll(List.of("--max-num-seqs", Integer.toString(parallel), "--accept-any-model"));
     // llama-server divides its context between the slots: each request gets ctx-size / parallel tokens.
@@ -101,6 +125,7 @@ public final class SimulatorArgs {
     Optional<String> model = m.value("--model-id").or(() -> Optional.ofNullable(env.get("MODEL_ID")));
     m.served(model.stream().toList());
     model.ifPresent(v -> m.args.addAll(List.of("--model", v, "--accept-any-model")));
+    m.model = model.orElse(null);
     m.tensorParallel = m.integer("--num-shard").or(() -> envInt(env, "NUM_SHARD"));
     m.copy("--max-num-seqs", "--max-batch-size");
     m.context(m.integer("--max-total-tokens").or(() -> envInt(env, "MAX_TOTAL_TOKENS")));
@@ -128,7 +153,45 @@ public final class SimulatorArgs {
     return new SimulatorPlan(ServerKind.SIMULATOR, container.getName(), port, args, List.of());
   }
 
-  /** The latency preset for a server with {@code gpus} GPUs and tensor parallelism {@code tp}. */
+  /**
+   * The simulator's hardware flags: on a GPU node, the model's geometry (its name's, else an 8B model for one GPU and
+   * a 70B one for several) on that node's GPU with tensor parallelism {@code tp} — the first that fits in memory;
+   * without a known GPU, or when nothing fits, the preset for the GPU count.
+   */
+  static List<String> hardware(String model, int gpus, int tp, String gpuProduct) {
+    Gpu gpu = Gpu.byProduct(gpuProduct);
+    int parallel = Math.max(1, tp);
+    if (gpu != null && (gpus > 0 || tp > 1)) {
+      List<ModelGeometry> candidates = new ArrayList<>();
+      ModelGeometry named = ModelCatalog.guess(model);
+      if (named != null) {
+        candidates.add(named);
+      }
+      candidates.add(ModelCatalog.geometry(parallel <= 1 ? "llama-3.1-8b" : "llama-3.1-70b"));
+      for (ModelGeometry g : candidates) {
+        if (fits(g, gpu, parallel)) {
+          return List.of("--model-config", g.name(), "--gpu", gpu.name(), "--tensor-parallel-size",
+              Integer.toString(parallel));
+        }
+      }
+    }
+    return List.of("--preset", preset(gpus, tp));
+  }
+
+  private static boolean fits(ModelGeometry g, Gpu gpu, int tp) {
+    if (!StepCostModel.problems(g, tp).isEmpty()) {
+      return false;
+    }
+    try {
+      new StepCostModel(g, gpu, tp, null, Calibration.H100).memory(0.9, 16, gpu.defaultMaxNumBatchedTokens(),
+          gpu.defaultMaxNumSeqs());
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** The preset for a server with {@code gpus} GPUs and tensor parallelism {@code tp} on an unknown GPU. */
   static String preset(int gpus, int tp) {
     if (gpus <= 0 && tp <= 1) {
       return "small-3b-l40s";
@@ -179,6 +242,7 @@ public final class SimulatorArgs {
     final List<String> args = new ArrayList<>();
     final Set<String> known = new HashSet<>();
     Optional<Integer> tensorParallel = Optional.empty();
+    String model;
     private boolean contextSet;
 
     Mapping(ContainerArgv argv) {
@@ -201,6 +265,10 @@ public final class SimulatorArgs {
 
     void copy(String simulatorFlag, String... names) {
       integer(names).ifPresent(v -> args.addAll(List.of(simulatorFlag, v.toString())));
+    }
+
+    void copyText(String simulatorFlag, String... names) {
+      value(names).ifPresent(v -> args.addAll(List.of(simulatorFlag, v)));
     }
 
     void served(List<String> names) {

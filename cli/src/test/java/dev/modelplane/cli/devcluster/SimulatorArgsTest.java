@@ -59,8 +59,8 @@ class SimulatorArgsTest {
         .contains("--model meta-llama/Llama-3.1-70B-Instruct").contains("--max-num-seqs 64")
         .contains("--max-model-len 8192").contains("--preset llama-3.1-70b-h100-tp4")
         .contains("--lora-modules {\"name\":\"sql\",\"path\":\"/adapters/sql\"} {\"name\":\"chat\",\"path\":\"/a/c\"}")
-        .contains("--enable-kvcache");
-    assertThat(p.ignored()).containsExactly("--gpu-memory-utilization", "--kv-cache-dtype");
+        .contains("--enable-kvcache").contains("--gpu-memory-utilization 0.9").contains("--kv-cache-dtype fp8");
+    assertThat(p.ignored()).isEmpty();
   }
 
   @Test
@@ -89,7 +89,8 @@ class SimulatorArgsTest {
     assertThat(String.join(" ", sglang.args())).contains("--model /mnt/models/qwen").contains("--max-model-len 4096")
         .contains("--max-num-seqs 32").contains("--preset llama-3.1-70b-h100-tp8")
         .contains("--lora-modules {\"name\":\"a\",\"path\":\"/l/a\"}");
-    assertThat(sglang.ignored()).containsExactly("--mem-fraction-static");
+    assertThat(String.join(" ", sglang.args())).contains("--gpu-memory-utilization 0.85");
+    assertThat(sglang.ignored()).isEmpty();
   }
 
   @Test
@@ -139,6 +140,21 @@ class SimulatorArgsTest {
         .containsExactly("a", "b c", "d x", "e f", "g", "h", "i");
     assertThat(ContainerArgv.expandKubernetes("$(A)-$$(A)-$(B)", Map.of("A", "1"))).isEqualTo("1-$(A)-$(B)");
     assertThat(SimulatorArgs.preset(1, 1)).isEqualTo("llama-3.1-8b-h100");
+    // On a node that advertises its GPU: the model's geometry (from its name) on that GPU.
+    assertThat(SimulatorArgs.hardware("meta-llama/Llama-3.1-70B-Instruct", 4, 4, "NVIDIA-H100-80GB-HBM3"))
+        .containsExactly("--model-config", "llama-3.1-70b", "--gpu", "h100", "--tensor-parallel-size", "4");
+    assertThat(SimulatorArgs.hardware("Qwen/Qwen3-30B-A3B", 1, 0, "NVIDIA-H100-80GB-HBM3"))
+        .containsExactly("--model-config", "qwen3-30b-a3b", "--gpu", "h100", "--tensor-parallel-size", "1");
+    // An unknown model: an 8B one for one GPU; a model too large for the GPU: the same fallback.
+    assertThat(SimulatorArgs.hardware("/mnt/models/custom", 1, 0, "NVIDIA-L4"))
+        .containsExactly("--model-config", "llama-3.1-8b", "--gpu", "l4", "--tensor-parallel-size", "1");
+    assertThat(SimulatorArgs.hardware("meta-llama/Llama-3.1-70B", 1, 0, "NVIDIA-L40S"))
+        .containsExactly("--model-config", "llama-3.1-8b", "--gpu", "l40s", "--tensor-parallel-size", "1");
+    // No GPU, or one the table does not know: the presets by GPU count.
+    assertThat(SimulatorArgs.hardware("meta-llama/Llama-3.1-8B", 0, 0, "NVIDIA-H100-80GB-HBM3"))
+        .containsExactly("--preset", "small-3b-l40s");
+    assertThat(SimulatorArgs.hardware("meta-llama/Llama-3.1-8B", 1, 0, "Tesla-T4"))
+        .containsExactly("--preset", "llama-3.1-8b-h100");
     assertThat(SimulatorArgs.preset(8, 3)).isEqualTo("llama-3.1-70b-h100-tp4");
     assertThat(List.of(SimulatorArgs.preset(0, 0))).containsExactly("small-3b-l40s");
   }
