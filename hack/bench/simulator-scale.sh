@@ -4,6 +4,10 @@
 # lateness histogram (modelplane_simulator_token_lag_seconds).
 #
 #   hack/bench/simulator-scale.sh [streams] [output-tokens] [inter-token-latency] [prompt-words]
+#   PRESET=llama-3.1-8b-h100 hack/bench/simulator-scale.sh 2000 100
+#
+# With PRESET the engine-step model of that preset times the run (every stream admitted: --max-num-seqs = streams;
+# the inter-token-latency argument is then unused): what one process costs per stream on the calibrated hardware.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 streams="${1:-2000}" output="${2:-100}" itl="${3:-50ms}" prompt="${4:-100}"
@@ -17,10 +21,15 @@ java="$("$root/hack/find-jdk")/bin/java"
   -Dmdep.outputFile="$root/simulator/target/bench.cp" >&2
 cp="$root/simulator/target/test-classes:$root/simulator/target/classes:$(cat "$root/simulator/target/bench.cp")"
 blocks=$(( streams * ((prompt + output) / 16 + 2) ))
-flags=(--model sim-model --host 127.0.0.1 --port "$port" --max-num-seqs "$streams" --max-waiting-queue-length "$streams"
-  --max-model-len 4096 --max-num-batched-tokens 1000000 --kv-cache-size "$blocks" --latency-calculator per-token
-  --prefill-overhead 30ms --prefill-time-per-token 250us --inter-token-latency "$itl" --time-factor-under-load 1.0
-  --seed 1 --mode random)
+if [ -n "${PRESET:-}" ]; then
+  flags=(--model sim-model --host 127.0.0.1 --port "$port" --max-num-seqs "$streams" --max-waiting-queue-length
+    "$streams" --max-model-len 4096 --preset "$PRESET" --seed 1 --mode random)
+else
+  flags=(--model sim-model --host 127.0.0.1 --port "$port" --max-num-seqs "$streams" --max-waiting-queue-length
+    "$streams" --max-model-len 4096 --max-num-batched-tokens 1000000 --kv-cache-size "$blocks"
+    --latency-calculator per-token --prefill-overhead 30ms --prefill-time-per-token 250us --inter-token-latency "$itl"
+    --time-factor-under-load 1.0 --seed 1 --mode random)
+fi
 echo "model: ${flags[*]}"
 "$java" -Xmx2g -jar "$root/cli/target/modelplane.jar" simulator "${flags[@]}" > /tmp/scale-sim.log 2>&1 &
 pid=$!

@@ -6,8 +6,10 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * Latency and capacity presets for real model/GPU pairs. Values and their sources are in docs/simulator.md; flags
- * given explicitly on the command line override a preset field by field.
+ * The peer latency profiles of the original presets: llm-d-inference-sim's per-request figures, used only by the
+ * {@code per-token} and {@code constant} calculators (when a preset is combined with per-request latency flags or
+ * those calculators are asked for). The step calculator prices presets from {@code physics.ModelCatalog} instead.
+ * Values and their sources are in docs/simulator.md; flags given explicitly override a field one by one.
  *
  * @param description one line for {@code --help}
  * @param ttft the constant time to first token for a 256-token prompt (used by the {@code constant} calculator)
