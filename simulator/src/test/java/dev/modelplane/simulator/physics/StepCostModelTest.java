@@ -3,54 +3,15 @@ package dev.modelplane.simulator.physics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The engine-step cost model against the measured H100 table, and the physics it must keep for other shapes. */
+/**
+ * The physics the engine-step cost model must keep for every shape (the fit to the measured H100 table is checked on
+ * {@code simulator profile}'s output, in ProfileCommandTest).
+ */
 class StepCostModelTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   static StepCostModel model(String geometry, String gpu, int tp) {
     return new StepCostModel(ModelCatalog.geometry(geometry), Gpu.byName(gpu), tp, null, Calibration.H100);
-  }
-
-  static JsonNode measured() throws IOException {
-    try (InputStream in = StepCostModelTest.class.getResourceAsStream("/gpu/llama-3.1-8b-h100.json")) {
-      return JSON.readTree(in);
-    }
-  }
-
-  @Test
-  void predictionsMatchTheMeasuredLlama8bOnH100() throws IOException {
-    JsonNode m = measured();
-    StepCostModel model = model("llama-3.1-8b", "h100", 1);
-    List<Double> errors = new ArrayList<>();
-    List<String> report = new ArrayList<>();
-    for (Map.Entry<String, JsonNode> e : m.get("prefill_kernels_ms").properties()) {
-      double predicted = model.prefillMillis(Integer.parseInt(e.getKey()));
-      errors.add(Math.abs(predicted / e.getValue().asDouble() - 1));
-      report.add("prefill " + e.getKey() + ": " + predicted + " vs " + e.getValue());
-    }
-    for (Map.Entry<String, JsonNode> e : m.get("decode_graph_ms").properties()) {
-      String[] bc = e.getKey().split("x");
-      double predicted = model.decodeMillis(Integer.parseInt(bc[0]), Integer.parseInt(bc[1]));
-      errors.add(Math.abs(predicted / e.getValue().asDouble() - 1));
-      report.add("decode " + e.getKey() + ": " + predicted + " vs " + e.getValue());
-    }
-    assertThat(errors).hasSize(28);
-    Collections.sort(errors);
-    double median = (errors.get(13) + errors.get(14)) / 2;
-    double worst = errors.get(errors.size() - 1);
-    // The bar is 15 % / 35 %; the calibration does far better, and a change that loses that should be seen.
-    assertThat(median).as("median error; %s", report).isLessThan(0.03);
-    assertThat(worst).as("worst error; %s", report).isLessThan(0.06);
   }
 
   @Test
