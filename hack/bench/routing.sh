@@ -13,8 +13,8 @@
 # servers, not the machine's cores, are what runs out: overload sends critical, standard and sheddable requests
 # (InferenceObjectives of endpoints.yaml) at 0.5x capacity each after an unloaded run of critical ones at 0.2x;
 # ramp goes from 0.25x to 2x capacity and back in 10 s stages. Capacity is measured first (closed loop at twice the
-# servers' sequences, through the modelplane router) unless CAPACITY_RPS gives it. prefix-ladder is the shared-prefix
-# workload open-loop, llm-d's way: Poisson arrivals in stages of constant rate (LADDER, fractions of the capacity
+# servers' sequences, through the modelplane router) unless CAPACITY_RPS gives it (wall-clock requests/s at the
+# same TIME_SCALE). prefix-ladder is the shared-prefix workload open-loop, llm-d's way: Poisson arrivals in stages of constant rate (LADDER, fractions of the capacity
 # measured with 128 users after 64 warmed the caches; default 0.3 0.5 0.7 0.85, LADDER_STAGE_SECONDS each, default
 # 30) against the servers' full 32 sequences, so a router whose placement wastes capacity falls behind the offered load and its queues grow.
 #
@@ -32,6 +32,11 @@
 # (and flow-q1 on the ramp, which has no priorities; on prefix-ladder modelplane, epp, haproxy-rr and random). The EPP is built once from a source
 # checkout in LLMD_ROUTER_SRC (it is not served by the Go module proxy this machine reaches), or taken from EPP_BIN.
 # ROUTER_ARGS adds options to the modelplane and predictive routers (e.g. "--log-level info,dev.modelplane.router=debug").
+# TIME_SCALE (default 1) runs the servers' model time that many times slower than the wall clock (their
+# --time-scale), so the two cores' own work — streaming every token through the router and the Python client — is
+# small against the model's milliseconds; every figure is reported in model time (latencies divided by it,
+# throughputs multiplied), and the open-loop stage lengths (OVERLOAD_SECONDS, RAMP_STAGE_SECONDS,
+# LADDER_STAGE_SECONDS) are model seconds, so a run takes TIME_SCALE times longer on the wall clock.
 # Everything listens on and connects to loopback only. Results go to ~/.cache/modelplane/bench-routing/<run>/.
 # The whole script is one function, so editing it while it runs cannot change the run.
 set -euo pipefail
@@ -66,6 +71,8 @@ main() {
   esac
   local contenders=(${CONTENDERS:-$all})
   seed="${SEED:-20261124}"
+  local scale="${TIME_SCALE:-1}"
+  export TIME_SCALE="$scale"
   requests="${REQUESTS_PER_RUN:-400}"
   cache="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}"
   bench="$cache/bench-routing"
@@ -128,7 +135,9 @@ main() {
   # faster level counts.
   local capacity_levels=(--num-concurrency "$((16 * max_seqs))")
   [ "$workload" != prefix-ladder ] || capacity_levels=(--num-concurrency 64 --num-concurrency 128)
-  set_max_seqs "$kubectl" "$max_seqs"
+  set_server_arg "$kubectl" --max-num-seqs "$max_seqs"
+  set_server_arg "$kubectl" --time-scale "$scale"
+  echo "$scale" > "$run/time-scale.txt"
 
   # genai-bench against the gateway on port $1 into experiment folder $2: the wrapper's seed and options, "--", then
   # more genai-bench options.
@@ -156,6 +165,8 @@ main() {
       || { echo "genai-bench failed for $folder; see $run/$folder.genai-bench.log" >&2; return 1; }
   }
   rate() { awk -v c="$capacity" -v f="$1" 'BEGIN { printf "%.2f", c * f }'; }
+  # Wall seconds of $1 model seconds.
+  wall() { awk -v s="$scale" -v t="$1" 'BEGIN { printf "%d", s * t + 0.5 }'; }
 
   local port=18700
   if [ "$open_loop" = 1 ] && [ -z "$capacity" ]; then
@@ -171,7 +182,9 @@ main() {
 print("%.2f" % max(json.load(open(f))["aggregated_metrics"]["requests_per_second"]
                    for f in glob.glob(sys.argv[1] + "/*_num_concurrency_*.json")))' "$run/genai-bench/capacity")"
   fi
-  [ "$open_loop" = 0 ] || { echo "capacity: $capacity requests/s" >&2; echo "$capacity" > "$run/capacity.txt"; }
+  # Capacity and arrival rates are wall-clock requests/s (capacity.txt too); model time is TIME_SCALE times that.
+  [ "$open_loop" = 0 ] || { echo "capacity: $capacity requests/s on the wall clock (x$scale in model time)" >&2
+    echo "$capacity" > "$run/capacity.txt"; }
 
   for contender in "${contenders[@]}"; do
     echo "== $contender" >&2
@@ -309,10 +322,10 @@ YAML
           || { echo "genai-bench failed for $contender; see $run/$contender.genai-bench.log" >&2; exit 1; }
         ;;
       overload)
-        paced "$contender-unloaded" "$seed" critical "$(rate 0.2):30" "$(($(date +%s) + 12))" 100
+        paced "$contender-unloaded" "$seed" critical "$(rate 0.2):$(wall 30)" "$(($(date +%s) + 12))" 100
         local start=$(($(date +%s) + 15)) i=0 cpids=()
         for objective in critical standard sheddable; do
-          paced "$contender-$objective" "$((seed + i))" "$objective" "$(rate 0.5):${OVERLOAD_SECONDS:-60}" \
+          paced "$contender-$objective" "$((seed + i))" "$objective" "$(rate 0.5):$(wall "${OVERLOAD_SECONDS:-60}")" \
             "$start" 400 &
           cpids+=($!)
           i=$((i + 1))
@@ -322,13 +335,15 @@ YAML
       ramp)
         local stages="" f
         for f in 0.25 0.5 0.75 1 1.25 1.5 1.75 2 1.75 1.5 1.25 1 0.75 0.5 0.25; do
-          stages+="${stages:+,}$(rate "$f"):${RAMP_STAGE_SECONDS:-10}"
+          stages+="${stages:+,}$(rate "$f"):$(wall "${RAMP_STAGE_SECONDS:-10}")"
         done
         paced "$contender-ramp" "$seed" "" "$stages" "$(($(date +%s) + 12))" 1500
         ;;
       prefix-ladder)
         local stages="" f
-        for f in ${LADDER:-0.3 0.5 0.7 0.85}; do stages+="${stages:+,}$(rate "$f"):${LADDER_STAGE_SECONDS:-30}"; done
+        for f in ${LADDER:-0.3 0.5 0.7 0.85}; do
+          stages+="${stages:+,}$(rate "$f"):$(wall "${LADDER_STAGE_SECONDS:-30}")"
+        done
         paced "$contender-ladder" "$seed" "" "$stages" "$(($(date +%s) + 12))" 2000
         ;;
     esac
@@ -354,13 +369,13 @@ reset_caches() {
   "$kubectl" rollout status deployment/llama -n bench --timeout=300s >&2
 }
 
-# Sets every server's --max-num-seqs (a new rollout when it changes).
-set_max_seqs() {
-  local kubectl="$1" want="$2" args i
+# Sets one flag of every server (--max-num-seqs, --time-scale; a new rollout when it changes).
+set_server_arg() {
+  local kubectl="$1" flag="$2" want="$3" args i
   mapfile -t args < <("$kubectl" get deployment/llama -n bench \
     -o jsonpath='{range .spec.template.spec.containers[0].args[*]}{@}{"\n"}{end}')
   for i in "${!args[@]}"; do
-    if [ "${args[$i]}" = --max-num-seqs ] && [ "${args[$((i + 1))]}" != "$want" ]; then
+    if [ "${args[$i]}" = "$flag" ] && [ "${args[$((i + 1))]}" != "$want" ]; then
       local path="/spec/template/spec/containers/0/args/$((i + 1))"
       "$kubectl" patch deployment/llama -n bench --type=json \
         -p "[{\"op\":\"replace\",\"path\":\"$path\",\"value\":\"$want\"}]" >&2

@@ -12,6 +12,9 @@ import re
 import sys
 from collections import defaultdict
 
+# Model time runs TIME_SCALE times slower than the wall clock genai-bench measures (routing.sh TIME_SCALE).
+TIME_SCALE = float(os.environ.get("TIME_SCALE", "1"))
+
 
 def results(run, contender):
     out = {}
@@ -56,12 +59,13 @@ def main(run, contenders):
         for conc, data in all_results[contender].items():
             agg = data["aggregated_metrics"]
             unit = data.get("_time_unit", "s")
-            scale = 1000 if unit == "s" else 1
+            scale = (1000 if unit == "s" else 1) / TIME_SCALE
             st = agg["stats"]
             lines.append("| %s | %d | %.0f ms | %.0f ms | %.0f ms | %.2f s | %.2f s | %.0f | %.2f | %.1f %% |" % (
                 contender, conc, scale * st["ttft"]["p50"], scale * st["ttft"]["p90"], scale * st["ttft"]["p99"],
                 scale * st["e2e_latency"]["p50"] / 1000, scale * st["e2e_latency"]["p90"] / 1000,
-                agg["mean_output_throughput_tokens_per_s"], agg["requests_per_second"], 100 * agg["error_rate"]))
+                TIME_SCALE * agg["mean_output_throughput_tokens_per_s"], TIME_SCALE * agg["requests_per_second"],
+                100 * agg["error_rate"]))
     lines.append("")
     lines.append("| contender | prefix-cache hit rate | busiest server / mean (requests) |")
     lines.append("|---|---|---|")
@@ -85,7 +89,7 @@ def per_model(run, contenders):
         for line in open(path):
             r = json.loads(line)
             if r.get("status") == 200 and r.get("ttft") is not None:
-                by_model[r.get("model")].append(1000 * r["ttft"])
+                by_model[r.get("model")].append(1000 * r["ttft"] / TIME_SCALE)
         if len(by_model) < 2:
             continue
         for model, ttft in sorted(by_model.items(), key=lambda kv: -len(kv[1])):
@@ -108,11 +112,12 @@ def plots(run, contenders, all_results):
         if not res:
             continue
         top = res[max(res)]
-        scale = 1000 if top.get("_time_unit", "s") == "s" else 1
+        scale = (1000 if top.get("_time_unit", "s") == "s" else 1) / TIME_SCALE
         ttfts = sorted(scale * r["ttft"] for r in top["individual_request_metrics"] if r.get("ttft") is not None)
         if ttfts:
             cdf.plot(ttfts, [(i + 1) / len(ttfts) for i in range(len(ttfts))], label=contender)
-        tput.plot(list(res), [d["aggregated_metrics"]["mean_output_throughput_tokens_per_s"] for d in res.values()],
+        tput.plot(list(res), [TIME_SCALE * d["aggregated_metrics"]["mean_output_throughput_tokens_per_s"]
+                              for d in res.values()],
                   marker="o", label=contender)
     cdf.set_xscale("log")
     cdf.set_xlabel("TTFT (ms), highest concurrency")
