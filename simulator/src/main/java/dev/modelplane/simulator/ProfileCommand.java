@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
  * be checked against a GPU.
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
-    description = {"Prints the engine-step model's predictions for a model on a GPU: prefill of one prompt of T",
-        "tokens, one decode step of B sequences with C tokens of context each, and the KV cache's blocks."})
+    description = "Prints the engine-step model's predictions for a model on a GPU: prefill of one prompt of T "
+        + "tokens, one decode step of B sequences with C tokens of context each, and the KV cache's blocks.")
 public final class ProfileCommand implements Callable<Integer> {
   /** Prompt lengths of the prefill table. */
   public static final List<Integer> PREFILL_TOKENS = List.of(128, 256, 512, 1024, 2048, 4096, 8192);
