@@ -1,5 +1,8 @@
 package dev.modelplane.operator.modelsource;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.modelplane.api.llmkube.v1alpha1.GgufMetadata;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,7 +21,8 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * {@link GgufReader} on generated GGUF headers, mutations of them and random bytes: it returns metadata or throws an
- * {@link IOException} with a message, never anything else, and never hangs.
+ * {@link IOException} with a message, never anything else, and never hangs; and every well-formed header, small or
+ * large, parses to the fields written into it.
  */
 class GgufReaderFuzzTest {
   private static final List<String> KEYS = List.of("general.architecture", "general.name", "general.file_type",
@@ -33,8 +37,66 @@ class GgufReaderFuzzTest {
       @ForAll("randoms") Random random, @ForAll boolean mutate) {
     byte[] input = mutate ? MUTATIONS.mutate(valid, donor, random) : valid;
     Statistics.label("mutated").collect(mutate);
+    if (!mutate) {
+      Hostile.valid(() -> GgufReader.read(new ByteArrayInputStream(input)));
+    }
     Statistics.label("outcome").collect(Hostile.outcome(() -> GgufReader.read(new ByteArrayInputStream(input)),
         IOException.class));
+  }
+
+  /**
+   * A header with known fields among noise key-values of every type, sometimes behind a large array (up to 300,000
+   * strings, several megabytes) or many key-values: the fields come back as written.
+   */
+  @Property(tries = 200, seed = "7304", shrinking = ShrinkingMode.OFF)
+  void wellFormedHeadersParseToTheirFields(@ForAll("randoms") Random r) {
+    ByteArrayOutputStream kvs = new ByteArrayOutputStream();
+    int count = 0;
+    int noise = r.nextInt(10) == 0 ? 20_000 : r.nextInt(8);
+    for (int i = 0; i < noise; i++) {
+      int type = r.nextInt(13);
+      kvs.writeBytes(string("noise." + i));
+      kvs.writeBytes(u32(type));
+      value(kvs, type, r, 0);
+      count++;
+    }
+    boolean large = r.nextInt(8) == 0;
+    if (large) {
+      int n = 100_000 + r.nextInt(200_000);
+      kvs.writeBytes(string("general.vocabulary"));
+      kvs.writeBytes(u32(9));
+      kvs.writeBytes(u32(8));
+      kvs.writeBytes(u64(n));
+      for (int i = 0; i < n; i++) {
+        kvs.writeBytes(string("token-" + i));
+      }
+      count++;
+    }
+    long context = 1 + r.nextInt(1 << 20);
+    long blocks = 1 + r.nextInt(200);
+    String name = "model-" + r.nextInt(1000) + "-\u00e9";
+    kvs.writeBytes(string("general.architecture"));
+    kvs.writeBytes(u32(8));
+    kvs.writeBytes(string("llama"));
+    kvs.writeBytes(string("general.name"));
+    kvs.writeBytes(u32(8));
+    kvs.writeBytes(string(name));
+    kvs.writeBytes(string("llama.context_length"));
+    kvs.writeBytes(u32(4));
+    kvs.writeBytes(u32(context));
+    kvs.writeBytes(string("llama.block_count"));
+    kvs.writeBytes(u32(10));
+    kvs.writeBytes(u64(blocks));
+    count += 4;
+    byte[] input = file(count, kvs.toByteArray());
+    Statistics.label("size").collect(input.length > (1 << 20) ? "over 1 MiB" : "small");
+
+    GgufMetadata m = Hostile.valid(() -> GgufReader.read(new ByteArrayInputStream(input)));
+    assertThat(m.architecture()).isEqualTo("llama");
+    assertThat(m.modelName()).isEqualTo(name);
+    assertThat(m.contextLength()).isEqualTo(context);
+    assertThat(m.layerCount()).isEqualTo(blocks);
+    assertThat(m.tensorCount()).isEqualTo(1);
   }
 
   @Property(tries = 2000, seed = "7302", shrinking = ShrinkingMode.OFF)

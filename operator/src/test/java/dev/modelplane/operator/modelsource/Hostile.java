@@ -18,6 +18,20 @@ final class Hostile {
   private Hostile() {
   }
 
+  /**
+   * Runs a parser on an input it must accept: the value, or a failure naming what was thrown. A parser that refuses
+   * everything fails here, which the hostile-input properties alone would not notice.
+   */
+  static <T> T valid(Callable<T> parse) {
+    return assertTimeoutPreemptively(BOUND, () -> {
+      try {
+        return parse.call();
+      } catch (Exception e) {
+        throw new AssertionError("a valid input was refused: " + e, e);
+      }
+    });
+  }
+
   /** {@code "ok"} or the simple name of the documented exception thrown, for jqwik's statistics. */
   @SafeVarargs
   static String outcome(Callable<?> parse, Class<? extends Exception>... documented) {

@@ -1,5 +1,7 @@
 package dev.modelplane.operator.modelsource;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -21,7 +23,8 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * {@link SafetensorsHeader} and {@link SafetensorsIndex} on generated files, mutations of them and random bytes: a
- * header, or a {@link SafetensorsFormatException} naming the problem; never another exception, never a hang.
+ * header, or a {@link SafetensorsFormatException} naming the problem; never another exception, never a hang. Every
+ * well-formed file, small or with many tensors, parses to the parameter count written into it.
  */
 class SafetensorsFuzzTest {
   private static final List<String> DTYPES = List.of("F32", "F16", "BF16", "I8", "U8", "I64", "F8_E4M3", "X");
@@ -54,6 +57,35 @@ class SafetensorsFuzzTest {
         ArithmeticException.class));
   }
 
+  /** Well-formed headers, up to 50,000 tensors (several megabytes of JSON): the parameter count comes back exact. */
+  @Property(tries = 100, seed = "7315", shrinking = ShrinkingMode.OFF)
+  void wellFormedFilesParseToTheirParameterCount(@ForAll("randoms") Random r) throws IOException {
+    SafetensorsTestWriter w = new SafetensorsTestWriter();
+    List<String> dtypes = DTYPES.subList(0, DTYPES.size() - 1);
+    int tensors = r.nextInt(10) == 0 ? 20_000 + r.nextInt(30_000) : r.nextInt(20);
+    long expected = 0;
+    for (int i = 0; i < tensors; i++) {
+      long[] shape = new long[r.nextInt(4)];
+      long elements = 1;
+      for (int d = 0; d < shape.length; d++) {
+        shape[d] = r.nextInt(6);
+        elements *= shape[d];
+      }
+      expected += elements;
+      w.tensor("model.layers." + i + ".weight", dtypes.get(r.nextInt(dtypes.size())), shape);
+    }
+    if (r.nextBoolean()) {
+      w.metadata("format", "pt");
+    }
+    byte[] bytes = w.bytes();
+    Statistics.label("size").collect(bytes.length > (1 << 20) ? "over 1 MiB" : "small");
+    SafetensorsHeader streamed = Hostile.valid(() -> SafetensorsHeader.read(new ByteArrayInputStream(bytes), "fuzz"));
+    assertThat(streamed.tensors()).hasSize(tensors);
+    assertThat(streamed.parameterCount()).isEqualTo(expected);
+    Path file = Files.write(dir.resolve("valid.safetensors"), bytes);
+    assertThat(Hostile.valid(() -> SafetensorsHeader.read(file)).parameterCount()).isEqualTo(expected);
+  }
+
   @Property(tries = 600, seed = "7312", shrinking = ShrinkingMode.OFF)
   void headerFiles(@ForAll("files") byte[] valid, @ForAll("files") byte[] donor, @ForAll("randoms") Random random)
       throws IOException {
@@ -68,6 +100,9 @@ class SafetensorsFuzzTest {
       @ForAll boolean mutate) throws IOException {
     byte[] input = mutate ? MUTATIONS.mutate(valid, donor, random) : valid;
     Path file = Files.write(dir.resolve(SafetensorsIndex.FILE_NAME), input);
+    if (!mutate) {
+      Hostile.valid(() -> SafetensorsIndex.read(file));
+    }
     Statistics.label("outcome").collect(Hostile.outcome(() -> SafetensorsIndex.read(file),
         SafetensorsFormatException.class));
   }
