@@ -115,8 +115,8 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
       ModelNameProbe.Outcome found = probe.find(target);
       if (found.model() == null) {
         if (found.refused() != null && benchmark.getSpec().endpoint().endpoint() != null) {
-          return refused(benchmark, "spec.endpoint.endpoint.url", "the operator may not ask " + found.refused()
-              + " for its model list; set spec.endpoint.endpoint.modelName", context);
+          return refused(benchmark, "spec.endpoint.endpoint.url", "the operator may not ask this endpoint for its "
+              + "model list: " + found.refused() + "; set spec.endpoint.endpoint.modelName instead", context);
         }
         return pending(benchmark, "waiting for the model name: no model listed by /v1/models at "
             + String.join(", ", target.modelProbes())
