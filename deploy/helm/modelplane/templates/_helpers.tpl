@@ -166,6 +166,10 @@ capabilities:
 - apiGroups: [gateway.networking.k8s.io]
   resources: [httproutes]
   verbs: [get, list, create, patch, delete]
+# BenchmarkJobs targeting another namespace: only where a ReferenceGrant there allows it (read only).
+- apiGroups: [gateway.networking.k8s.io]
+  resources: [referencegrants]
+  verbs: [get, list]
 # OtterScale ModelServices: the primaries, and what their endpoint pickers get (config, token Secret, leader
 # election, rewrites) and the optional kinds (Istio DestinationRule, Prometheus Operator monitors).
 - apiGroups: [model.otterscale.io]

@@ -11,6 +11,7 @@ import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.ControlPlaneBinaries;
 import dev.modelplane.controlplane.FakeNode;
+import dev.modelplane.controlplane.PrivateFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -155,7 +156,7 @@ final class DevClusterCommand implements Runnable {
         + "about 12 minutes on 2 cores)...");
     err.flush();
     Path bin = ControlPlaneBinaries.findOrBuild();
-    Files.createDirectories(dir);
+    PrivateFiles.directory(dir);
     Files.deleteIfExists(dir.resolve("state.json"));
     List<String> command = new ArrayList<>(javaCommand());
     command.addAll(List.of("-Dmodelplane.control-plane.bin=" + bin, Main.class.getName(), "dev-cluster", "serve",
@@ -281,10 +282,10 @@ final class DevClusterCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       logging.apply();
-      Path dir = stateDir();
+      Path dir = PrivateFiles.directory(stateDir());
       Path work = dir.resolve("work");
       deleteRecursively(work);
-      Files.createDirectories(work);
+      PrivateFiles.directory(work);
       UnaryOperator<String> stages = noLivePods ? UnaryOperator.identity() : LiveStages::rewrite;
       try (ControlPlane cp = ControlPlane.start(ControlPlaneBinaries.findOrBuild(), work, true, stages,
           ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER, ControlPlane.Component.KWOK);
@@ -304,8 +305,8 @@ final class DevClusterCommand implements Runnable {
           runner.start();
           agents.start(nodes.stream().map(FakeNode::name).toList());
         }
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.copy(cp.kubeconfig(), kubeconfig, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // The admin's client key is in it: the owner's only, like the directory it is in.
+        Path kubeconfig = PrivateFiles.copy(cp.kubeconfig(), dir.resolve("kubeconfig"));
         Map<String, Long> memory = cp.memoryMiB();
         Files.writeString(dir.resolve("memory.json"), JSON.writeValueAsString(memory));
         State state = new State(ProcessHandle.current().pid(), cp.server(), kubeconfig.toString(), work.toString(),

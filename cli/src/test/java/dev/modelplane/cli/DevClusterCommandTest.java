@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,13 @@ class DevClusterCommandTest {
       String last = lines[lines.length - 1];
       assertThat(last).isEqualTo("KUBECONFIG=" + state.resolve("kubeconfig"));
       Path kubeconfig = Path.of(last.substring("KUBECONFIG=".length()));
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig)))
+          .as("the admin's client key is in it").isEqualTo("rw-------");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).isEqualTo("rwx------");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state.resolve("work/kubeconfig"))))
+          .isEqualTo("rw-------");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state.resolve("work/pki/admin.key"))))
+          .isEqualTo("rw-------");
 
       try (KubernetesClient client = new KubernetesClientBuilder()
           .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build()) {

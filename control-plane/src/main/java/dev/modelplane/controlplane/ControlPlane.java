@@ -78,6 +78,7 @@ public final class ControlPlane implements AutoCloseable {
     this.workDir = workDir;
     this.ownsWorkDir = ownsWorkDir;
     long t0 = System.nanoTime();
+    PrivateFiles.directory(workDir);
     Files.createDirectories(workDir.resolve("logs"));
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     this.pki = Pki.create(workDir.resolve("pki"));

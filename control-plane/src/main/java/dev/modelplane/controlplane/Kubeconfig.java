@@ -5,7 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 
-/** Writes kubeconfig files with embedded certificates for a user of one control plane. */
+/**
+ * Writes kubeconfig files with embedded certificates for a user of one control plane, readable by their owner only
+ * (they hold the user's private key).
+ */
 final class Kubeconfig {
   private Kubeconfig() {
   }
@@ -32,8 +35,7 @@ final class Kubeconfig {
             namespace: default
         current-context: modelplane-dev
         """.formatted(server, base64(pki.cert("ca")), user, base64(pki.cert(user)), base64(pki.key(user)), user);
-    Files.writeString(file, text);
-    return file;
+    return PrivateFiles.write(file, text);
   }
 
   private static String base64(Path file) throws IOException {

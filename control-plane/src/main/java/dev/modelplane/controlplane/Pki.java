@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Certificates and keys for one control plane, made with the {@code openssl} command: a CA, the apiserver's serving
- * certificate for 127.0.0.1/localhost, client certificates per component, and the service-account signing key.
+ * certificate for 127.0.0.1/localhost, client certificates per component, and the service-account signing key. The
+ * directory and the private keys are readable by their owner only.
  */
 final class Pki {
   final Path dir;
@@ -19,7 +20,7 @@ final class Pki {
   }
 
   static Pki create(Path dir) throws IOException {
-    Files.createDirectories(dir);
+    PrivateFiles.directory(dir);
     Pki pki = new Pki(dir);
     pki.openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=modelplane-dev-ca",
         "-keyout", pki.key("ca").toString(), "-out", pki.cert("ca").toString());
@@ -40,6 +41,11 @@ final class Pki {
     pki.sign("front-proxy-client", "/CN=front-proxy-client", client, "front-proxy-ca");
     pki.openssl("genrsa", "-out", pki.key("sa").toString(), "2048");
     pki.openssl("rsa", "-in", pki.key("sa").toString(), "-pubout", "-out", dir.resolve("sa.pub").toString());
+    try (var files = Files.list(dir)) {
+      for (Path key : files.filter(f -> f.getFileName().toString().endsWith(".key")).toList()) {
+        PrivateFiles.restrict(key);
+      }
+    }
     return pki;
   }
 

@@ -26,7 +26,8 @@ import javax.net.ssl.SSLSocketFactory;
  * The operator's HTTP/1.1 GET for model inspection, under an {@link InspectionPolicy}: every host is resolved once,
  * each of its addresses is checked, and the connection goes to the checked address (no second lookup a DNS answer
  * could change in between), with TLS verifying the certificate against the host name. Redirects are followed here,
- * at most {@link #MAX_REDIRECTS}, each checked like the first URL.
+ * at most {@link #MAX_REDIRECTS}, each checked like the first URL, never from https to plain http, and without
+ * credential headers once they leave the first host.
  */
 public final class InspectionHttp {
   /** Most redirects followed for one request. */
@@ -84,7 +85,8 @@ public final class InspectionHttp {
     policy.checkUrl(uri);
     URI current = uri;
     for (int hop = 0; ; hop++) {
-      Response response = exchange(current, headers);
+      Response response = exchange(current, InspectionPolicy.host(current).equals(InspectionPolicy.host(uri))
+          ? headers : withoutCredentials(headers));
       if (!REDIRECTS.contains(response.status())) {
         return response;
       }
@@ -104,9 +106,30 @@ public final class InspectionHttp {
       } catch (IllegalArgumentException e) {
         throw new IOException(host + " redirected to a malformed location");
       }
-      policy.checkRedirect(uri, next);
+      policy.checkRedirect(uri, current, next);
       current = next;
     }
+  }
+
+  /** {@code headers} without those that carry credentials, for a redirect to another host. */
+  private static Map<String, String> withoutCredentials(Map<String, String> headers) {
+    Map<String, String> kept = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    kept.putAll(headers);
+    for (String name : List.of("Authorization", "Cookie", "Proxy-Authorization")) {
+      kept.remove(name);
+    }
+    return kept;
+  }
+
+  /**
+   * GETs {@code uri} with {@code headers} once: a redirect is returned as it is, never followed.
+   *
+   * @throws InspectionRefusedException when the policy refuses the URL or an address of its host
+   * @throws IOException when the server cannot be reached or answers something that is not HTTP
+   */
+  public Response getOnce(URI uri, Map<String, String> headers) throws IOException {
+    policy.checkUrl(uri);
+    return exchange(uri, headers);
   }
 
   private Response exchange(URI uri, Map<String, String> headers) throws IOException {

@@ -18,7 +18,7 @@ import java.util.Objects;
  * carrier-grade NAT, link-local (the metadata endpoint 169.254.169.254), unspecified, multicast and reserved addresses
  * are refused unless they lie in one of {@code allowedCidrs}. A redirect may go to the same host, a host on
  * {@code allowedHosts} or one on {@code redirectHosts} (by default the Hugging Face CDN, where the hub sends
- * downloads), and is checked again.
+ * downloads), never from https to plain http, and is checked again.
  *
  * @param allowHttp plain http sources may be inspected
  * @param allowedHosts the only hosts inspected when not empty
@@ -114,10 +114,28 @@ public record InspectionPolicy(boolean allowHttp, List<String> allowedHosts, Lis
     }
   }
 
-  /** Checks a redirect from a chain that started at {@code origin} to {@code next}, then {@link #checkUrl}. */
+  /**
+   * Checks the redirect of a chain that started at {@code origin} from {@code current} to {@code next}: never from
+   * https to plain http, then {@link #checkRedirect(URI, URI)}.
+   */
+  void checkRedirect(URI origin, URI current, URI next) throws InspectionRefusedException {
+    if ("https".equalsIgnoreCase(current.getScheme()) && !"https".equalsIgnoreCase(next.getScheme())) {
+      throw new InspectionRefusedException(host(next), "redirected there from https on " + host(current)
+          + " to plain http", null);
+    }
+    checkRedirect(origin, next);
+  }
+
+  /**
+   * Checks a redirect from a chain that started at {@code origin} to {@code next}, then {@link #checkUrl}: never from
+   * https to plain http (even where plain http is allowed), and only to the same host or an allowed one.
+   */
   void checkRedirect(URI origin, URI next) throws InspectionRefusedException {
     String from = host(origin);
     String to = host(next);
+    if ("https".equalsIgnoreCase(origin.getScheme()) && !"https".equalsIgnoreCase(next.getScheme())) {
+      throw new InspectionRefusedException(to, "redirected there from https on " + from + " to plain http", null);
+    }
     if (!to.equals(from) && !matches(allowedHosts, to) && !matches(redirectHosts, to)) {
       throw new InspectionRefusedException(to, "redirected there from " + from + ", another host",
           FLAG_REDIRECT_HOSTS);

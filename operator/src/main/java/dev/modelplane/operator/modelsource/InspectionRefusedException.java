@@ -8,12 +8,19 @@ import java.io.IOException;
  */
 public final class InspectionRefusedException extends IOException {
   private final String host;
+  private final String reason;
   private final String flag;
 
   InspectionRefusedException(String host, String reason, String flag) {
     super("refused to inspect a file on " + host + ": " + reason + (flag == null ? "" : " (allowed by " + flag + ")"));
     this.host = host;
+    this.reason = reason;
     this.flag = flag;
+  }
+
+  /** Why the request was refused, with the flag that would allow it, without the host. */
+  public String reason() {
+    return reason + (flag == null ? "" : " (allowed by " + flag + ")");
   }
 
   /** The host the refused request was for. */

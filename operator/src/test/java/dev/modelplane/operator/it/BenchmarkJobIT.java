@@ -246,6 +246,107 @@ class BenchmarkJobIT {
         .contains("BenchmarkStarted", "BenchmarkCompleted"));
   }
 
+  private static final String REFERENCE_GRANT_CRD = """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata:
+        name: referencegrants.gateway.networking.k8s.io
+        annotations: {api-approved.kubernetes.io: "https://github.com/kubernetes-sigs/gateway-api/pull/1538"}
+      spec:
+        group: gateway.networking.k8s.io
+        names: {kind: ReferenceGrant, listKind: ReferenceGrantList, plural: referencegrants, singular: referencegrant}
+        scope: Namespaced
+        versions:
+        - name: v1beta1
+          served: true
+          storage: true
+          schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+      """;
+
+  private static GenericKubernetesResource grant(String namespace, String from, String poolName) {
+    return Serialization.unmarshal("""
+        apiVersion: gateway.networking.k8s.io/v1beta1
+        kind: ReferenceGrant
+        metadata: {name: benchmarks-from-%s-to-%s, namespace: %s}
+        spec:
+          from: [{group: ome.io, kind: BenchmarkJob, namespace: %s}]
+          to: [{group: inference.networking.k8s.io, kind: InferencePool, name: %s}]
+        """.formatted(from, poolName, namespace, from, poolName), GenericKubernetesResource.class);
+  }
+
+  @Test
+  void aTargetInAnotherNamespaceRunsOnlyOnceAReferenceGrantThereAllowsIt(KubeTest test) throws Exception {
+    KubernetesClient client = test.client();
+    KubernetesClient admin = test.controlPlane().client();
+    String ns = test.namespace();
+    String other = test.uniqueName("serving");
+    int port = models.getAddress().getPort();
+    admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+        .withName(other).endMetadata().build()).create();
+    var crd = admin.apiextensions().v1().customResourceDefinitions().withName(
+        "referencegrants.gateway.networking.k8s.io");
+    try {
+      admin.resource(Serialization.unmarshal("""
+          apiVersion: inference.networking.k8s.io/v1
+          kind: InferencePool
+          metadata: {name: tiny-pool, namespace: %s}
+          spec:
+            selector: {matchLabels: {app: tiny}}
+            targetPorts: [{number: %d}]
+            endpointPickerRef: {name: tiny-epp, port: {number: 9002}}
+          """.formatted(other, port), GenericKubernetesResource.class)).create();
+      client.resource(benchmark("cross", "{inferencePool: {name: tiny-pool, namespace: " + other + "}}")).create();
+
+      String what = "PolicyRefused: spec.endpoint.inferencePool.namespace: InferencePool " + other
+          + "/tiny-pool (inference.networking.k8s.io) is in another namespace than this BenchmarkJob (" + ns + ")";
+      BenchmarkJobStatus refused = awaitState(client, "cross", BenchmarkState.Failed);
+      assertThat(refused.failureMessage()).isEqualTo(what + ": that needs a ReferenceGrant "
+          + "(gateway.networking.k8s.io/v1beta1) in " + other + ", and the ReferenceGrant CRD is not installed");
+      assertThat(client.batch().v1().jobs().withName("cross").get()).isNull();
+      await().atMost(TIMEOUT).untilAsserted(() -> assertThat(reasons(client, "cross")).contains("PolicyRefused"));
+
+      admin.resource(Serialization.unmarshal(REFERENCE_GRANT_CRD,
+          io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class)).create();
+      crd.waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
+          .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60,
+          java.util.concurrent.TimeUnit.SECONDS);
+      admin.resource(grant(other, ns, "another-pool")).create();
+      admin.resource(grant(other, "elsewhere", "tiny-pool")).create();
+      await().atMost(TIMEOUT).untilAsserted(() -> assertThat(status(client, "cross").failureMessage())
+          .isEqualTo(what + ", and no ReferenceGrant in " + other + " allows it: one there with from [{group: "
+              + "ome.io, kind: BenchmarkJob, namespace: " + ns + "}] and to [{group: inference.networking.k8s.io, "
+              + "kind: InferencePool, name: tiny-pool}] would"));
+      assertThat(client.batch().v1().jobs().withName("cross").get()).isNull();
+
+      admin.resource(grant(other, ns, "tiny-pool")).create();
+      BenchmarkJobStatus pending = awaitState(client, "cross", BenchmarkState.Pending);
+      assertThat(pending.details()).isEqualTo("waiting for the endpoint: InferencePool " + other
+          + "/tiny-pool has no ready endpoint");
+    } finally {
+      crd.delete();
+      admin.namespaces().withName(other).delete();
+    }
+  }
+
+  /** The harness's inspection policy allows plain http and loopback (as --model-inspection-* flags would). */
+  @Test
+  void aUrlIsAskedForItsModelsOnlyWhereTheInspectionPolicyAllows(KubeTest test) {
+    KubernetesClient client = test.client();
+    String url = "http://127.0.0.1:" + models.getAddress().getPort();
+    client.resource(benchmark("allowed", "{endpoint: {url: \"" + url + "\", apiFormat: openai}}")).create();
+    assertThat(awaitState(client, "allowed", BenchmarkState.Running).modelName()).isEqualTo("tiny-llama");
+
+    client.resource(benchmark("metadata", "{endpoint: {url: \"http://169.254.169.254\", apiFormat: openai}}"))
+        .create();
+    BenchmarkJobStatus refused = awaitState(client, "metadata", BenchmarkState.Failed);
+    assertThat(refused.failureMessage()).isEqualTo("PolicyRefused: spec.endpoint.endpoint.url: the operator may not "
+        + "ask this endpoint for its model list: 169.254.169.254: it resolves to 169.254.169.254, a link-local "
+        + "address (cloud metadata lives at 169.254.169.254) (allowed by --model-inspection-allowed-cidrs); set "
+        + "spec.endpoint.endpoint.modelName instead");
+    assertThat(client.batch().v1().jobs().withName("metadata").get()).isNull();
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(reasons(client, "metadata")).contains("PolicyRefused"));
+  }
+
   @Test
   void aJobOfTheSameNameThatIsNotTheRunsIsNotTakenOver(KubeTest test) {
     KubernetesClient client = test.client();

@@ -33,6 +33,7 @@ class InspectionHttpTest {
   };
 
   private final List<String> requests = new CopyOnWriteArrayList<>();
+  private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private HttpServer server;
   private int port;
 
@@ -53,6 +54,8 @@ class InspectionHttpTest {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
       requests.add(exchange.getRequestHeaders().getFirst("Host") + path);
+      authorizations.add(exchange.getRequestHeaders().getFirst("Host") + " "
+          + exchange.getRequestHeaders().getFirst("Authorization"));
       String location = switch (path) {
         case "/same" -> "/file";
         case "/other" -> "http://cdn.test:" + port + "/file";
@@ -135,6 +138,16 @@ class InspectionHttpTest {
     assertThat(get(loopback().withAllowedHosts(List.of("files.test", "cdn.test")),
         "http://files.test:" + port + "/other")).isEqualTo("file at /file");
     assertThat(requests).endsWith("cdn.test:" + port + "/file");
+  }
+
+  @Test
+  void credentialsStayWithTheFirstHostOfARedirect() throws IOException {
+    InspectionPolicy cdn = loopback().withRedirectHosts(List.of("cdn.test"));
+    try (InspectionHttp.Response r = client(cdn).get(URI.create("http://files.test:" + port + "/other"),
+        Map.of("authorization", "Bearer t0ken", "Range", "bytes=0-3"))) {
+      assertThat(r.status()).isEqualTo(200);
+    }
+    assertThat(authorizations).containsExactly("files.test:" + port + " Bearer t0ken", "cdn.test:" + port + " null");
   }
 
   @Test

@@ -106,6 +106,21 @@ class InspectionPolicyTest {
   }
 
   @Test
+  void aRedirectFromHttpsToPlainHttpIsRefusedEvenWherePlainHttpIsAllowed() throws Exception {
+    InspectionPolicy http = InspectionPolicy.defaults().withAllowHttp(true);
+    URI origin = URI.create("https://huggingface.co/org/repo/resolve/main/m.gguf");
+    assertThatThrownBy(() -> http.checkRedirect(origin, URI.create("http://huggingface.co/m.gguf")))
+        .isInstanceOf(InspectionRefusedException.class)
+        .hasMessage("refused to inspect a file on huggingface.co: redirected there from https on huggingface.co to "
+            + "plain http");
+    URI plain = URI.create("http://models.example/m.gguf");
+    http.checkRedirect(plain, plain, URI.create("http://models.example/other.gguf"));
+    assertThatThrownBy(() -> http.checkRedirect(plain, URI.create("https://models.example/a.gguf"),
+        URI.create("http://models.example/b.gguf"))).as("a chain that reached https does not go back")
+        .hasMessageContaining("redirected there from https on models.example to plain http");
+  }
+
+  @Test
   void malformedSettingsAreRefusedNamingTheFlag() {
     assertThatThrownBy(() -> InspectionPolicy.defaults().withAllowedCidrs(List.of("10.0.0.0/33")))
         .hasMessage("--model-inspection-allowed-cidrs: '10.0.0.0/33': the prefix length must be 0 to 32");

@@ -70,7 +70,7 @@ public final class HubClient implements ModelFileSource {
     }
     URI uri = api("revision/" + encodeSegment(settings.revision()));
     HttpResponse<InputStream> response = http.get(uri, Map.of("Accept", "application/json"), authorization(),
-        settings.timeout());
+        origin(), settings.timeout());
     JsonNode body = json(expectOk(response, HubErrors.Call.REVISION, null));
     String sha = body.path("sha").asText("");
     if (!sha.matches("[0-9a-f]{40}([0-9a-f]{24})?")) {
@@ -92,8 +92,9 @@ public final class HubClient implements ModelFileSource {
         throw new FetchException(FetchException.Kind.INVALID, "the file list of " + describe() + " has more than "
             + MAX_TREE_PAGES + " pages");
       }
+      // The token goes to the endpoint's origin only: a next-page link to another host or scheme gets none.
       HttpResponse<InputStream> response = http.get(page, Map.of("Accept", "application/json"), authorization(),
-          settings.timeout());
+          origin(), settings.timeout());
       Optional<String> link = response.headers().firstValue("Link");
       JsonNode entries = json(expectOk(response, HubErrors.Call.TREE, null));
       if (!entries.isArray()) {
@@ -105,7 +106,12 @@ public final class HubClient implements ModelFileSource {
           files.add(remoteFile(entry));
         }
       }
-      page = link.flatMap(HubClient::nextPage).orElse(null);
+      URI next = link.flatMap(HubClient::nextPage).orElse(null);
+      if (next != null && RedirectFollower.downgrade(page, next)) {
+        throw new FetchException(FetchException.Kind.INVALID, origin() + " linked the next page of the file list of "
+            + describe() + " to plain http (" + HttpSender.origin(next) + "); refused");
+      }
+      page = next;
     }
     LOG.info("fetch.hub.listed repo={} commit={} files={} bytes={}", settings.repoId(), sha, files.size(),
         files.stream().mapToLong(RemoteFile::size).sum());
@@ -117,7 +123,7 @@ public final class HubClient implements ModelFileSource {
     URI uri = URI.create(settings.endpoint() + "/" + settings.repoId() + "/resolve/" + commit() + "/"
         + encodePath(file.path()));
     Map<String, String> headers = offset > 0 ? Map.of("Range", "bytes=" + offset + "-") : Map.of();
-    HttpResponse<InputStream> response = http.get(uri, headers, authorization(), settings.timeout());
+    HttpResponse<InputStream> response = http.get(uri, headers, authorization(), origin(), settings.timeout());
     int status = response.statusCode();
     if (status == 206) {
       long start = ContentRange.start(response.headers().firstValue("Content-Range").orElse(""));

@@ -54,7 +54,8 @@ final class BenchmarkArgs {
 
   /**
    * Whether the key comes from the container's {@code OPENAI_API_KEY}: for an endpoint given by URL that speaks the
-   * OpenAI API, for which genai-bench insists on a key. The env holds a placeholder a podOverride may replace.
+   * OpenAI API, for which genai-bench insists on a key. The env holds a placeholder a podOverride may replace; the
+   * argument is only a placeholder too, and genai-bench takes the key from {@code MODEL_API_KEY}, which it prefers.
    */
   static boolean keyFromEnv(BenchmarkTarget target) {
     return target.apiKey() == null && "openai".equals(target.backend());
@@ -85,8 +86,9 @@ final class BenchmarkArgs {
     if (target.apiKey() != null) {
       a.addAll(List.of("--api-key", target.apiKey()));
     } else if (keyFromEnv(target)) {
-      // Expanded by Kubernetes from the container's env, so that a key from a Secret never shows in the Job.
-      a.addAll(List.of("--api-key", "$(" + BenchmarkJobs.OPENAI_KEY + ")"));
+      // genai-bench wants a non-empty --api-key, but uses MODEL_API_KEY instead when that is set: the key itself stays
+      // in the environment, out of the command line that every process of the node can read.
+      a.addAll(List.of("--api-key", BenchmarkJobs.KEY_PLACEHOLDER));
     }
     if (target.tokenizerArg() != null) {
       a.addAll(List.of("--model-tokenizer", target.tokenizerArg()));

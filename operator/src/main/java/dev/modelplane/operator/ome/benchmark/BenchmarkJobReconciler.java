@@ -46,7 +46,7 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
   private final ModelNameProbe probe;
 
   public BenchmarkJobReconciler(OperatorSettings settings, EventRecorder events, Clock clock) {
-    this(settings, events, clock, new ModelNameProbe());
+    this(settings, events, clock, new ModelNameProbe(settings.modelInspection()));
   }
 
   BenchmarkJobReconciler(OperatorSettings settings, EventRecorder events, Clock clock, ModelNameProbe probe) {
@@ -102,18 +102,28 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
   private UpdateControl<BenchmarkJob> start(BenchmarkJob benchmark, Context<BenchmarkJob> context) {
     BenchmarkJobStatus old = benchmark.getStatus();
     KubernetesClient client = context.getClient();
-    var resolution = new EndpointResolver(client, settings.benchmark()).resolve(benchmark.getSpec().endpoint());
+    var resolution = new EndpointResolver(client, settings.benchmark()).resolve(benchmark.getMetadata().getNamespace(),
+        benchmark.getSpec().endpoint());
+    if (resolution.refused() != null) {
+      return refused(benchmark, resolution.refused().field(), resolution.refused().message(), context);
+    }
     if (resolution.target() == null) {
       return pending(benchmark, "waiting for the endpoint: " + resolution.waiting(), context);
     }
     BenchmarkTarget target = resolution.target();
     if (target.modelName() == null) {
-      Optional<String> model = probe.find(target.modelProbes());
-      if (model.isEmpty()) {
+      ModelNameProbe.Outcome found = probe.find(target);
+      if (found.model() == null) {
+        if (found.refused() != null && benchmark.getSpec().endpoint().endpoint() != null) {
+          return refused(benchmark, "spec.endpoint.endpoint.url", "the operator may not ask this endpoint for its "
+              + "model list: " + found.refused() + "; set spec.endpoint.endpoint.modelName instead", context);
+        }
         return pending(benchmark, "waiting for the model name: no model listed by /v1/models at "
-            + String.join(", ", target.modelProbes()), context);
+            + String.join(", ", target.modelProbes())
+            + (found.refused() == null ? "" : "; spec.endpoint.inferencePool.routerUrl may not be asked: "
+            + found.refused()), context);
       }
-      target = target.withModelName(model.get());
+      target = target.withModelName(found.model());
     }
     Job desired;
     try {
@@ -135,6 +145,17 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
     record(benchmark, BenchmarkStatuses.started(old, clock.instant(), target.modelName(), target.apiBase(),
         BenchmarkJobs.reportLocation(benchmark)), context);
     return UpdateControl.noUpdate();
+  }
+
+  /**
+   * Refuses the run without a Job: state {@code Failed}, the message naming {@code field}, a Warning Event
+   * {@code PolicyRefused}. Looked at again every {@code pendingRecheck}, since what it lacks (a grant, say) may come
+   * without a change of the spec.
+   */
+  private UpdateControl<BenchmarkJob> refused(BenchmarkJob benchmark, String field, String message,
+      Context<BenchmarkJob> context) {
+    record(benchmark, BenchmarkStatuses.refused(benchmark.getStatus(), field + ": " + message), context);
+    return UpdateControl.<BenchmarkJob>noUpdate().rescheduleAfter(settings.benchmark().pendingRecheck());
   }
 
   private UpdateControl<BenchmarkJob> pending(BenchmarkJob benchmark, String details, Context<BenchmarkJob> context) {
@@ -178,7 +199,8 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
       }
       case Failed -> {
         if (was != BenchmarkState.Failed || !Objects.equals(old.failureMessage(), now.failureMessage())) {
-          events.warning(benchmark, "BenchmarkFailed", now.failureMessage());
+          events.warning(benchmark, BenchmarkStatuses.isRefusal(now) ? BenchmarkStatuses.POLICY_REFUSED
+              : "BenchmarkFailed", now.failureMessage());
         }
       }
       default -> throw new IllegalStateException("unknown state " + now.state());

@@ -39,8 +39,12 @@ final class BenchmarkJobs {
   static final String RESULTS_CONTAINER = "results";
   /** The Secret key holding the Hugging Face token, as in OME. */
   static final String HF_KEY = "HUGGINGFACE_API_KEY";
-  /** Where genai-bench's OpenAI backend reads the key when no {@code --api-key} is given. */
+  /** The variable a podOverride sets (e.g. from a Secret) to give the key of an endpoint given by URL. */
   static final String OPENAI_KEY = "OPENAI_API_KEY";
+  /** The variable genai-bench takes the model API key from, before {@code --api-key}. */
+  static final String MODEL_KEY = "MODEL_API_KEY";
+  /** The key of an endpoint that checks none. */
+  static final String KEY_PLACEHOLDER = "none";
   private static final String TOKENIZER_VOLUME = "model";
 
   private BenchmarkJobs() {
@@ -81,9 +85,9 @@ final class BenchmarkJobs {
     env.add(new EnvVarBuilder().withName("ENABLE_UI").withValue("false").build());
     env.add(new EnvVarBuilder().withName("HOME").withValue(SecurityDefaults.HOME_PATH).build());
     if (BenchmarkArgs.keyFromEnv(target)) {
-      // genai-bench's OpenAI backend wants a key (--api-key $(OPENAI_API_KEY)); a podOverride env entry of this name
-      // (e.g. from a Secret) replaces the placeholder for endpoints that check it.
-      env.add(new EnvVarBuilder().withName(OPENAI_KEY).withValue("none").build());
+      // genai-bench's OpenAI backend wants a key; a podOverride env entry of this name (e.g. from a Secret) replaces
+      // the placeholder for endpoints that check it, and reaches genai-bench as MODEL_API_KEY (see modelKey).
+      env.add(new EnvVarBuilder().withName(OPENAI_KEY).withValue(KEY_PLACEHOLDER).build());
     }
     if (spec.huggingFaceSecretReference() != null) {
       env.add(new EnvVarBuilder().withName(HF_KEY).withNewValueFrom().withNewSecretKeyRef()
@@ -129,6 +133,9 @@ final class BenchmarkJobs {
         .withNodeSelector(nodeSelector.isEmpty() ? null : nodeSelector)
         .withVolumes(volumes).build();
     PodOverrideMerge.apply(spec.podOverride(), pod, benchmark);
+    if (BenchmarkArgs.keyFromEnv(target)) {
+      modelKey(benchmark);
+    }
     pod.setInitContainers(List.of(benchmark));
     pod.setContainers(List.of(results));
     settings.securityDefaults().harden(pod, Set.of());
@@ -140,5 +147,20 @@ final class BenchmarkJobs {
         .endSpec().build();
     ControllerReference.set(built, job);
     return built;
+  }
+
+  /**
+   * Adds {@code MODEL_API_KEY} with the same value or source as the container's final {@code OPENAI_API_KEY} (unless
+   * a podOverride set it itself): genai-bench reads it in place of its {@code --api-key} argument, which then only
+   * holds a placeholder.
+   */
+  private static void modelKey(Container benchmark) {
+    List<EnvVar> env = new ArrayList<>(benchmark.getEnv());
+    if (env.stream().anyMatch(e -> MODEL_KEY.equals(e.getName()))) {
+      return;
+    }
+    env.stream().filter(e -> OPENAI_KEY.equals(e.getName())).findFirst()
+        .ifPresent(key -> env.add(new EnvVarBuilder(key).withName(MODEL_KEY).build()));
+    benchmark.setEnv(env);
   }
 }

@@ -25,6 +25,23 @@ final class BenchmarkStatuses {
         null, null, null);
   }
 
+  /** The reason of a refusal, which starts its failure message. */
+  static final String POLICY_REFUSED = "PolicyRefused";
+
+  /**
+   * The operator refuses to run the spec for the tenant (a target in another namespace without a grant, an endpoint
+   * its policy does not let it ask); {@code message} names the field. No Job is created.
+   */
+  static BenchmarkJobStatus refused(BenchmarkJobStatus old, String message) {
+    return invalid(old, POLICY_REFUSED + ": " + message);
+  }
+
+  /** Whether {@code status} is a refusal. */
+  static boolean isRefusal(BenchmarkJobStatus status) {
+    return status.state() == BenchmarkState.Failed && status.failureMessage() != null
+        && status.failureMessage().startsWith(POLICY_REFUSED + ": ");
+  }
+
   /** The spec cannot become a Job; nothing runs until it is changed. */
   static BenchmarkJobStatus invalid(BenchmarkJobStatus old, String message) {
     return new BenchmarkJobStatus(BenchmarkState.Failed, null, null, lastReconcile(old), message, null, null, null,

@@ -30,7 +30,8 @@ import java.util.function.Function;
 /**
  * Finds where a benchmark's requests go and whether the target is ready for them: an OME or LLMKube
  * InferenceService (ready, with a URL in its status), an InferencePool with a ready endpoint (reached through the
- * router), or a URL.
+ * router), or a URL. A target in another namespace than the benchmark's is read only where a
+ * {@link ReferenceGrants ReferenceGrant} there allows it, and its namespace's model directories are never mounted.
  */
 final class EndpointResolver {
   /** Ready pods asked for the model name before the service URL; a few are enough. */
@@ -39,22 +40,42 @@ final class EndpointResolver {
 
   private final KubernetesClient client;
   private final BenchmarkSettings settings;
+  private final ReferenceGrants.Lister grants;
 
   EndpointResolver(KubernetesClient client, BenchmarkSettings settings) {
+    this(client, settings, ReferenceGrants.of(client));
+  }
+
+  EndpointResolver(KubernetesClient client, BenchmarkSettings settings, ReferenceGrants.Lister grants) {
     this.client = client;
     this.settings = settings;
+    this.grants = grants;
   }
 
   /**
-   * The outcome: a target, or what the benchmark waits for.
+   * The outcome: a target, what the benchmark waits for, or why it is refused.
    *
    * @param target the endpoint, when it is ready
    * @param waiting why the benchmark cannot start yet, for people
+   * @param refused the field and why the operator refuses the target, or null
    */
-  record Resolution(BenchmarkTarget target, String waiting) {
+  record Resolution(BenchmarkTarget target, String waiting, Refusal refused) {
+    Resolution(BenchmarkTarget target, String waiting) {
+      this(target, waiting, null);
+    }
+
     static Resolution waitingFor(String why) {
       return new Resolution(null, why);
     }
+  }
+
+  /**
+   * A target the operator refuses to resolve for the benchmark.
+   *
+   * @param field the spec field, e.g. {@code spec.endpoint.inferenceService.namespace}
+   * @param message why, and what would allow it
+   */
+  record Refusal(String field, String message) {
   }
 
   /**
@@ -66,38 +87,55 @@ final class EndpointResolver {
   record Model(BaseModelKey key, BaseModelSpec spec) {
   }
 
-  Resolution resolve(EndpointSpec endpoint) {
+  /** The target of a benchmark in {@code namespace}; nothing in another namespace is read before its grant. */
+  Resolution resolve(String namespace, EndpointSpec endpoint) {
     if (endpoint.endpoint() != null) {
       return url(endpoint.endpoint());
     }
     if (endpoint.inferencePool() != null) {
-      return pool(endpoint.inferencePool());
+      InferencePoolEndpoint ref = endpoint.inferencePool();
+      String refusal = ReferenceGrants.refusal(grants, namespace, new ReferenceGrants.Target(
+          "inference.networking.k8s.io", "InferencePool", ref.namespace(), ref.name()));
+      return refusal != null ? refused("spec.endpoint.inferencePool.namespace", refusal) : pool(ref);
     }
     InferenceServiceReference ref = endpoint.inferenceService();
-    return ref.llmkube() ? llmkube(ref) : ome(ref);
+    String refusal = ReferenceGrants.refusal(grants, namespace, new ReferenceGrants.Target(
+        ref.llmkube() ? InferenceServiceReference.LLMKUBE : InferenceServiceReference.OME, "InferenceService",
+        ref.namespace(), ref.name()));
+    if (refusal != null) {
+      return refused("spec.endpoint.inferenceService.namespace", refusal);
+    }
+    return ref.llmkube() ? llmkube(ref) : ome(namespace, ref);
+  }
+
+  private static Resolution refused(String field, String message) {
+    return new Resolution(null, null, new Refusal(field, message));
   }
 
   static Resolution url(UrlEndpoint url) {
     String base = stripSlash(url.url());
     String name = url.modelName() == null || url.modelName().isBlank() ? null : url.modelName();
     return new Resolution(new BenchmarkTarget(base, EnumValues.of(url.apiFormat()), null, name, null,
-        List.of(base)), null);
+        List.of(base), true), null);
   }
 
-  private Resolution ome(InferenceServiceReference ref) {
+  private Resolution ome(String namespace, InferenceServiceReference ref) {
     InferenceService isvc = client.resources(InferenceService.class).inNamespace(ref.namespace())
         .withName(ref.name()).get();
-    return ome(ref, isvc, name -> baseModel(ref.namespace(), name), labels -> pods(ref.namespace(), labels));
+    return ome(namespace, ref, isvc, name -> baseModel(ref.namespace(), name),
+        labels -> pods(ref.namespace(), labels));
   }
 
   /**
-   * An OME InferenceService: ready, with a URL; the tokenizer is its model's directory.
+   * An OME InferenceService: ready, with a URL; the tokenizer is its model's directory, unless that is a BaseModel of
+   * another namespace than the benchmark's (then the model name).
    *
+   * @param namespace the benchmark's namespace
    * @param models the BaseModel (namespace first) or ClusterBaseModel of a name, or null
    * @param pods the pods carrying some labels
    */
-  static Resolution ome(InferenceServiceReference ref, InferenceService isvc, Function<String, Model> models,
-      Function<Map<String, String>, List<Pod>> pods) {
+  static Resolution ome(String namespace, InferenceServiceReference ref, InferenceService isvc,
+      Function<String, Model> models, Function<Map<String, String>, List<Pod>> pods) {
     String what = "InferenceService " + ref.namespace() + "/" + ref.name();
     if (isvc == null) {
       return Resolution.waitingFor(what + " does not exist");
@@ -117,7 +155,8 @@ final class EndpointResolver {
             + ref.namespace() + " nor as a ClusterBaseModel");
       }
       BaseModelSpec spec = found.spec();
-      if (spec.storage() != null && spec.storage().path() != null) {
+      boolean othersModel = found.key().namespace() != null && !found.key().namespace().equals(namespace);
+      if (!othersModel && spec.storage() != null && spec.storage().path() != null) {
         Map<String, String> nodes = new LinkedHashMap<>(spec.storage().nodeSelector() == null ? Map.of()
             : spec.storage().nodeSelector());
         nodes.put(found.key().labelKey(), "Ready");
@@ -208,7 +247,8 @@ final class EndpointResolver {
     }
     String router = stripSlash(ref.routerUrl() == null ? defaultRouter : ref.routerUrl());
     String base = router + "/inference-pools/" + ref.namespace() + "/" + ref.name();
-    return new Resolution(new BenchmarkTarget(base, "openai", "none", null, null, probes(ready, base)), null);
+    return new Resolution(new BenchmarkTarget(base, "openai", "none", null, null, probes(ready, base),
+        ref.routerUrl() != null), null);
   }
 
   /** {@code http://<ip>:<port>} of the ready pods carrying {@code labels}; port 0 takes the first container port. */

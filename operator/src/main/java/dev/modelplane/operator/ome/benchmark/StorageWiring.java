@@ -15,8 +15,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What a storage location adds to the genai-bench container: arguments, environment (credentials only as Secret
- * references: arguments name them as {@code $(VAR)}, which Kubernetes expands), volumes and mounts.
+ * What a storage location adds to the genai-bench container: arguments, environment, volumes and mounts. Credentials
+ * only come from the Secret, as environment variables genai-bench reads itself (its options' own variables) or as
+ * mounted files: never as arguments, where every process of the node could read them.
  *
  * @param args genai-bench arguments
  * @param env environment variables of the genai-bench container
@@ -95,8 +96,8 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
           b.args.addAll(List.of("--storage-aws-region", region));
         }
         if (output.key() != null) {
-          secretEnv(b, output.key(), "AWS_ACCESS_KEY_ID", "--storage-aws-access-key-id");
-          secretEnv(b, output.key(), "AWS_SECRET_ACCESS_KEY", "--storage-aws-secret-access-key");
+          secretEnv(b, output.key(), "AWS_ACCESS_KEY_ID");
+          secretEnv(b, output.key(), "AWS_SECRET_ACCESS_KEY");
         }
       }
       case "az" -> {
@@ -106,7 +107,7 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
         b.args.addAll(List.of("--storage-azure-account-name", params.getOrDefault("azure_account_name",
             m.group(1))));
         if (output.key() != null) {
-          secretEnv(b, output.key(), "AZURE_STORAGE_CONNECTION_STRING", "--storage-azure-connection-string");
+          secretEnv(b, output.key(), "AZURE_STORAGE_CONNECTION_STRING");
         }
       }
       case "gs" -> {
@@ -126,7 +127,7 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
         b.args.addAll(List.of("--upload-results", "--storage-provider", "github", "--github-owner", m.group(1),
             "--github-repo", m.group(2)));
         if (output.key() != null) {
-          secretEnv(b, output.key(), "GITHUB_TOKEN", "--github-token");
+          secretEnv(b, output.key(), "GITHUB_TOKEN");
         }
       }
       default -> throw new BenchmarkConfigException("outputLocation " + uri + " is not supported: use pvc://, "
@@ -204,11 +205,15 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
     }
   }
 
-  /** An environment variable from the Secret's key of the same name, passed to {@code flag} by reference. */
-  private static void secretEnv(Builder b, String secret, String key, String flag) {
+  /**
+   * An environment variable from the Secret's key of the same name. genai-bench's storage options read it by that name
+   * ({@code --storage-aws-access-key-id} from {@code AWS_ACCESS_KEY_ID}, {@code --storage-aws-secret-access-key} from
+   * {@code AWS_SECRET_ACCESS_KEY}, {@code --storage-azure-connection-string} from
+   * {@code AZURE_STORAGE_CONNECTION_STRING}, {@code --github-token} from {@code GITHUB_TOKEN}), so no flag is passed.
+   */
+  private static void secretEnv(Builder b, String secret, String key) {
     b.env.add(new EnvVarBuilder().withName(key).withNewValueFrom().withNewSecretKeyRef().withName(secret)
         .withKey(key).endSecretKeyRef().endValueFrom().build());
-    b.args.addAll(List.of(flag, "$(" + key + ")"));
   }
 
   private static void secretVolume(Builder b, String name, String secret, String dir) {

@@ -58,6 +58,8 @@ final class FakeHub implements AutoCloseable {
   volatile long dropAfter = 64 * 1024;
   volatile long stallMillis = 10_000;
   volatile String redirectTo;
+  /** Where the tree's next-page links point: the hub itself unless set (e.g. to the CDN, another origin). */
+  volatile URI nextPageOrigin;
 
   FakeHub() throws IOException {
     hub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -117,7 +119,7 @@ final class FakeHub implements AutoCloseable {
         exchange.sendResponseHeaders(failStatus, -1);
         return;
       }
-      if (server.equals("cdn")) {
+      if (server.equals("cdn") && path.startsWith("/cdn/")) {
         serveFile(exchange, URI.create(path).getPath().substring("/cdn/".length()));
         return;
       }
@@ -204,7 +206,8 @@ final class FakeHub implements AutoCloseable {
       body.append('}');
     }
     body.append(']');
-    String link = end < all.size() ? "<" + endpoint() + "/api/models/" + REPO + "/tree/" + COMMIT
+    URI origin = nextPageOrigin == null ? endpoint() : nextPageOrigin;
+    String link = end < all.size() ? "<" + origin + "/api/models/" + REPO + "/tree/" + COMMIT
         + "?recursive=true&cursor=" + end + ">; rel=\"next\"" : null;
     json(exchange, body.toString(), link);
   }

@@ -159,6 +159,42 @@ class HubClientTest {
   }
 
   @Test
+  void aNextPageOnAnotherOriginIsReadWithoutTheToken() throws IOException {
+    hub.pageSize = 2;
+    hub.nextPageOrigin = hub.cdnEndpoint();
+    List<RemoteFile> files = client(TOKEN).list();
+    assertThat(files).extracting(RemoteFile::path)
+        .containsExactly("config.json", "model.safetensors", "sub/tokenizer.json");
+    List<FakeHub.Seen> trees = hub.requests.stream().filter(r -> r.path().contains("/tree/")).toList();
+    assertThat(trees).extracting(FakeHub.Seen::server).containsExactly("hub", "cdn");
+    assertThat(trees.get(0).authorization()).isEqualTo("Bearer " + TOKEN);
+    assertThat(trees.get(1).authorization()).as("the token was issued for the hub's origin only").isNull();
+  }
+
+  @Test
+  void httpsNeverLeadsToPlainHttpByRedirectOrNextPage() throws Exception {
+    try (TlsServer tls = new TlsServer()) {
+      HubSettings settings = new HubSettings(tls.endpoint(), FakeHub.REPO, FakeHub.REVISION, Optional.of(TOKEN),
+          Duration.ofSeconds(5));
+      String plain = hub.endpoint() + "/api/models/" + FakeHub.REPO;
+      tls.answer = path -> path.contains("/revision/")
+          ? new TlsServer.Answer(302, Map.of("Location", plain + "/revision/" + FakeHub.REVISION), "")
+          : new TlsServer.Answer(200, Map.of(), "[]");
+      assertThatThrownBy(() -> new HubClient(settings, tls.sender()).commit()).isInstanceOf(FetchException.class)
+          .hasMessage(tls.endpoint() + " redirected from https to plain http (" + hub.endpoint() + "); refused");
+
+      tls.answer = path -> path.contains("/revision/")
+          ? new TlsServer.Answer(200, Map.of(), "{\"sha\":\"" + FakeHub.COMMIT + "\"}")
+          : new TlsServer.Answer(200, Map.of("Link", "<" + plain + "/tree/" + FakeHub.COMMIT
+              + "?recursive=true&cursor=2>; rel=\"next\""), "[]");
+      assertThatThrownBy(() -> new HubClient(settings, tls.sender()).list()).isInstanceOf(FetchException.class)
+          .hasMessage(tls.endpoint() + " linked the next page of the file list of hf://org/model@main to plain "
+              + "http (" + hub.endpoint() + "); refused");
+      assertThat(hub.requests).as("nothing reached the plain http server").isEmpty();
+    }
+  }
+
+  @Test
   void nextPageLinksAreFollowedOnlyToHttp() {
     assertThat(HubClient.nextPage("<https://hub.example/api?cursor=2>; rel=\"next\"")).contains(
         URI.create("https://hub.example/api?cursor=2"));

@@ -42,7 +42,7 @@ class BenchmarkJobsTest {
     assertThat(argv(job)).containsExactly("genai-bench", "benchmark",
         "--api-backend", "openai", "--api-base", "http://llm.example.com:8000", "--api-model-name", "llama",
         "--task", "text-to-text", "--max-time-per-run", "5", "--max-requests-per-run", "100",
-        "--api-key", "$(OPENAI_API_KEY)", "--model-tokenizer", "llama",
+        "--api-key", "none", "--model-tokenizer", "llama",
         "--traffic-scenario", "N(480,240)/(300,150)", "--traffic-scenario", "D(100,100)",
         "--traffic-scenario", "D(100,1000)", "--traffic-scenario", "D(2000,200)", "--traffic-scenario", "D(7800,200)",
         "--experiment-base-dir", "/benchmark-results", "--experiment-folder-name", "chat-01234567");
@@ -241,8 +241,39 @@ class BenchmarkJobsTest {
           assertThat(e.getValue()).isNull();
           assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("llm-key");
         });
-    assertThat(values(argv(keyed), "--api-key")).as("Kubernetes expands the key from the env; no secret in the Job")
-        .containsExactly("$(OPENAI_API_KEY)");
+    assertThat(benchmarkContainer(keyed).getEnv()).as("genai-bench takes MODEL_API_KEY before --api-key")
+        .filteredOn(e -> e.getName().equals("MODEL_API_KEY")).singleElement().satisfies(e -> {
+          assertThat(e.getValue()).isNull();
+          assertThat(e.getValueFrom().getSecretKeyRef().getName()).isEqualTo("llm-key");
+          assertThat(e.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("key");
+        });
+    assertThat(values(argv(keyed), "--api-key")).as("only a placeholder on the command line").containsExactly("none");
+  }
+
+  @Test
+  void noSecretNorAReferenceToOneIsEverOnTheCommandLine() {
+    Job job = build(urlBenchmark("""
+        huggingFaceSecretReference: {name: hf}
+        podOverride:
+          env: [{name: OPENAI_API_KEY, value: sk-live-0123456789}]
+        """));
+    assertThat(argv(job)).noneMatch(a -> a.contains("$(")).noneMatch(a -> a.contains("sk-live"));
+    assertThat(benchmarkContainer(job).getEnv()).filteredOn(e -> e.getName().equals("MODEL_API_KEY"))
+        .singleElement().satisfies(e -> assertThat(e.getValue()).isEqualTo("sk-live-0123456789"));
+    for (String output : List.of("{storageUri: \"s3://b/p\", key: aws}", "{storageUri: \"az://a/c/p\", key: az}",
+        "{storageUri: \"github://o/r\", key: gh}", "{storageUri: \"gs://b/p\", key: gcp}",
+        "{storageUri: \"oci://n/t/b/b/o/p\", key: oci}")) {
+      Job stored = build(BenchmarkFixtures.benchmark("store", """
+          endpoint: {endpoint: {url: "http://llm", apiFormat: openai, modelName: m}}
+          task: text-to-text
+          maxTimePerIteration: 1
+          maxRequestsPerIteration: 1
+          outputLocation: %s
+          """.formatted(output)));
+      assertThat(argv(stored)).as(output).noneMatch(a -> a.contains("$("));
+      assertThat(benchmarkContainer(stored).getEnv()).as(output)
+          .noneMatch(e -> e.getValue() != null && e.getValue().contains("$("));
+    }
   }
 
   @Test

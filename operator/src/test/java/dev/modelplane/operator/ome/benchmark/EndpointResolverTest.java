@@ -3,11 +3,13 @@ package dev.modelplane.operator.ome.benchmark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
+import dev.modelplane.api.ome.v1beta1.EndpointSpec;
 import dev.modelplane.api.ome.v1beta1.InferencePoolEndpoint;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceReference;
 import dev.modelplane.api.ome.v1beta1.UrlEndpoint;
 import dev.modelplane.api.ome.v1beta1.ApiFormat;
+import dev.modelplane.operator.BenchmarkSettings;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,7 +17,11 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Each endpoint kind: when it is ready, the URL, backend and model probes it gives; otherwise what is awaited. */
 class EndpointResolverTest {
@@ -58,7 +64,7 @@ class EndpointResolverTest {
 
   @Test
   void aReadyOmeServiceGivesItsUrlsOriginItsProtocolAndItsModelDirectory() {
-    var resolution = EndpointResolver.ome(OME, omeService("""
+    var resolution = EndpointResolver.ome("serving", OME, omeService("""
         status:
           url: http://llama.serving.svc.cluster.local/v1
           conditions: [{type: Ready, status: "True"}]
@@ -78,17 +84,61 @@ class EndpointResolverTest {
   }
 
   @Test
+  void aServiceInAnotherNamespaceNeverMountsThatNamespacesModelDirectory() {
+    var isvc = omeService("""
+        status:
+          url: http://llama.serving.svc.cluster.local
+          conditions: [{type: Ready, status: "True"}]
+        """);
+    Function<String, EndpointResolver.Model> namespaced = name -> new EndpointResolver.Model(
+        new BaseModelKey("serving", name), MODEL);
+    assertThat(EndpointResolver.ome("bench", OME, isvc, namespaced, l -> List.of()).target().tokenizer())
+        .as("the BaseModel of serving is not the benchmark's: the model name is the tokenizer").isNull();
+    assertThat(EndpointResolver.ome("serving", OME, isvc, namespaced, l -> List.of()).target().tokenizer().path())
+        .isEqualTo("/raid/models/llama");
+    Function<String, EndpointResolver.Model> cluster = name -> new EndpointResolver.Model(
+        new BaseModelKey(null, name), MODEL);
+    assertThat(EndpointResolver.ome("bench", OME, isvc, cluster, l -> List.of()).target().tokenizer().path())
+        .as("a ClusterBaseModel belongs to no namespace").isEqualTo("/raid/models/llama");
+  }
+
+  static Stream<Arguments> crossNamespaceTargets() {
+    return Stream.of(
+        Arguments.of(new EndpointSpec(OME, null),
+            "spec.endpoint.inferenceService.namespace", "InferenceService serving/llama (ome.io)"),
+        Arguments.of(new EndpointSpec(LLMKUBE, null),
+            "spec.endpoint.inferenceService.namespace", "InferenceService serving/chat (inference.llmkube.dev)"),
+        Arguments.of(new EndpointSpec(null, null, POOL),
+            "spec.endpoint.inferencePool.namespace", "InferencePool serving/llama-pool (inference.networking.k8s.io)"));
+  }
+
+  /** The resolver has no client here: a refused target is refused before anything of its namespace is read. */
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("crossNamespaceTargets")
+  void aTargetInAnotherNamespaceWithoutAGrantIsRefusedBeforeAnythingIsRead(EndpointSpec endpoint, String field,
+      String what) {
+    var resolver = new EndpointResolver(null, BenchmarkSettings.defaults(), ns -> List.of());
+    var resolution = resolver.resolve("bench", endpoint);
+    assertThat(resolution.target()).isNull();
+    assertThat(resolution.refused().field()).isEqualTo(field);
+    assertThat(resolution.refused().message()).startsWith(what + " is in another namespace than this "
+        + "BenchmarkJob (bench), and no ReferenceGrant in serving allows it");
+    var noCrd = new EndpointResolver(null, BenchmarkSettings.defaults(), ns -> null).resolve("bench", endpoint);
+    assertThat(noCrd.refused().message()).endsWith("the ReferenceGrant CRD is not installed");
+  }
+
+  @Test
   void anOmeServiceThatIsNotReadyOrHasNoUrlOrModelIsWaitedFor() {
     Function<String, EndpointResolver.Model> none = name -> null;
-    assertThat(EndpointResolver.ome(OME, null, none, l -> List.of()).waiting())
+    assertThat(EndpointResolver.ome("serving", OME, null, none, l -> List.of()).waiting())
         .isEqualTo("InferenceService serving/llama does not exist");
-    assertThat(EndpointResolver.ome(OME, omeService("""
+    assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {conditions: [{type: Ready, status: "False"}]}
         """), none, l -> List.of()).waiting()).isEqualTo("InferenceService serving/llama is not Ready");
-    assertThat(EndpointResolver.ome(OME, omeService("""
+    assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {conditions: [{type: Ready, status: "True"}]}
         """), none, l -> List.of()).waiting()).isEqualTo("InferenceService serving/llama has no URL in its status");
-    assertThat(EndpointResolver.ome(OME, omeService("""
+    assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {url: "http://llama", conditions: [{type: Ready, status: "True"}]}
         """), none, l -> List.of()).waiting()).isEqualTo("InferenceService serving/llama serves model llama-3-1-8b, "
         + "which exists neither as a BaseModel in serving nor as a ClusterBaseModel");
