@@ -2,6 +2,7 @@ package dev.modelplane.router.gateway;
 
 
 
+import dev.modelplane.router.datalayer.UpstreamBodies;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolRegistry;
@@ -477,7 +478,7 @@ final class ProxyExchange {
     client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost(target.host()).setPort(target.port())
             .setURI(uri).setIdleTimeout(limits.upstreamResponseTimeout().toMillis()))
         .compose(HttpClientRequest::send)
-        .compose(ur -> ur.body().map(b -> {
+        .compose(ur -> UpstreamBodies.read(ur, UpstreamBodies.MAX_MODELS_BYTES).map(b -> {
           resp.setStatusCode(ur.statusCode());
           String ct = ur.getHeader(HttpHeaders.CONTENT_TYPE);
           if (ct != null) {
