@@ -12,6 +12,7 @@ import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.PreRequestPlugin;
 import dev.modelplane.router.scheduling.PrepareDataPlugin;
 import dev.modelplane.router.scheduling.ProfileRunResult;
+import dev.modelplane.router.scheduling.RequestJson;
 import dev.modelplane.router.scheduling.ResponseCompletePlugin;
 import dev.modelplane.router.scheduling.ResponseOutcome;
 import dev.modelplane.router.scheduling.ResponseProgress;
@@ -102,7 +103,7 @@ public final class RequestDirector implements AutoCloseable {
     ParsedRequest parsed;
     List<EndpointState> candidates;
     try {
-      parsed = ParsedRequest.read(input);
+      parsed = ParsedRequest.read(input, RequestJson.defaults());
       candidates = locator.locate(input, Set.of());
     } catch (RouterException e) {
       recordError(null, null, e);
@@ -220,7 +221,7 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   private PendingDecision routeExternally(RequestInput input) {
-    ParsedRequest parsed = ParsedRequest.readLeniently(input);
+    ParsedRequest parsed = ParsedRequest.readLeniently(input, RequestJson.defaults());
     InferenceRequest request = inferenceRequest(input, parsed);
     ExternalPicker.Exchange exchange = externalPicker.pick(input, parsed.requestId());
     CompletableFuture<RoutingDecision> decision = exchange.answer().handle((answer, err) -> {
@@ -288,6 +289,9 @@ public final class RequestDirector implements AutoCloseable {
       long t = System.nanoTime();
       p.preRequest(request, result);
       metrics.pluginDuration("PreRequest", p, System.nanoTime() - t);
+    }
+    if (parsed.body() != null) {
+      parsed.body().dropUserInput(); // computed again from the raw bytes if a later plugin asks
     }
     List<Destination> destinations = new ArrayList<>();
     for (Candidate c : result.primary().targets()) {
