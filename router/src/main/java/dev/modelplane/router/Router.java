@@ -81,9 +81,11 @@ public final class Router implements AutoCloseable {
         throw new java.io.UncheckedIOException("--epp " + options.externalEpp() + ": " + e.getMessage(), e);
       }
       this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor,
-          new ExtProcPickerClient(eppChannel, Duration.ofSeconds(10), flowExecutor), options.failOpen());
+          new ExtProcPickerClient(eppChannel, Duration.ofSeconds(10), flowExecutor), options.failOpen(),
+          options.requestLimits());
     } else {
-      this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor);
+      this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor, null, false,
+          options.requestLimits());
     }
     this.scraper = new MetricsScraper(vertx, setup.metricsExtractor(), options.scrape(), System::nanoTime,
         director::poolUpdated);

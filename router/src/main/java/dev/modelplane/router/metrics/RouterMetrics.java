@@ -102,7 +102,11 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
       "Client connections closed by the gateway: idle keep-alive (idle), request not read in time (request_read), "
           + "streamed response left unread (not_reading).", "reason");
 
+  public final CounterFamily inflightRejections = registry.counter("modelplane_router_inflight_bytes_rejections_total",
+      "Requests refused (429) because the request bytes in flight reached --max-inflight-request-bytes.");
+
   private volatile LongSupplier prefixIndexSize = () -> 0;
+  private volatile LongSupplier inflightBytes = () -> 0;
 
   public RouterMetrics(PoolRegistry pools, LongSupplier nanoClock, long stalenessNanos) {
     registry.gaugeAtScrape("inference_pool_average_kv_cache_utilization",
@@ -121,6 +125,9 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
         out -> pools.pools().forEach(p -> out.set(p.endpoints().size(), p.key().name())), "name");
     registry.gaugeAtScrape("inference_extension_prefix_indexer_size", "Size of the prefix indexer.",
         out -> out.set(prefixIndexSize.getAsLong()));
+    registry.gaugeAtScrape("modelplane_router_inflight_request_bytes",
+        "Request body bytes held by the router (being received, queued in flow control or in progress).",
+        out -> out.set(inflightBytes.getAsLong()));
     registry.gaugeAtScrape("inference_extension_flow_control_queue_size", "Requests queued in flow control.",
         out -> flowQueues(out, 0), "fairness_id", "priority", "inference_pool");
     registry.gaugeAtScrape("inference_extension_flow_control_queue_bytes", "Bytes queued in flow control.",
@@ -130,6 +137,11 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
   private void flowQueues(MetricsRegistry.ScrapedValues out, int column) {
     flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> flows.forEach(
         (fairness, sizes) -> out.set(sizes[column], fairness, String.valueOf(prio), pool))));
+  }
+
+  /** Where {@code modelplane_router_inflight_request_bytes} reads the bytes in flight from. */
+  public void inflightBytes(LongSupplier bytes) {
+    this.inflightBytes = bytes;
   }
 
   private static double average(EndpointPool pool, ToDoubleFunction<MetricsSnapshot> f, LongSupplier nanoClock,

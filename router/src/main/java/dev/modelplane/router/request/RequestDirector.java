@@ -55,6 +55,9 @@ public final class RequestDirector implements AutoCloseable {
   private final Admission admission;
   private final ExternalPicker externalPicker;
   private final boolean failOpen;
+  private final RequestLimits limits;
+  private final RequestJson json;
+  private final InflightBytes inflight;
 
   /** A route being decided; {@link #cancel()} withdraws it (the client went away while it was queued). */
   public record PendingDecision(CompletableFuture<RoutingDecision> decision, Runnable canceller) {
@@ -75,6 +78,16 @@ public final class RequestDirector implements AutoCloseable {
    */
   public RequestDirector(SchedulingSetup setup, RouterMetrics metrics, LongSupplier nanoClock,
       ScheduledExecutorService flowExecutor, ExternalPicker externalPicker, boolean failOpen) {
+    this(setup, metrics, nanoClock, flowExecutor, externalPicker, failOpen, RequestLimits.defaults());
+  }
+
+  /** A director with the given request limits (body size, JSON shape, bytes in flight). */
+  public RequestDirector(SchedulingSetup setup, RouterMetrics metrics, LongSupplier nanoClock,
+      ScheduledExecutorService flowExecutor, ExternalPicker externalPicker, boolean failOpen, RequestLimits limits) {
+    this.limits = limits;
+    this.json = new RequestJson(limits.json());
+    this.inflight = new InflightBytes(limits.maxInflightBytes(), () -> metrics.inflightRejections.inc());
+    metrics.inflightBytes(inflight::used);
     this.setup = setup;
     this.metrics = metrics;
     this.locator = new CandidateLocator(nanoClock);
@@ -95,6 +108,15 @@ public final class RequestDirector implements AutoCloseable {
     return setup;
   }
 
+  public RequestLimits limits() {
+    return limits;
+  }
+
+  /** The budget of request bytes in flight, shared by both front ends. */
+  public InflightBytes inflight() {
+    return inflight;
+  }
+
   /** Decides where a request goes. Errors complete the future with a {@link RouterException}. */
   public PendingDecision route(RequestInput input) {
     if (externalPicker != null) {
@@ -103,7 +125,7 @@ public final class RequestDirector implements AutoCloseable {
     ParsedRequest parsed;
     List<EndpointState> candidates;
     try {
-      parsed = ParsedRequest.read(input, RequestJson.defaults());
+      parsed = ParsedRequest.read(input, json);
       candidates = locator.locate(input, Set.of());
     } catch (RouterException e) {
       recordError(null, null, e);
@@ -221,7 +243,7 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   private PendingDecision routeExternally(RequestInput input) {
-    ParsedRequest parsed = ParsedRequest.readLeniently(input, RequestJson.defaults());
+    ParsedRequest parsed = ParsedRequest.readLeniently(input, json);
     InferenceRequest request = inferenceRequest(input, parsed);
     ExternalPicker.Exchange exchange = externalPicker.pick(input, parsed.requestId());
     CompletableFuture<RoutingDecision> decision = exchange.answer().handle((answer, err) -> {
