@@ -568,7 +568,7 @@ final class ProxyExchange {
       director.complete(decision, ResponseOutcome.of(upstreamStatus, completed, responseBytes, progress), now);
     }
     String model = decision == null ? "" : decision.request().incomingModel();
-    metrics.gatewayRequests.inc(String.valueOf(status), model);
+    metrics.gatewayRequests.inc(String.valueOf(status), director.modelLabel(decision));
     metrics.gatewayDuration.observe(duration / 1e9, String.valueOf(status));
     if (accessLog != null) {
       accessLog.log(new AccessLog.Entry(req.method().name(), req.path(), status, duration / 1000,

@@ -105,6 +105,9 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
   public final CounterFamily inflightRejections = registry.counter("modelplane_router_inflight_bytes_rejections_total",
       "Requests refused (429) because the request bytes in flight reached --max-inflight-request-bytes.");
 
+  /** Bounds the values of client-chosen labels (model names, fairness ids). */
+  public final MetricLabels labels = new MetricLabels();
+
   private volatile LongSupplier prefixIndexSize = () -> 0;
   private volatile LongSupplier inflightBytes = () -> 0;
 
@@ -135,8 +138,11 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
   }
 
   private void flowQueues(MetricsRegistry.ScrapedValues out, int column) {
-    flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> flows.forEach(
-        (fairness, sizes) -> out.set(sizes[column], fairness, String.valueOf(prio), pool))));
+    flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> {
+      Map<String, Long> byLabel = new java.util.TreeMap<>();
+      flows.forEach((fairness, sizes) -> byLabel.merge(MetricLabels.fairness(fairness), sizes[column], Long::sum));
+      byLabel.forEach((label, v) -> out.set(v, label, String.valueOf(prio), pool));
+    }));
   }
 
   /** Where {@code modelplane_router_inflight_request_bytes} reads the bytes in flight from. */
@@ -174,8 +180,8 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
     return new FlowController.Observer() {
       @Override
       public void outcome(String fairnessId, int priority, FlowOutcome outcome, long queuedNanos) {
-        flowQueueDuration.observe(queuedNanos / 1e9, fairnessId, String.valueOf(priority), outcome.label(), pool, "",
-            "");
+        flowQueueDuration.observe(queuedNanos / 1e9, MetricLabels.fairness(fairnessId), String.valueOf(priority),
+            outcome.label(), pool, "", "");
       }
 
       @Override
@@ -211,7 +217,7 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
 
   @Override
   public void disaggDecision(String targetModel, String decision) {
-    disaggDecisions.inc(targetModel, decision);
+    disaggDecisions.inc(labels.model(targetModel), decision);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.modelplane.router.request;
 
 import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.config.SchedulingSetup;
+import dev.modelplane.router.metrics.MetricLabels;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.pool.EndpointId;
@@ -58,6 +59,9 @@ public final class RequestDirector implements AutoCloseable {
   private final RequestLimits limits;
   private final RequestJson json;
   private final InflightBytes inflight;
+  private final MetricLabels labels;
+  /** The model labels of a request, resolved once so that gauges go up and down under the same label. */
+  private static final String LABELS = "modelplane.metricLabels";
 
   /** A route being decided; {@link #cancel()} withdraws it (the client went away while it was queued). */
   public record PendingDecision(CompletableFuture<RoutingDecision> decision, Runnable canceller) {
@@ -88,6 +92,7 @@ public final class RequestDirector implements AutoCloseable {
     this.json = new RequestJson(limits.json());
     this.inflight = new InflightBytes(limits.maxInflightBytes(), () -> metrics.inflightRejections.inc());
     metrics.inflightBytes(inflight::used);
+    this.labels = metrics.labels;
     this.setup = setup;
     this.metrics = metrics;
     this.locator = new CandidateLocator(nanoClock);
@@ -184,14 +189,21 @@ public final class RequestDirector implements AutoCloseable {
     if (state != null) {
       state.requestStarted();
     }
-    metrics.runningRequests.add(1, decision.request().incomingModel());
+    metrics.runningRequests.add(1, labels(decision.request())[0]);
   }
 
   /** The model server's response headers arrived from {@code servedBy}. */
   public void responseReceived(RoutingDecision decision, int status, Destination servedBy) {
+    if (status >= 200 && status < 300) {
+      InferenceRequest r = decision.request();
+      labels.served(r.targetModel());
+      if (r.incomingModel().equals(r.targetModel())) {
+        labels.served(r.incomingModel());
+      }
+    }
     if (status != 200) {
-      metrics.requestErrorTotal.inc(decision.request().incomingModel(), decision.request().targetModel(),
-          ErrorCode.MODEL_SERVER_ERROR.code());
+      String[] l = labels(decision.request());
+      metrics.requestErrorTotal.inc(l[0], l[1], ErrorCode.MODEL_SERVER_ERROR.code());
     }
     if (decision.external() != null) {
       decision.external().responseReceived(status, servedBy);
@@ -213,7 +225,7 @@ public final class RequestDirector implements AutoCloseable {
     if (state != null) {
       state.requestFinished();
     }
-    metrics.runningRequests.add(-1, decision.request().incomingModel());
+    metrics.runningRequests.add(-1, labels(decision.request())[0]);
     admission.capacityChanged(decision.pool(), false);
   }
 
@@ -230,8 +242,9 @@ public final class RequestDirector implements AutoCloseable {
       }
     }
     if (outcome.succeeded()) {
-      String model = decision.request().incomingModel();
-      String target = decision.request().targetModel();
+      String[] l = labels(decision.request());
+      String model = l[0];
+      String target = l[1];
       metrics.requestDuration.observe((nowNanos - decision.input().receivedNanos()) / 1e9, model, target);
       metrics.responseSizes.observe(outcome.responseBytes(), model, target);
     }
@@ -304,7 +317,7 @@ public final class RequestDirector implements AutoCloseable {
     try {
       result = setup.scheduler().schedule(request, candidates);
     } catch (SchedulingException e) {
-      metrics.schedulerAttempts.inc("failure", parsed.targetModel(), "", "", "");
+      metrics.schedulerAttempts.inc("failure", labels.model(parsed.targetModel()), "", "", "");
       throw new RouterException(ErrorCode.RESOURCE_EXHAUSTED, "failed to find target endpoint: " + e.getMessage());
     }
     for (PreRequestPlugin p : setup.lifecycle().preRequest()) {
@@ -321,7 +334,7 @@ public final class RequestDirector implements AutoCloseable {
     }
     EndpointState first = result.primary().targets().get(0).state();
     first.picked();
-    metrics.schedulerAttempts.inc("success", parsed.targetModel(), first.id().name(), first.id().namespace(),
+    metrics.schedulerAttempts.inc("success", labels.model(parsed.targetModel()), first.id().name(), first.id().namespace(),
         String.valueOf(first.endpoint().port()));
     for (Map.Entry<String, ProfileRunResult> e : result.profileResults().entrySet()) {
       SchedulerProfile profile = setup.scheduler().profiles().get(e.getKey());
@@ -350,12 +363,29 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   private void recordPicked(ParsedRequest parsed) {
-    metrics.requestTotal.inc(parsed.incomingModel(), parsed.targetModel(), String.valueOf(parsed.priority()));
-    metrics.requestSizes.observe(parsed.forwardBody().length, parsed.incomingModel(), parsed.targetModel());
+    String model = labels.model(parsed.incomingModel());
+    String target = labels.model(parsed.targetModel());
+    metrics.requestTotal.inc(model, target, String.valueOf(parsed.priority()));
+    metrics.requestSizes.observe(parsed.forwardBody().length, model, target);
   }
 
   private void recordError(String model, String target, RouterException e) {
-    metrics.requestErrorTotal.inc(model == null ? "" : model, target == null ? "" : target, e.code().code());
+    metrics.requestErrorTotal.inc(labels.model(model), labels.model(target), e.code().code());
+  }
+
+  /** A request's model and target model labels, resolved on first use and kept with the request. */
+  private String[] labels(InferenceRequest request) {
+    String[] l = request.attribute(LABELS);
+    if (l == null) {
+      l = new String[] {labels.model(request.incomingModel()), labels.model(request.targetModel())};
+      request.attribute(LABELS, l);
+    }
+    return l;
+  }
+
+  /** The label of a request's model, for the front ends' own metrics. */
+  public String modelLabel(RoutingDecision decision) {
+    return decision == null ? "" : labels(decision.request())[0];
   }
 
   private static RuntimeException unwrap(Throwable t) {
