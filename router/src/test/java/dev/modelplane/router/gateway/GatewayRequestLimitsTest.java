@@ -94,4 +94,20 @@ class GatewayRequestLimitsTest extends GatewayHarness {
     assertThat(metrics).contains("modelplane_router_inflight_bytes_rejections_total 1.0")
         .contains("modelplane_router_inflight_request_bytes 0.0");
   }
+
+  @Test
+  void aModelsListOverItsCapIsRefusedInsteadOfBuffered() throws Exception {
+    String huge = "{\"data\":[" + "{\"id\":\"m\"},".repeat(200_000) + "{\"id\":\"m\"}]}"; // ~2.6 MB
+    io.vertx.core.http.HttpServer models = upstreams.createHttpServer()
+        .requestHandler(req -> req.response().setChunked(true).putHeader("content-type", "application/json")
+            .end(huge));
+    models.listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10,
+        java.util.concurrent.TimeUnit.SECONDS);
+    router("127.0.0.1:" + models.actualPort(), RequestLimits.defaults());
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/v1/models")).timeout(Duration.ofSeconds(20))
+        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).contains("\"type\":\"service_unavailable\"")
+        .contains("response body exceeds the limit of 1048576 bytes");
+  }
 }
