@@ -71,6 +71,7 @@ public final class Router implements AutoCloseable {
     PluginEnvironment env = new PluginEnvironment(System::nanoTime, ThreadLocalRandom::current, learner, metrics);
     String yaml = options.configYaml() == null ? ConfigLoader.DEFAULT_CONFIG : options.configYaml();
     this.setup = new ConfigLoader(PluginRegistry.builtIn(), env, metrics).load(yaml);
+    metrics.labels.knownModels(this::servedByPools);
     if (setup.prefixProducer() != null) {
       metrics.prefixIndexSize(() -> setup.prefixProducer().index().size());
     }
@@ -81,9 +82,11 @@ public final class Router implements AutoCloseable {
         throw new java.io.UncheckedIOException("--epp " + options.externalEpp() + ": " + e.getMessage(), e);
       }
       this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor,
-          new ExtProcPickerClient(eppChannel, Duration.ofSeconds(10), flowExecutor), options.failOpen());
+          new ExtProcPickerClient(eppChannel, Duration.ofSeconds(10), flowExecutor), options.failOpen(),
+          options.requestLimits());
     } else {
-      this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor);
+      this.director = new RequestDirector(setup, metrics, System::nanoTime, flowExecutor, null, false,
+          options.requestLimits());
     }
     this.scraper = new MetricsScraper(vertx, setup.metricsExtractor(), options.scrape(), System::nanoTime,
         director::poolUpdated);
@@ -107,6 +110,21 @@ public final class Router implements AutoCloseable {
       });
     }
     this.accessLog = options.gateway() != null && options.gateway().accessLog() ? new AccessLog() : null;
+  }
+
+  /** An InferenceObjective's name or a LoRA adapter an endpoint reports: a model name the pools serve. */
+  private boolean servedByPools(String name) {
+    for (EndpointPool p : pools.pools()) {
+      if (p.hasObjective(name)) {
+        return true;
+      }
+      for (EndpointState s : p.endpoints()) {
+        if (s.metrics().activeModels().contains(name) || s.metrics().waitingModels().contains(name)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   public PoolRegistry pools() {

@@ -9,6 +9,8 @@ import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.plugin.Quantities;
 import dev.modelplane.router.pool.KubernetesDiscovery;
 import dev.modelplane.router.pool.PoolKey;
+import dev.modelplane.router.request.RequestLimits;
+import dev.modelplane.router.scheduling.RequestJson;
 import dev.modelplane.router.gateway.GatewayOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -99,9 +101,27 @@ public final class RouterCommand implements Callable<Integer> {
       description = "Metrics path on the model servers. Default: ${DEFAULT-VALUE}.")
   String modelServerMetricsPath;
 
-  @Option(names = "--max-body-bytes", defaultValue = "32Mi",
-      description = "Request bodies above this get 413. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--max-body-bytes", defaultValue = "8Mi",
+      description = "Request bodies above this get 413 (gateway and ext_proc). Default: ${DEFAULT-VALUE}.")
   String maxBody;
+
+  @Option(names = "--max-inflight-request-bytes", defaultValue = "auto",
+      description = "Request body bytes held at once across all requests (being received, queued, in progress); "
+          + "a request that would go over gets 429 with Retry-After. auto = a quarter of the maximum heap. "
+          + "Default: ${DEFAULT-VALUE}.")
+  String maxInflight;
+
+  @Option(names = "--max-request-json-depth", defaultValue = "128",
+      description = "Deepest nesting of arrays and objects in a request body (400 above). Default: ${DEFAULT-VALUE}.")
+  int maxJsonDepth;
+
+  @Option(names = "--max-request-json-elements", defaultValue = "1000000",
+      description = "Array elements plus object members in a request body (400 above). Default: ${DEFAULT-VALUE}.")
+  long maxJsonElements;
+
+  @Option(names = "--max-request-json-string-length", defaultValue = "8Mi",
+      description = "Longest string in a request body, in characters (400 above). Default: ${DEFAULT-VALUE}.")
+  String maxJsonString;
 
   @Option(names = "--max-attempts", defaultValue = "3",
       description = "Endpoints tried when the upstream fails before the first response byte. Default: "
@@ -253,6 +273,16 @@ public final class RouterCommand implements Callable<Integer> {
     }
     GatewayOptions defaults = GatewayOptions.defaults();
     long maxBodyBytes = Quantities.quantity(maxBody);
+    RequestLimits requestLimits;
+    try {
+      long inflight = "auto".equals(maxInflight) ? RequestLimits.defaultMaxInflightBytes(maxBodyBytes)
+          : Quantities.quantity(maxInflight);
+      requestLimits = new RequestLimits(maxBodyBytes, new RequestJson.Limits(maxJsonDepth, maxJsonElements,
+          (int) Math.min(Integer.MAX_VALUE, Quantities.quantity(maxJsonString))), inflight);
+    } catch (IllegalArgumentException e) {
+      System.err.println("router: " + e.getMessage());
+      return 2;
+    }
     GatewayOptions.Limits limits = defaults.limits().withUpstream(upstreamResponseTimeout, upstreamIdleTimeout)
         .withClient(clientIdleTimeout, clientRequestTimeout)
         .withMaxHeaderBytes((int) Math.min(Integer.MAX_VALUE, Quantities.quantity(maxHeaderBytes)));
@@ -281,7 +311,7 @@ public final class RouterCommand implements Callable<Integer> {
         poolKeys, allPools ? namespace : null, yaml, scrape, metricsStaleness, epp,
         failureMode.equals("FailOpen"), disableSubsetFilter,
         new GrpcTls.ServerTls(secureServing, certPath, enableCertReload),
-        new GrpcTls.ClientTls(eppTls, eppCaFile, eppInsecureSkipVerify), maxBodyBytes);
+        new GrpcTls.ClientTls(eppTls, eppCaFile, eppInsecureSkipVerify), requestLimits);
     if (gie.metricsAuth() && client == null) {
       System.err.println("router: --metrics-endpoint-auth=true needs the Kubernetes API to check tokens: serve pools "
           + "(--pool, --pool-name, --all-pools) or pass --metrics-endpoint-auth=false");

@@ -1,9 +1,9 @@
 package dev.modelplane.router;
 
 import dev.modelplane.router.datalayer.MetricsScraper;
-import dev.modelplane.router.extproc.ExtProcService;
 import dev.modelplane.router.extproc.GrpcTls;
 import dev.modelplane.router.pool.PoolKey;
+import dev.modelplane.router.request.RequestLimits;
 import dev.modelplane.router.gateway.GatewayOptions;
 import java.time.Duration;
 import java.util.List;
@@ -27,13 +27,14 @@ import java.util.List;
  * @param disableSubsetFilter ignore the proxy's subset hint
  * @param extProcTls the ext_proc server's transport (GIE's {@code --secure-serving}, {@code --cert-path}, …)
  * @param eppTls client mode's transport to the external picker
- * @param extProcMaxBodyBytes request bodies the ext_proc server buffers (413 above); larger response bodies pass
- *     through unparsed
+ * @param requestLimits body size (413 above; the ext_proc server's cap, the gateway has its own from the same flag),
+ *     JSON shape (400 above) and bytes in flight (429 above), for both front ends; ext_proc response bodies larger
+ *     than the body cap pass through unparsed
  */
 public record RouterOptions(String host, GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
     String staticEndpoints, List<PoolKey> pools, String allPoolsNamespace, String configYaml,
     MetricsScraper.Settings scrape, Duration metricsStaleness, String externalEpp, boolean failOpen,
-    boolean disableSubsetFilter, GrpcTls.ServerTls extProcTls, GrpcTls.ClientTls eppTls, long extProcMaxBodyBytes) {
+    boolean disableSubsetFilter, GrpcTls.ServerTls extProcTls, GrpcTls.ClientTls eppTls, RequestLimits requestLimits) {
 
   /** Plaintext ext_proc in both directions and the default body cap (tests, embedding). */
   public RouterOptions(String host, GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
@@ -42,24 +43,36 @@ public record RouterOptions(String host, GatewayOptions gateway, int grpcPort, i
       boolean disableSubsetFilter) {
     this(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools, allPoolsNamespace, configYaml,
         scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter, GrpcTls.ServerTls.PLAINTEXT,
-        GrpcTls.ClientTls.PLAINTEXT, ExtProcService.DEFAULT_MAX_BODY_BYTES);
+        GrpcTls.ClientTls.PLAINTEXT, gateway == null ? RequestLimits.defaults()
+            : RequestLimits.defaults().withMaxBodyBytes(gateway.maxBodyBytes()));
+  }
+
+  /** Request bodies the ext_proc server buffers (413 above). */
+  public long extProcMaxBodyBytes() {
+    return requestLimits.maxBodyBytes();
   }
 
   public RouterOptions withExtProcTls(GrpcTls.ServerTls tls) {
     return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
         allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter, tls,
-        eppTls, extProcMaxBodyBytes);
+        eppTls, requestLimits);
   }
 
   public RouterOptions withEppTls(GrpcTls.ClientTls tls) {
     return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
         allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
-        extProcTls, tls, extProcMaxBodyBytes);
+        extProcTls, tls, requestLimits);
   }
 
   public RouterOptions withExtProcMaxBodyBytes(long max) {
     return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
         allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
-        extProcTls, eppTls, max);
+        extProcTls, eppTls, requestLimits.withMaxBodyBytes(max));
+  }
+
+  public RouterOptions withRequestLimits(RequestLimits limits) {
+    return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
+        allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
+        extProcTls, eppTls, limits);
   }
 }

@@ -43,6 +43,20 @@ class RouterCommandTest {
     assertThat(command.configText).isEqualTo("plugins: []");
   }
 
+  @Test
+  void requestLimitFlagsAreReadAndAnInFlightBudgetBelowTheBodyLimitIsRefused() {
+    RouterCommand command = new RouterCommand();
+    new CommandLine(command).parseArgs("--max-inflight-request-bytes", "300Mi", "--max-request-json-elements", "5");
+    assertThat(command.maxBody).isEqualTo("8Mi");
+    assertThat(command.maxInflight).isEqualTo("300Mi");
+    assertThat(command.maxJsonElements).isEqualTo(5);
+    assertThat(refused("--endpoints", "127.0.0.1:1", "--max-body-bytes", "16Mi", "--max-inflight-request-bytes",
+        "1Mi")).contains("router: the in-flight request bytes budget (1048576) must be at least the body limit "
+        + "(16777216)");
+    assertThat(refused("--endpoints", "127.0.0.1:1", "--max-request-json-depth", "0"))
+        .contains("router: JSON limits must be positive");
+  }
+
   private static String refused(String... args) {
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
     PrintStream saved = System.err;

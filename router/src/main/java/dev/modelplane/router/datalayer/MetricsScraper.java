@@ -40,9 +40,15 @@ public final class MetricsScraper implements EndpointListener, AutoCloseable {
    * @param timeout per-scrape timeout
    * @param path metrics path, {@code /metrics}
    * @param portOverride scrape this port instead of the endpoint's (GIE's deprecated model-server-metrics-port), 0 off
+   * @param maxBodyBytes a metrics page larger than this fails the scrape (the endpoint's metrics go stale)
    */
-  public record Settings(Duration interval, Duration timeout, String path, int portOverride) {
+  public record Settings(Duration interval, Duration timeout, String path, int portOverride, long maxBodyBytes) {
     public static final Settings DEFAULT = new Settings(Duration.ofMillis(50), Duration.ofSeconds(1), "/metrics", 0);
+
+    /** With the default page cap, {@link UpstreamBodies#MAX_METRICS_BYTES}. */
+    public Settings(Duration interval, Duration timeout, String path, int portOverride) {
+      this(interval, timeout, path, portOverride, UpstreamBodies.MAX_METRICS_BYTES);
+    }
   }
 
   private final Vertx vertx;
@@ -53,6 +59,8 @@ public final class MetricsScraper implements EndpointListener, AutoCloseable {
   private final Consumer<EndpointPool> onUpdate;
   private final Map<EndpointState, Boolean> active = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private final java.util.concurrent.atomic.LongAdder oversized = new java.util.concurrent.atomic.LongAdder();
+  private final java.util.Set<EndpointState> warnedOversized = ConcurrentHashMap.newKeySet();
 
   public MetricsScraper(Vertx vertx, MetricsExtractor extractor, Settings settings, LongSupplier nanoClock,
       Consumer<EndpointPool> onUpdate) {
@@ -79,6 +87,12 @@ public final class MetricsScraper implements EndpointListener, AutoCloseable {
   @Override
   public void removed(EndpointPool pool, EndpointState endpoint) {
     active.remove(endpoint);
+    warnedOversized.remove(endpoint);
+  }
+
+  /** Scrapes failed because the page was over the cap. */
+  public long oversizedScrapes() {
+    return oversized.sum();
   }
 
   /** Endpoints currently scraped. */
@@ -102,12 +116,14 @@ public final class MetricsScraper implements EndpointListener, AutoCloseable {
         .compose(req -> req.send())
         .compose(resp -> {
           if (resp.statusCode() != 200) {
-            return resp.body().transform(ar -> io.vertx.core.Future.failedFuture("status " + resp.statusCode()));
+            return UpstreamBodies.read(resp, settings.maxBodyBytes())
+                .transform(ar -> io.vertx.core.Future.failedFuture("status " + resp.statusCode()));
           }
-          return resp.body();
+          return UpstreamBodies.read(resp, settings.maxBodyBytes());
         })
         .onComplete(ar -> {
           if (ar.succeeded()) {
+            warnedOversized.remove(endpoint);
             MetricsSnapshot previous = endpoint.metrics();
             MetricsSnapshot next = extractor.extract(ar.result().toString(StandardCharsets.UTF_8), mapping, previous,
                 nanoClock.getAsLong());
@@ -119,8 +135,18 @@ public final class MetricsScraper implements EndpointListener, AutoCloseable {
             if (refused(ar.cause())) {
               endpoint.markUnreachable(nanoClock.getAsLong() + REFUSED_COOLDOWN.toNanos());
             }
-            LOG.atDebug().addKeyValue("endpoint", endpoint).addKeyValue("error", ar.cause().getMessage())
-                .log("metrics scrape failed");
+            if (ar.cause() instanceof UpstreamBodies.TooLarge) {
+              oversized.increment();
+              // Once until the next good scrape: the page stays too large scrape after scrape.
+              if (warnedOversized.add(endpoint)) {
+                LOG.atWarn().addKeyValue("endpoint", endpoint).addKeyValue("limit", settings.maxBodyBytes())
+                    .log("metrics scrape failed: the metrics page is larger than the limit; endpoint metrics go "
+                        + "stale");
+              }
+            } else {
+              LOG.atDebug().addKeyValue("endpoint", endpoint).addKeyValue("error", ar.cause().getMessage())
+                  .log("metrics scrape failed");
+            }
           }
           if (!closed && active.containsKey(endpoint)) {
             vertx.setTimer(Math.max(1, settings.interval().toMillis()), t -> scrape(pool, endpoint));

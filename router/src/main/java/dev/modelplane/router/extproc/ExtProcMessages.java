@@ -121,11 +121,20 @@ public final class ExtProcMessages {
 
   /** A response Envoy sends to the client directly, skipping the upstream. */
   public static ProcessingResponse immediate(int httpStatus, String contentType, String body) {
+    return immediate(httpStatus, contentType, body, 0);
+  }
+
+  /** An immediate response; {@code retryAfterSeconds > 0} adds {@code Retry-After}. */
+  public static ProcessingResponse immediate(int httpStatus, String contentType, String body, int retryAfterSeconds) {
     StatusCode code = StatusCode.forNumber(httpStatus);
+    HeaderMutation.Builder headers = HeaderMutation.newBuilder().addSetHeaders(setHeader("content-type", contentType));
+    if (retryAfterSeconds > 0) {
+      headers.addSetHeaders(setHeader("retry-after", String.valueOf(retryAfterSeconds)));
+    }
     return ProcessingResponse.newBuilder()
         .setImmediateResponse(ImmediateResponse.newBuilder()
             .setStatus(HttpStatus.newBuilder().setCode(code == null ? StatusCode.InternalServerError : code))
-            .setHeaders(HeaderMutation.newBuilder().addSetHeaders(setHeader("content-type", contentType)))
+            .setHeaders(headers)
             .setBody(ByteString.copyFrom(body, StandardCharsets.UTF_8)))
         .build();
   }

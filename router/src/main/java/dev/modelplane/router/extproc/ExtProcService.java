@@ -3,6 +3,7 @@ package dev.modelplane.router.extproc;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.request.RequestLimits;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingRequest;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
@@ -17,7 +18,7 @@ public final class ExtProcService extends ExternalProcessorGrpc.ExternalProcesso
   private final long maxBodyBytes;
 
   /** Default body cap: the gateway's default {@code --max-body-bytes}. */
-  public static final long DEFAULT_MAX_BODY_BYTES = 32L * 1024 * 1024;
+  public static final long DEFAULT_MAX_BODY_BYTES = RequestLimits.DEFAULT_MAX_BODY_BYTES;
 
   public ExtProcService(RequestDirector director, PoolRegistry pools, RouterMetrics metrics,
       boolean disableSubsetFilter) {

@@ -6,6 +6,7 @@ import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.Destination;
 import dev.modelplane.router.request.ErrorCode;
+import dev.modelplane.router.request.InflightBytes;
 import dev.modelplane.router.request.OpenAiErrors;
 import dev.modelplane.router.request.RequestDirector;
 import dev.modelplane.router.request.RequestInput;
@@ -39,8 +40,9 @@ import org.slf4j.MDC;
  * (destination header, {@code Content-Length}, {@code clear_route_cache}, {@code envoy.lb} metadata) followed by the
  * body as streamed mutations of at most 62,000 bytes. On the response path, read the served endpoint from the
  * metadata, mark response headers, pass streamed bodies through (rewriting the model name back), buffer non-streamed
- * ones up to the body cap (past it they pass through unparsed). A request body over the cap is answered 413, and
- * nothing is routed before endpoint discovery has synced (503 with the reason). Errors with a known HTTP status become
+ * ones up to the body cap (past it they pass through unparsed). A request body over the cap is answered 413, one
+ * that does not fit the in-flight bytes budget 429 with {@code retry-after} (its reservation is released when the
+ * stream or the response ends), and nothing is routed before endpoint discovery has synced (503 with the reason). Errors with a known HTTP status become
  * an ImmediateResponse; anything else fails the gRPC stream so the
  * proxy's failure mode (FailOpen/FailClose) applies.
  */
@@ -60,7 +62,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private Phase phase = Phase.HEADERS;
   private final Map<String, String> headers = new HashMap<>();
   private boolean requestIdGenerated;
-  private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+  private ByteArrayOutputStream body = new ByteArrayOutputStream();
+  /** This request's share of the in-flight bytes budget; released when the stream or the response ends. */
+  private final InflightBytes.Reservation reservation;
   private List<String> subsetHint;
   private boolean fullDuplex = true;
   private boolean trailersPending;
@@ -81,6 +85,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     this.maxBodyBytes = maxBodyBytes;
     this.director = director;
     this.progress = director.responseProgress();
+    this.reservation = director.inflight().reserve();
     this.pools = pools;
     this.metrics = metrics;
     this.disableSubsetFilter = disableSubsetFilter;
@@ -157,10 +162,15 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (phase != Phase.BODY) {
       throw Status.FAILED_PRECONDITION.withDescription("request body outside the body phase").asRuntimeException();
     }
-    if ((long) body.size() + b.getBody().size() > maxBodyBytes) {
-      body.reset();
+    long size = (long) body.size() + b.getBody().size();
+    if (size > maxBodyBytes) {
+      body = new ByteArrayOutputStream(0);
       throw new RouterException(ErrorCode.PAYLOAD_TOO_LARGE, "request body exceeds the limit of " + maxBodyBytes
           + " bytes");
+    }
+    if (!reservation.ensure(size)) {
+      body = new ByteArrayOutputStream(0);
+      throw director.inflight().refusal();
     }
     body.writeBytes(b.getBody().toByteArray());
     if (b.getEndOfStream()) {
@@ -180,8 +190,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void decide() {
     phase = Phase.DECIDING;
     EndpointPool pool = pool();
+    byte[] bytes = body.toByteArray();
+    body = new ByteArrayOutputStream(0); // only the copy stays
     RequestInput input = new RequestInput(pool, headers.getOrDefault(":path", pathFallback()), headers,
-        body.toByteArray(), disableSubsetFilter ? null : subsetHint, startNanos);
+        bytes, disableSubsetFilter ? null : subsetHint, startNanos);
     pending = director.route(input);
     pending.decision().whenComplete((d, err) -> {
       synchronized (this) {
@@ -342,6 +354,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   /** The response is over ({@code completed}: it reached its end) or the stream went away. */
   private void complete(boolean completed) {
+    reservation.release();
     if (!finished && decision != null) {
       finished = true;
       director.finished(decision);
@@ -363,14 +376,16 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   }
 
   private void reject(RouterException e) {
+    reservation.release();
     send(ExtProcMessages.immediate(e.code().httpStatus(), "application/json", OpenAiErrors.body(e.code(),
-        e.getMessage())));
+        e.getMessage()), e.retryAfterSeconds()));
     metrics.extProcStreams.inc("immediate_" + e.code().httpStatus());
     phase = Phase.DONE;
     out.onCompleted();
   }
 
   private void fail(Status status) {
+    reservation.release();
     phase = Phase.DONE;
     metrics.extProcStreams.inc("grpc_error");
     out.onError(status.asRuntimeException());

@@ -73,10 +73,12 @@ public final class FlowController implements AutoCloseable {
 
   private static final class Band {
     final FlowControlConfig.BandConfig config;
-    final Map<String, Flow> flows = new LinkedHashMap<>();
+    /** Flows with queued requests only: a flow leaves when its queue empties, so fairness ids cannot pile up. */
+    final TreeMap<String, Flow> flows = new TreeMap<>();
     long bytes;
     long requests;
-    int roundRobinCursor;
+    /** The flow round-robin served last; the next turn goes to the first flow after it in id order. */
+    String lastServed;
 
     Band(FlowControlConfig.BandConfig config) {
       this.config = config;
@@ -220,15 +222,13 @@ public final class FlowController implements AutoCloseable {
   private Ticket pickAndRemove(Band band) {
     Flow flow = null;
     if (FlowControlConfig.ROUND_ROBIN.equals(band.config.fairnessPolicy())) {
-      List<String> keys = new ArrayList<>(band.flows.keySet());
-      keys.sort(null);
-      for (int i = 0; i < keys.size(); i++) {
-        Flow f = band.flows.get(keys.get((band.roundRobinCursor + i) % keys.size()));
-        if (!f.queue.isEmpty()) {
-          flow = f;
-          band.roundRobinCursor = (band.roundRobinCursor + i + 1) % keys.size();
-          break;
-        }
+      Map.Entry<String, Flow> next = band.lastServed == null ? null : band.flows.higherEntry(band.lastServed);
+      if (next == null) {
+        next = band.flows.firstEntry();
+      }
+      if (next != null) {
+        flow = next.getValue();
+        band.lastServed = next.getKey();
       }
     } else {
       long oldest = Long.MAX_VALUE;
@@ -249,13 +249,17 @@ public final class FlowController implements AutoCloseable {
   }
 
   private void unaccount(Band band, Ticket t) {
+    Flow flow = band.flows.get(t.fairnessId);
+    if (flow != null && flow.queue.isEmpty()) {
+      band.flows.remove(t.fairnessId);
+    }
     t.queued = false;
     band.bytes -= t.bytes;
     band.requests--;
     totalBytes -= t.bytes;
     totalRequests--;
     if (band.requests == 0) {
-      band.flows.clear(); // idle flows go away with their band's last request
+      band.flows.clear();
     }
   }
 
@@ -328,6 +332,20 @@ public final class FlowController implements AutoCloseable {
         ticker.cancel(false);
         ticker = null;
       }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Flows (fairness ids) with requests queued, over all bands. */
+  public int flowCount() {
+    lock.lock();
+    try {
+      int n = 0;
+      for (Band b : bands.values()) {
+        n += b.flows.size();
+      }
+      return n;
     } finally {
       lock.unlock();
     }

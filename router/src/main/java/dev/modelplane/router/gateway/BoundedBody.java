@@ -44,8 +44,28 @@ final class BoundedBody {
       body = null;
       return State.OVER_LIMIT;
     }
-    body.appendBuffer(chunk);
+    if (body != null) {
+      body.appendBuffer(chunk);
+    }
     return State.COLLECTING;
+  }
+
+  /** Drops what was collected and stops collecting (the request was refused); chunks are still counted. */
+  void discard() {
+    body = null;
+  }
+
+  /** The declared {@code Content-Length} when it is within the limit, else -1. */
+  long declaredWithinLimit(String contentLength) {
+    if (contentLength == null) {
+      return -1;
+    }
+    try {
+      long n = Long.parseLong(contentLength.trim());
+      return n >= 0 && n <= maxBytes ? n : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   boolean overLimit() {
@@ -56,8 +76,11 @@ final class BoundedBody {
     return received;
   }
 
+  /** The body, once: the collected buffer is let go so that only the returned copy stays. */
   byte[] bytes() {
-    return body.getBytes();
+    byte[] b = body.getBytes();
+    body = null;
+    return b;
   }
 
   RouterException tooLarge() {

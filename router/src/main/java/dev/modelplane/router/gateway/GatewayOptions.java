@@ -1,5 +1,6 @@
 package dev.modelplane.router.gateway;
 
+import dev.modelplane.router.request.RequestLimits;
 import java.time.Duration;
 
 /**
@@ -57,7 +58,7 @@ public record GatewayOptions(String host, int port, long maxBodyBytes, int maxAt
   }
 
   public static GatewayOptions defaults() {
-    return new GatewayOptions("127.0.0.1", 8080, 32L * 1024 * 1024, 3, Duration.ofSeconds(2), Duration.ofSeconds(2),
+    return new GatewayOptions("127.0.0.1", 8080, RequestLimits.DEFAULT_MAX_BODY_BYTES, 3, Duration.ofSeconds(2), Duration.ofSeconds(2),
         4096, Math.max(1, Runtime.getRuntime().availableProcessors()), true, Limits.defaults());
   }
 

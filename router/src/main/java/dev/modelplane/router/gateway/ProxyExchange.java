@@ -2,11 +2,13 @@ package dev.modelplane.router.gateway;
 
 
 
+import dev.modelplane.router.datalayer.UpstreamBodies;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.Destination;
 import dev.modelplane.router.request.ErrorCode;
+import dev.modelplane.router.request.InflightBytes;
 import dev.modelplane.router.request.OpenAiErrors;
 import dev.modelplane.router.request.RequestDirector;
 import dev.modelplane.router.request.RequestInput;
@@ -40,7 +42,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client request through the gateway — the accept and forward steps of the request lifecycle: read the body (413
- * over the limit), ask the director where it goes, forward, stream the response back chunk by chunk with back-pressure,
+ * over the limit, 429 with {@code Retry-After} when the in-flight bytes budget has no room for it; its reservation is
+ * released in {@link #finish}), ask the director where it goes, forward, stream the response back chunk by chunk with back-pressure,
  * retry another destination if the upstream fails before the first response body byte (the response head is held
  * until then), reset the upstream request when the client goes away, and report every step back to the director.
  * An upstream that sends no body byte within the response timeout is given up on like a failed one (retried while
@@ -64,6 +67,8 @@ final class ProxyExchange {
   private final long startNanos;
 
   private final BoundedBody body;
+  /** This request's share of the in-flight bytes budget, released in {@link #finish}. */
+  private InflightBytes.Reservation reservation;
   private boolean clientGone;
   private boolean done;
   private RequestDirector.PendingDecision pending;
@@ -166,15 +171,27 @@ final class ProxyExchange {
       fail(e);
       return;
     }
+    reservation = director.inflight().reserve();
+    long declared = body.declaredWithinLimit(req.getHeader(HttpHeaders.CONTENT_LENGTH));
+    if (declared > 0 && !reservation.ensure(declared)) {
+      resp.putHeader(HttpHeaders.CONNECTION, "close");
+      fail(director.inflight().refusal()); // before reading a byte of the body
+      return;
+    }
     req.handler(this::onChunk);
     req.exceptionHandler(t -> onClientGone());
     req.endHandler(v -> onBody());
   }
 
   private void onChunk(Buffer chunk) {
-    if (body.append(chunk) == BoundedBody.State.OVER_HARD_LIMIT && !done) {
+    BoundedBody.State state = body.append(chunk);
+    if (state == BoundedBody.State.OVER_HARD_LIMIT && !done) {
       resp.putHeader(HttpHeaders.CONNECTION, "close");
       fail(body.tooLarge());
+    } else if (state == BoundedBody.State.COLLECTING && !done && !reservation.ensure(body.received())) {
+      body.discard();
+      resp.putHeader(HttpHeaders.CONNECTION, "close");
+      fail(director.inflight().refusal());
     }
   }
 
@@ -477,7 +494,7 @@ final class ProxyExchange {
     client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost(target.host()).setPort(target.port())
             .setURI(uri).setIdleTimeout(limits.upstreamResponseTimeout().toMillis()))
         .compose(HttpClientRequest::send)
-        .compose(ur -> ur.body().map(b -> {
+        .compose(ur -> UpstreamBodies.read(ur, UpstreamBodies.MAX_MODELS_BYTES).map(b -> {
           resp.setStatusCode(ur.statusCode());
           String ct = ur.getHeader(HttpHeaders.CONTENT_TYPE);
           if (ct != null) {
@@ -524,6 +541,9 @@ final class ProxyExchange {
         : new RouterException(ErrorCode.INTERNAL, "internal error");
     if (!clientGone && !resp.headWritten()) {
       String json = OpenAiErrors.body(e.code(), e.getMessage());
+      if (e.retryAfterSeconds() > 0) {
+        resp.putHeader(HttpHeaders.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()));
+      }
       resp.setStatusCode(e.code().httpStatus())
           .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
           .end(json);
@@ -536,6 +556,9 @@ final class ProxyExchange {
       return;
     }
     done = true;
+    if (reservation != null) {
+      reservation.release();
+    }
     upstreamTimer.cancel();
     clientTimer.cancel();
     metrics.gatewayActive.add(-1);
@@ -545,7 +568,7 @@ final class ProxyExchange {
       director.complete(decision, ResponseOutcome.of(upstreamStatus, completed, responseBytes, progress), now);
     }
     String model = decision == null ? "" : decision.request().incomingModel();
-    metrics.gatewayRequests.inc(String.valueOf(status), model);
+    metrics.gatewayRequests.inc(String.valueOf(status), director.modelLabel(decision));
     metrics.gatewayDuration.observe(duration / 1e9, String.valueOf(status));
     if (accessLog != null) {
       accessLog.log(new AccessLog.Entry(req.method().name(), req.path(), status, duration / 1000,

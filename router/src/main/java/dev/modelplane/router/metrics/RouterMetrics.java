@@ -102,7 +102,14 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
       "Client connections closed by the gateway: idle keep-alive (idle), request not read in time (request_read), "
           + "streamed response left unread (not_reading).", "reason");
 
+  public final CounterFamily inflightRejections = registry.counter("modelplane_router_inflight_bytes_rejections_total",
+      "Requests refused (429) because the request bytes in flight reached --max-inflight-request-bytes.");
+
+  /** Bounds the values of client-chosen labels (model names, fairness ids). */
+  public final MetricLabels labels = new MetricLabels();
+
   private volatile LongSupplier prefixIndexSize = () -> 0;
+  private volatile LongSupplier inflightBytes = () -> 0;
 
   public RouterMetrics(PoolRegistry pools, LongSupplier nanoClock, long stalenessNanos) {
     registry.gaugeAtScrape("inference_pool_average_kv_cache_utilization",
@@ -121,6 +128,9 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
         out -> pools.pools().forEach(p -> out.set(p.endpoints().size(), p.key().name())), "name");
     registry.gaugeAtScrape("inference_extension_prefix_indexer_size", "Size of the prefix indexer.",
         out -> out.set(prefixIndexSize.getAsLong()));
+    registry.gaugeAtScrape("modelplane_router_inflight_request_bytes",
+        "Request body bytes held by the router (being received, queued in flow control or in progress).",
+        out -> out.set(inflightBytes.getAsLong()));
     registry.gaugeAtScrape("inference_extension_flow_control_queue_size", "Requests queued in flow control.",
         out -> flowQueues(out, 0), "fairness_id", "priority", "inference_pool");
     registry.gaugeAtScrape("inference_extension_flow_control_queue_bytes", "Bytes queued in flow control.",
@@ -128,8 +138,16 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
   }
 
   private void flowQueues(MetricsRegistry.ScrapedValues out, int column) {
-    flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> flows.forEach(
-        (fairness, sizes) -> out.set(sizes[column], fairness, String.valueOf(prio), pool))));
+    flowControllers.forEach((pool, fc) -> fc.queueSizes().forEach((prio, flows) -> {
+      Map<String, Long> byLabel = new java.util.TreeMap<>();
+      flows.forEach((fairness, sizes) -> byLabel.merge(MetricLabels.fairness(fairness), sizes[column], Long::sum));
+      byLabel.forEach((label, v) -> out.set(v, label, String.valueOf(prio), pool));
+    }));
+  }
+
+  /** Where {@code modelplane_router_inflight_request_bytes} reads the bytes in flight from. */
+  public void inflightBytes(LongSupplier bytes) {
+    this.inflightBytes = bytes;
   }
 
   private static double average(EndpointPool pool, ToDoubleFunction<MetricsSnapshot> f, LongSupplier nanoClock,
@@ -162,8 +180,8 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
     return new FlowController.Observer() {
       @Override
       public void outcome(String fairnessId, int priority, FlowOutcome outcome, long queuedNanos) {
-        flowQueueDuration.observe(queuedNanos / 1e9, fairnessId, String.valueOf(priority), outcome.label(), pool, "",
-            "");
+        flowQueueDuration.observe(queuedNanos / 1e9, MetricLabels.fairness(fairnessId), String.valueOf(priority),
+            outcome.label(), pool, "", "");
       }
 
       @Override
@@ -199,7 +217,7 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
 
   @Override
   public void disaggDecision(String targetModel, String decision) {
-    disaggDecisions.inc(targetModel, decision);
+    disaggDecisions.inc(labels.model(targetModel), decision);
   }
 
   @Override

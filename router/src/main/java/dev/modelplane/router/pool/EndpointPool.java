@@ -95,6 +95,11 @@ public final class EndpointPool {
     return objectivePriorities.getOrDefault(objectiveName, 0);
   }
 
+  /** Whether an InferenceObjective of this name belongs to the pool. */
+  public boolean hasObjective(String name) {
+    return objectivePriorities.containsKey(name);
+  }
+
   public void putObjective(String name, Integer priority) {
     objectivePriorities.put(name, priority == null ? 0 : priority);
   }

@@ -1,6 +1,5 @@
 package dev.modelplane.router.predict;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.router.plugin.NamedPlugin;
 import dev.modelplane.router.plugin.PluginHandle;
 import dev.modelplane.router.plugin.PluginParameters;
@@ -241,15 +240,8 @@ public final class PredictedLatencyScorer extends NamedPlugin implements Filter,
   }
 
   private int outputTokens(InferenceRequest request) {
-    if (request.body() != null) {
-      for (String field : new String[] {"max_completion_tokens", "max_tokens", "max_output_tokens"}) {
-        JsonNode v = request.body().json().get(field);
-        if (v != null && v.isIntegralNumber() && v.intValue() > 0) {
-          return v.intValue();
-        }
-      }
-    }
-    return defaultOutputTokens;
+    int max = request.body() == null ? 0 : request.body().maxOutputTokens();
+    return max > 0 ? max : defaultOutputTokens;
   }
 
   private static Slo slo(InferenceRequest request) {

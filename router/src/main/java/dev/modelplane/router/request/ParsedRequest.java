@@ -1,8 +1,8 @@
 package dev.modelplane.router.request;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.scheduling.LlmRequestBody;
+import dev.modelplane.router.scheduling.RequestJson;
 
 /**
  * What the director reads from a request before admitting it: the body, the model names (after the
@@ -21,16 +21,15 @@ record ParsedRequest(LlmRequestBody body, String incomingModel, String targetMod
     String fairnessId, String requestId, byte[] forwardBody, boolean rewritten) {
 
   /** Parses the body; a malformed one is a {@link RouterException} (400). */
-  static ParsedRequest read(RequestInput input) {
-    LlmRequestBody body = OpenAiRequestParser.parse(input.path(), input.body());
+  static ParsedRequest read(RequestInput input, RequestJson json) {
+    LlmRequestBody body = OpenAiRequestParser.parse(input.path(), input.body(), json);
     String incoming = OpenAiRequestParser.model(body);
     String rewrite = input.headers().get(RequestDirector.MODEL_REWRITE);
     String target = rewrite == null || rewrite.isEmpty() ? incoming : rewrite;
     byte[] forward = input.body();
     boolean rewritten = false;
     if (!target.equals(incoming)) {
-      ((ObjectNode) body.json()).put("model", target);
-      forward = OpenAiRequestParser.serialize(body.json());
+      forward = OpenAiRequestParser.withModel(body, target);
       rewritten = true;
     }
     return new ParsedRequest(body, incoming, target, input.pool().priorityOf(input.headers().get(RequestDirector.OBJECTIVE)),
@@ -41,11 +40,11 @@ record ParsedRequest(LlmRequestBody body, String incomingModel, String targetMod
    * Reads what it can without rejecting anything: for an external picker, which answers malformed requests itself.
    * The model names (for metrics) are empty when the body cannot be read.
    */
-  static ParsedRequest readLeniently(RequestInput input) {
+  static ParsedRequest readLeniently(RequestInput input, RequestJson json) {
     String model = "";
     LlmRequestBody body = null;
     try {
-      body = OpenAiRequestParser.parse(input.path(), input.body());
+      body = OpenAiRequestParser.parse(input.path(), input.body(), json);
       model = OpenAiRequestParser.model(body);
     } catch (RouterException e) {
       // the picker decides what to answer

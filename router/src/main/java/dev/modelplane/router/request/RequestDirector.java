@@ -2,6 +2,7 @@ package dev.modelplane.router.request;
 
 import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.config.SchedulingSetup;
+import dev.modelplane.router.metrics.MetricLabels;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.pool.EndpointId;
@@ -12,6 +13,7 @@ import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.PreRequestPlugin;
 import dev.modelplane.router.scheduling.PrepareDataPlugin;
 import dev.modelplane.router.scheduling.ProfileRunResult;
+import dev.modelplane.router.scheduling.RequestJson;
 import dev.modelplane.router.scheduling.ResponseCompletePlugin;
 import dev.modelplane.router.scheduling.ResponseOutcome;
 import dev.modelplane.router.scheduling.ResponseProgress;
@@ -54,6 +56,12 @@ public final class RequestDirector implements AutoCloseable {
   private final Admission admission;
   private final ExternalPicker externalPicker;
   private final boolean failOpen;
+  private final RequestLimits limits;
+  private final RequestJson json;
+  private final InflightBytes inflight;
+  private final MetricLabels labels;
+  /** The model labels of a request, resolved once so that gauges go up and down under the same label. */
+  private static final String LABELS = "modelplane.metricLabels";
 
   /** A route being decided; {@link #cancel()} withdraws it (the client went away while it was queued). */
   public record PendingDecision(CompletableFuture<RoutingDecision> decision, Runnable canceller) {
@@ -74,6 +82,17 @@ public final class RequestDirector implements AutoCloseable {
    */
   public RequestDirector(SchedulingSetup setup, RouterMetrics metrics, LongSupplier nanoClock,
       ScheduledExecutorService flowExecutor, ExternalPicker externalPicker, boolean failOpen) {
+    this(setup, metrics, nanoClock, flowExecutor, externalPicker, failOpen, RequestLimits.defaults());
+  }
+
+  /** A director with the given request limits (body size, JSON shape, bytes in flight). */
+  public RequestDirector(SchedulingSetup setup, RouterMetrics metrics, LongSupplier nanoClock,
+      ScheduledExecutorService flowExecutor, ExternalPicker externalPicker, boolean failOpen, RequestLimits limits) {
+    this.limits = limits;
+    this.json = new RequestJson(limits.json());
+    this.inflight = new InflightBytes(limits.maxInflightBytes(), () -> metrics.inflightRejections.inc());
+    metrics.inflightBytes(inflight::used);
+    this.labels = metrics.labels;
     this.setup = setup;
     this.metrics = metrics;
     this.locator = new CandidateLocator(nanoClock);
@@ -94,6 +113,15 @@ public final class RequestDirector implements AutoCloseable {
     return setup;
   }
 
+  public RequestLimits limits() {
+    return limits;
+  }
+
+  /** The budget of request bytes in flight, shared by both front ends. */
+  public InflightBytes inflight() {
+    return inflight;
+  }
+
   /** Decides where a request goes. Errors complete the future with a {@link RouterException}. */
   public PendingDecision route(RequestInput input) {
     if (externalPicker != null) {
@@ -102,7 +130,7 @@ public final class RequestDirector implements AutoCloseable {
     ParsedRequest parsed;
     List<EndpointState> candidates;
     try {
-      parsed = ParsedRequest.read(input);
+      parsed = ParsedRequest.read(input, json);
       candidates = locator.locate(input, Set.of());
     } catch (RouterException e) {
       recordError(null, null, e);
@@ -161,14 +189,21 @@ public final class RequestDirector implements AutoCloseable {
     if (state != null) {
       state.requestStarted();
     }
-    metrics.runningRequests.add(1, decision.request().incomingModel());
+    metrics.runningRequests.add(1, labels(decision.request())[0]);
   }
 
   /** The model server's response headers arrived from {@code servedBy}. */
   public void responseReceived(RoutingDecision decision, int status, Destination servedBy) {
+    if (status >= 200 && status < 300) {
+      InferenceRequest r = decision.request();
+      labels.served(r.targetModel());
+      if (r.incomingModel().equals(r.targetModel())) {
+        labels.served(r.incomingModel());
+      }
+    }
     if (status != 200) {
-      metrics.requestErrorTotal.inc(decision.request().incomingModel(), decision.request().targetModel(),
-          ErrorCode.MODEL_SERVER_ERROR.code());
+      String[] l = labels(decision.request());
+      metrics.requestErrorTotal.inc(l[0], l[1], ErrorCode.MODEL_SERVER_ERROR.code());
     }
     if (decision.external() != null) {
       decision.external().responseReceived(status, servedBy);
@@ -190,7 +225,7 @@ public final class RequestDirector implements AutoCloseable {
     if (state != null) {
       state.requestFinished();
     }
-    metrics.runningRequests.add(-1, decision.request().incomingModel());
+    metrics.runningRequests.add(-1, labels(decision.request())[0]);
     admission.capacityChanged(decision.pool(), false);
   }
 
@@ -207,8 +242,9 @@ public final class RequestDirector implements AutoCloseable {
       }
     }
     if (outcome.succeeded()) {
-      String model = decision.request().incomingModel();
-      String target = decision.request().targetModel();
+      String[] l = labels(decision.request());
+      String model = l[0];
+      String target = l[1];
       metrics.requestDuration.observe((nowNanos - decision.input().receivedNanos()) / 1e9, model, target);
       metrics.responseSizes.observe(outcome.responseBytes(), model, target);
     }
@@ -220,7 +256,7 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   private PendingDecision routeExternally(RequestInput input) {
-    ParsedRequest parsed = ParsedRequest.readLeniently(input);
+    ParsedRequest parsed = ParsedRequest.readLeniently(input, json);
     InferenceRequest request = inferenceRequest(input, parsed);
     ExternalPicker.Exchange exchange = externalPicker.pick(input, parsed.requestId());
     CompletableFuture<RoutingDecision> decision = exchange.answer().handle((answer, err) -> {
@@ -281,7 +317,7 @@ public final class RequestDirector implements AutoCloseable {
     try {
       result = setup.scheduler().schedule(request, candidates);
     } catch (SchedulingException e) {
-      metrics.schedulerAttempts.inc("failure", parsed.targetModel(), "", "", "");
+      metrics.schedulerAttempts.inc("failure", labels.model(parsed.targetModel()), "", "", "");
       throw new RouterException(ErrorCode.RESOURCE_EXHAUSTED, "failed to find target endpoint: " + e.getMessage());
     }
     for (PreRequestPlugin p : setup.lifecycle().preRequest()) {
@@ -289,13 +325,16 @@ public final class RequestDirector implements AutoCloseable {
       p.preRequest(request, result);
       metrics.pluginDuration("PreRequest", p, System.nanoTime() - t);
     }
+    if (parsed.body() != null) {
+      parsed.body().dropUserInput(); // computed again from the raw bytes if a later plugin asks
+    }
     List<Destination> destinations = new ArrayList<>();
     for (Candidate c : result.primary().targets()) {
       destinations.add(Destination.of(c.state()));
     }
     EndpointState first = result.primary().targets().get(0).state();
     first.picked();
-    metrics.schedulerAttempts.inc("success", parsed.targetModel(), first.id().name(), first.id().namespace(),
+    metrics.schedulerAttempts.inc("success", labels.model(parsed.targetModel()), first.id().name(), first.id().namespace(),
         String.valueOf(first.endpoint().port()));
     for (Map.Entry<String, ProfileRunResult> e : result.profileResults().entrySet()) {
       SchedulerProfile profile = setup.scheduler().profiles().get(e.getKey());
@@ -324,12 +363,29 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   private void recordPicked(ParsedRequest parsed) {
-    metrics.requestTotal.inc(parsed.incomingModel(), parsed.targetModel(), String.valueOf(parsed.priority()));
-    metrics.requestSizes.observe(parsed.forwardBody().length, parsed.incomingModel(), parsed.targetModel());
+    String model = labels.model(parsed.incomingModel());
+    String target = labels.model(parsed.targetModel());
+    metrics.requestTotal.inc(model, target, String.valueOf(parsed.priority()));
+    metrics.requestSizes.observe(parsed.forwardBody().length, model, target);
   }
 
   private void recordError(String model, String target, RouterException e) {
-    metrics.requestErrorTotal.inc(model == null ? "" : model, target == null ? "" : target, e.code().code());
+    metrics.requestErrorTotal.inc(labels.model(model), labels.model(target), e.code().code());
+  }
+
+  /** A request's model and target model labels, resolved on first use and kept with the request. */
+  private String[] labels(InferenceRequest request) {
+    String[] l = request.attribute(LABELS);
+    if (l == null) {
+      l = new String[] {labels.model(request.incomingModel()), labels.model(request.targetModel())};
+      request.attribute(LABELS, l);
+    }
+    return l;
+  }
+
+  /** The label of a request's model, for the front ends' own metrics. */
+  public String modelLabel(RoutingDecision decision) {
+    return decision == null ? "" : labels(decision.request())[0];
   }
 
   private static RuntimeException unwrap(Throwable t) {

@@ -1,17 +1,15 @@
 package dev.modelplane.router.scheduling;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * A parsed OpenAI-style request body: which API it targets and the JSON itself. The bytes the prefix cache hashes
- * are derived lazily, per API as GIE does.
+ * A parsed OpenAI-style request body: which API it targets, the bytes received and the few top-level fields
+ * scheduling reads. The bytes the prefix cache hashes are derived lazily, per API as GIE does.
  */
 public final class LlmRequestBody {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The OpenAI APIs GIE's {@code openai-parser} recognises, chosen by the suffix of the request path. */
   public enum Api {
@@ -48,88 +46,122 @@ public final class LlmRequestBody {
   }
 
   private final Api api;
-  private final ObjectNode json;
-  private final boolean stream;
-  private byte[] userInput;
+  private final byte[] raw;
+  private final RequestJson.Fields fields;
+  private volatile byte[] userInput;
 
+  /**
+   * A body {@link RequestJson#scan} accepted: the raw bytes (kept to forward, and re-read on demand) and the fields
+   * extracted from them. No JSON tree is kept.
+   */
+  public LlmRequestBody(Api api, byte[] raw, RequestJson.Fields fields) {
+    this.api = api;
+    this.raw = raw;
+    this.fields = fields;
+  }
+
+  /** A body from a JSON object (tests, benchmarks): serialised, then read as a received body would be. */
   public LlmRequestBody(Api api, ObjectNode json) {
     this.api = api;
-    this.json = json;
-    JsonNode s = json.get("stream");
-    this.stream = s != null && s.isBoolean() && s.booleanValue();
+    this.raw = json.toString().getBytes(StandardCharsets.UTF_8);
+    try {
+      this.fields = RequestJson.defaults().scan(raw);
+    } catch (RequestJson.Refused e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
   }
 
   public Api api() {
     return api;
   }
 
-  public ObjectNode json() {
-    return json;
+  /** The body as received. */
+  public byte[] raw() {
+    return raw;
+  }
+
+  /** The top-level fields read from it. */
+  public RequestJson.Fields fields() {
+    return fields;
   }
 
   public boolean stream() {
-    return stream;
+    return fields.stream();
   }
 
   /** {@code cache_salt}, isolating prefix caches between tenants; empty when absent. */
   public String cacheSalt() {
-    JsonNode salt = json.get("cache_salt");
-    return salt != null && salt.isTextual() ? salt.textValue() : "";
+    return fields.cacheSalt();
   }
 
-  /** The bytes whose prefix identifies the cached KV blocks (the prompt text or the JSON of the messages). */
-  public byte[] userInputBytes() {
-    if (userInput == null) {
-      userInput = computeUserInput();
+  /**
+   * The first of {@code max_completion_tokens}, {@code max_tokens}, {@code max_output_tokens} that is a positive
+   * integer, else 0.
+   */
+  public int maxOutputTokens() {
+    for (Integer v : new Integer[] {fields.maxCompletionTokens(), fields.maxTokens(), fields.maxOutputTokens()}) {
+      if (v != null && v > 0) {
+        return v;
+      }
     }
-    return userInput;
+    return 0;
+  }
+
+  /**
+   * The bytes whose prefix identifies the cached KV blocks (the prompt text or the JSON of the messages), computed
+   * once by streaming the raw body; {@link #dropUserInput} lets them go.
+   */
+  public byte[] userInputBytes() {
+    byte[] u = userInput;
+    if (u == null) {
+      u = computeUserInput();
+      userInput = u;
+    }
+    return u;
+  }
+
+  /** Forgets {@link #userInputBytes()} (computed again if asked): a scheduled request need not hold a copy. */
+  public void dropUserInput() {
+    userInput = null;
   }
 
   private byte[] computeUserInput() {
     try {
       return switch (api) {
-        case CONVERSATIONS -> JSON.writeValueAsBytes(json.get("items"));
-        case RESPONSES -> {
-          ArrayNode combined = JSON.createArrayNode();
-          if (json.hasNonNull("instructions")) {
-            combined.addObject().set("instructions", json.get("instructions"));
-          }
-          if (json.hasNonNull("tools")) {
-            combined.addObject().set("tools", json.get("tools"));
-          }
-          combined.addObject().set("input", json.get("input"));
-          yield JSON.writeValueAsBytes(combined);
-        }
-        case CHAT_COMPLETIONS -> JSON.writeValueAsBytes(json.get("messages"));
-        case COMPLETIONS -> promptText(json.get("prompt")).getBytes(StandardCharsets.UTF_8);
-        case EMBEDDINGS -> JSON.writeValueAsBytes(json.get("input"));
+        case CONVERSATIONS -> RequestJson.member(raw, "items");
+        case RESPONSES -> responsesInput();
+        case CHAT_COMPLETIONS -> RequestJson.member(raw, "messages");
+        case COMPLETIONS -> RequestJson.promptText(raw).getBytes(StandardCharsets.UTF_8);
+        case EMBEDDINGS -> RequestJson.member(raw, "input");
       };
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (IllegalStateException e) {
       return new byte[0];
     }
   }
 
-  /** A completions prompt as plain text: a string as is, an array of strings joined by spaces. */
-  static String promptText(JsonNode prompt) {
-    if (prompt == null || prompt.isNull()) {
-      return "";
-    }
-    if (prompt.isTextual()) {
-      return prompt.textValue();
-    }
-    if (prompt.isArray()) {
-      StringBuilder sb = new StringBuilder();
-      for (JsonNode part : prompt) {
-        if (!part.isTextual()) {
-          continue; // token-id prompts have no text to hash
-        }
-        if (!sb.isEmpty()) {
-          sb.append(' ');
-        }
-        sb.append(part.textValue());
+  /** {@code [{"instructions":…},{"tools":…},{"input":…}]}, the first two only when present and not null. */
+  private byte[] responsesInput() {
+    byte[][] m = RequestJson.members(raw, "instructions", "tools", "input");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write('[');
+    String[] names = {"instructions", "tools", "input"};
+    boolean first = true;
+    for (int i = 0; i < 3; i++) {
+      boolean absent = m[i] == null || Arrays.equals(m[i], NULL);
+      if (i < 2 && absent) {
+        continue;
       }
-      return sb.toString();
+      if (!first) {
+        out.write(',');
+      }
+      first = false;
+      out.writeBytes(("{\"" + names[i] + "\":").getBytes(StandardCharsets.UTF_8));
+      out.writeBytes(m[i] == null ? NULL : m[i]);
+      out.write('}');
     }
-    return "";
+    out.write(']');
+    return out.toByteArray();
   }
+
+  private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
 }

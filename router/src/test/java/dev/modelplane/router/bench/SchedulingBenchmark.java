@@ -101,7 +101,7 @@ public class SchedulingBenchmark {
   private SchedulingResult decide() {
     LlmRequestBody body = bodies[next++ & (bodies.length - 1)];
     // A fresh body object per decision: hashing must not be served from the previous run's cached bytes.
-    LlmRequestBody fresh = new LlmRequestBody(body.api(), body.json());
+    LlmRequestBody fresh = new LlmRequestBody(body.api(), body.raw(), body.fields());
     InferenceRequest request = new InferenceRequest("r", "llama", "llama", fresh, Map.of(), 0, "default-flow", 0);
     List<Candidate> candidates = new ArrayList<>(states.size());
     for (EndpointState s : states) {

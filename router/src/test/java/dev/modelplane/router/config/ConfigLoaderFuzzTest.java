@@ -69,6 +69,37 @@ class ConfigLoaderFuzzTest {
     Statistics.label("outcome").collect(load(yaml));
   }
 
+  /**
+   * A loader that refused everything would pass the properties above; this one fails it. Configs built only of
+   * valid parts load, however many plugins they name (up to 500).
+   */
+  @Property(tries = 200, seed = "7344", shrinking = ShrinkingMode.OFF)
+  void validConfigsLoadWhateverTheirSize(@ForAll("randoms") Random r) {
+    List<String> scorers = List.of("queue-scorer", "kv-cache-utilization-scorer", "prefix-cache-scorer");
+    int plugins = r.nextInt(4) == 0 ? 100 + r.nextInt(400) : 1 + r.nextInt(6);
+    StringBuilder y = new StringBuilder(r.nextBoolean() ? "featureGates: [flowControl]\n" : "").append("plugins:\n");
+    for (int i = 0; i < plugins; i++) {
+      y.append("- type: ").append(scorers.get(r.nextInt(scorers.size()))).append("\n  name: s").append(i)
+          .append('\n');
+    }
+    if (r.nextBoolean()) { // else GIE's defaulting: one profile with every plugin
+      y.append("schedulingProfiles:\n- name: default\n  plugins:\n");
+      for (int k = 0; k < plugins; k++) {
+        if (k == 0 || r.nextBoolean()) {
+          y.append("  - pluginRef: s").append(k).append("\n    weight: ").append(1 + r.nextInt(5)).append('\n');
+        }
+      }
+    }
+    String yaml = y.toString();
+    try {
+      new ConfigLoader(REGISTRY, PluginEnvironment.direct(), null).load(yaml);
+    } catch (IllegalArgumentException e) {
+      throw new AssertionError("a valid config was refused: " + e.getMessage() + "\n"
+          + (yaml.length() > 2000 ? yaml.substring(0, 2000) : yaml), e);
+    }
+    Statistics.label("plugins").collect(plugins < 10 ? "<10" : ">=100");
+  }
+
   private static String load(String yaml) {
     return Hostile.outcome(() -> new ConfigLoader(REGISTRY, PluginEnvironment.direct(), null).load(yaml),
         IllegalArgumentException.class);

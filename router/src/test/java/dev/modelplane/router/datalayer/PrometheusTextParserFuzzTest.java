@@ -51,6 +51,33 @@ class PrometheusTextParserFuzzTest {
     }));
   }
 
+  /**
+   * A parser that returned nothing would pass the property above; this one fails it. Every sample line of a
+   * well-formed page is parsed with its labels and value, for pages of a few lines up to several MiB.
+   */
+  @Property(tries = 100, seed = "7352", shrinking = ShrinkingMode.OFF)
+  void wellFormedPagesParseCompletely(@ForAll("randoms") Random r) {
+    int lines = r.nextInt(4) == 0 ? 20_000 + r.nextInt(60_000) : 1 + r.nextInt(50);
+    StringBuilder b = new StringBuilder("# HELP vllm:num_requests_waiting Requests waiting.\n");
+    Map<String, Double> expected = new java.util.HashMap<>();
+    for (int i = 0; i < lines; i++) {
+      String name = NAMES.get(r.nextInt(NAMES.size()));
+      double value = r.nextInt(1000) / 4.0;
+      String model = "model-" + i + (r.nextBoolean() ? "-\u00e9" : "");
+      b.append(name).append("{model_name=\"").append(model).append("\",engine=\"").append(r.nextInt(4))
+          .append("\"} ").append(value).append(r.nextBoolean() ? " 1700000000000" : "").append('\n');
+      if (WANTED.contains(name)) {
+        expected.put(name + "/" + model, value);
+      }
+    }
+    Map<String, List<PrometheusSample>> out = PrometheusTextParser.parse(b.toString(), WANTED);
+    Map<String, Double> parsed = new java.util.HashMap<>();
+    out.forEach((name, samples) -> samples.forEach(smp -> parsed.put(name + "/" + smp.labels().get("model_name"),
+        smp.value())));
+    assertThat(parsed).isEqualTo(expected);
+    Statistics.label("size").collect(b.length() < 1 << 20 ? "<1MiB" : ">=1MiB");
+  }
+
   @Provide
   Arbitrary<String> modes() {
     return Arbitraries.of("valid", "mutated", "mutated", "random");

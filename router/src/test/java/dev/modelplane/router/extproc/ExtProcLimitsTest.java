@@ -11,6 +11,8 @@ import dev.modelplane.router.pool.Endpoint;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.request.RequestLimits;
+import dev.modelplane.router.scheduling.RequestJson;
 import io.envoyproxy.envoy.service.ext_proc.v3.ImmediateResponse;
 import io.envoyproxy.envoy.service.ext_proc.v3.ProcessingResponse;
 import io.grpc.ManagedChannel;
@@ -107,6 +109,85 @@ class ExtProcLimitsTest {
           .isTrue();
     }
     assertThat(metrics.scrape()).contains("modelplane_extproc_streams_total{outcome=\"response_unbuffered\"} 1");
+  }
+
+  /** An ext_proc server whose director has these limits; the caller closes the channel. */
+  private ManagedChannel serverWith(RequestDirector director) throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    Server s = InProcessServerBuilder.forName(name).directExecutor()
+        .addService(new ExtProcService(director, pools, metrics, false, director.limits().maxBodyBytes())).build()
+        .start();
+    extra.add(s);
+    return InProcessChannelBuilder.forName(name).directExecutor().build();
+  }
+
+  private final List<Server> extra = new java.util.ArrayList<>();
+
+  @AfterEach
+  void stopExtra() {
+    extra.forEach(Server::shutdownNow);
+  }
+
+  private RequestDirector director(RequestLimits limits) {
+    SchedulingSetup setup = new ConfigLoader(PluginRegistry.builtIn(), PluginEnvironment.direct(), null)
+        .load(ConfigLoader.DEFAULT_CONFIG);
+    return new RequestDirector(setup, metrics, System::nanoTime, flow, null, false, limits);
+  }
+
+  @Test
+  void bodiesOverTheInFlightBudgetGetAnImmediate429WithRetryAfterUntilBytesAreReleased() throws Exception {
+    RequestDirector director = director(RequestLimits.defaults().withMaxBodyBytes(CAP)
+        .withMaxInflightBytes(CAP + CAP / 2));
+    ManagedChannel ch = serverWith(director);
+    try (EnvoySimulator first = new EnvoySimulator(ch)) {
+      first.requestHeaders(headers(), false);
+      first.requestBody("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(3000), false); // held, not yet routed
+      assertThat(director.inflight().used()).isGreaterThan(3000);
+      try (EnvoySimulator second = new EnvoySimulator(ch)) {
+        second.requestHeaders(headers(), false);
+        second.requestBody("{\"model\":\"m\",\"prompt\":\"" + "y".repeat(3500) + "\"}", true);
+        ImmediateResponse ir = second.next().getImmediateResponse();
+        assertThat(ir.getStatus().getCodeValue()).isEqualTo(429);
+        assertThat(ir.getHeaders().getSetHeadersList()).anyMatch(h -> h.getHeader().getKey().equals("retry-after")
+            && h.getHeader().getRawValue().toStringUtf8().equals("1"));
+        assertThat(ir.getBody().toStringUtf8()).contains("\"type\":\"rate_limit_exceeded\"")
+            .contains("too many request bytes in flight");
+      }
+    }
+    // the first stream ended without a body's end: its bytes are given back
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> director.inflight().used() == 0);
+    try (EnvoySimulator third = new EnvoySimulator(ch)) {
+      third.requestHeaders(headers(), false);
+      third.requestBody("{\"model\":\"m\",\"prompt\":\"" + "y".repeat(3500) + "\"}", true);
+      assertThat(third.next().hasRequestHeaders()).as("routed").isTrue();
+    }
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> director.inflight().used() == 0);
+    assertThat(metrics.scrape()).contains("modelplane_router_inflight_bytes_rejections_total 1.0")
+        .contains("modelplane_router_inflight_request_bytes 0.0");
+    ch.shutdownNow();
+  }
+
+  @Test
+  void aBodyOverTheJsonElementLimitIsAnImmediate400() throws Exception {
+    RequestDirector director = director(RequestLimits.defaults().withJson(new RequestJson.Limits(8, 100, 1000)));
+    ManagedChannel ch = serverWith(director);
+    try (EnvoySimulator envoy = new EnvoySimulator(ch)) {
+      envoy.requestHeaders(Map.of(":method", "POST", ":path", "/v1/chat/completions", "content-type",
+          "application/json"), false);
+      envoy.requestBody("{\"model\":\"m\",\"messages\":[" + "{},".repeat(200) + "{}]}", true);
+      ImmediateResponse ir = envoy.next().getImmediateResponse();
+      assertThat(ir.getStatus().getCodeValue()).isEqualTo(400);
+      assertThat(ir.getBody().toStringUtf8()).contains("\"type\":\"invalid_request_error\"")
+          .contains("more than 100 JSON elements");
+    }
+    try (EnvoySimulator envoy = new EnvoySimulator(ch)) {
+      envoy.requestHeaders(headers(), false);
+      envoy.requestBody("{\"model\":\"m\",\"prompt\":\"hi\"}", true);
+      assertThat(envoy.next().hasRequestHeaders()).isTrue();
+    }
+    ch.shutdownNow();
   }
 
   @Test

@@ -115,8 +115,69 @@ class ExtProcStreamFuzzTest {
     check(sequence, random);
   }
 
+  /**
+   * A stream that answered everything would pass the properties above; this one fails it. A well-formed request —
+   * headers, then a valid body of any size (up to a few MiB, in one chunk or many), in buffered or streamed mode —
+   * is routed: the headers response names a destination and the body goes on unchanged; its bytes are given back
+   * when the stream ends.
+   */
+  @Property(tries = 200, seed = "7373", shrinking = ShrinkingMode.OFF)
+  void validRequestsAreRoutedWhateverTheirSize(@ForAll("randoms") Random r) {
+    long before = director.inflight().used();
+    StringBuilder sb = new StringBuilder("{\"model\":\"m\",\"stream\":").append(r.nextBoolean())
+        .append(",\"messages\":[");
+    int messages = r.nextInt(4) == 0 ? 10_000 + r.nextInt(40_000) : 1 + r.nextInt(50);
+    for (int i = 0; i < messages; i++) {
+      sb.append(i == 0 ? "" : ",").append("{\"role\":\"user\",\"content\":\"message ").append(i).append("\"}");
+    }
+    String big = r.nextInt(4) == 0 ? "x".repeat(1 + r.nextInt(3 << 20)) : "hi";
+    byte[] body = sb.append(",{\"role\":\"user\",\"content\":\"").append(big).append("\"}]}").toString()
+        .getBytes(StandardCharsets.UTF_8);
+    List<ProcessingRequest> sequence = new ArrayList<>();
+    boolean streamed = r.nextBoolean();
+    ProcessingRequest.Builder headers = ProcessingRequest.newBuilder().setRequestHeaders(HttpHeaders.newBuilder()
+        .setHeaders(EnvoySimulator.headerMap(Map.of(":path", "/v1/chat/completions", ":method", "POST",
+            "content-type", "application/json"))));
+    if (!streamed) {
+      headers.setProtocolConfig(ProtocolConfiguration.newBuilder().setRequestBodyMode(
+          ProcessingMode.BodySendMode.BUFFERED));
+    }
+    sequence.add(headers.build());
+    int chunks = streamed ? 1 + r.nextInt(20) : 1;
+    int at = 0;
+    for (int c = 0; c < chunks; c++) {
+      int len = c == chunks - 1 ? body.length - at : r.nextInt(body.length - at + 1);
+      sequence.add(ProcessingRequest.newBuilder().setRequestBody(HttpBody.newBuilder()
+          .setBody(ByteString.copyFrom(body, at, len)).setEndOfStream(c == chunks - 1)).build());
+      at += len;
+    }
+    Recorder recorder = new Recorder();
+    ExtProcStream stream = new ExtProcStream(recorder, director, pools, metrics, false, 8L << 20);
+    sequence.forEach(stream::onNext);
+    assertThat(recorder.summary()).isEqualTo("responses");
+    List<String> setHeaders = new ArrayList<>();
+    java.io.ByteArrayOutputStream forwarded = new java.io.ByteArrayOutputStream();
+    for (ProcessingResponse resp : recorder.responses) {
+      assertThat(resp.hasRequestHeaders() || resp.hasRequestBody()).as("routed: %s", resp).isTrue();
+      var common = resp.hasRequestHeaders() ? resp.getRequestHeaders().getResponse()
+          : resp.getRequestBody().getResponse();
+      common.getHeaderMutation().getSetHeadersList().forEach(h -> setHeaders.add(h.getHeader().getKey()));
+      var mutation = common.getBodyMutation();
+      forwarded.writeBytes((mutation.hasStreamedResponse() ? mutation.getStreamedResponse().getBody()
+          : mutation.getBody()).toByteArray());
+    }
+    assertThat(setHeaders).contains(EppProtocol.DESTINATION_ENDPOINT_KEY);
+    if (forwarded.size() > 0) {
+      assertThat(forwarded.toByteArray()).isEqualTo(body);
+    }
+    stream.onCompleted();
+    assertThat(director.inflight().used()).as("bytes given back").isEqualTo(before);
+    Statistics.label("size").collect(body.length < 1 << 16 ? "<64KiB" : body.length < 1 << 20 ? "<1MiB" : ">=1MiB");
+  }
+
   private static void check(List<ProcessingRequest> sequence, Random random) {
     int end = random.nextInt(3);
+    long before = director.inflight().used();
     Recorder recorder = new Recorder();
     Statistics.label("outcome").collect(Hostile.outcome(() -> {
       ExtProcStream stream = new ExtProcStream(recorder, director, pools, metrics, random.nextInt(4) == 0,
@@ -132,6 +193,10 @@ class ExtProcStreamFuzzTest {
       return null;
     }));
     Statistics.label("answer").collect(recorder.summary());
+    if (end != 2) {
+      // The stream ended, however: whatever it reserved of the in-flight budget is back.
+      assertThat(director.inflight().used()).isEqualTo(before);
+    }
     for (ProcessingResponse r : recorder.responses) {
       if (r.hasImmediateResponse()) {
         int status = r.getImmediateResponse().getStatus().getCodeValue();

@@ -99,6 +99,50 @@ class FlowControllerTest {
   }
 
   @Test
+  void perFlowStateLeavesWithTheFlowsLastRequestWhileTheBandStaysBusy() {
+    FlowController fc = controller(FlowControlConfig.DEFAULT);
+    FlowController.Ticket keep = fc.enqueue("keep", 0, 1, 0); // saturated: stays queued, the band never empties
+    for (int i = 0; i < 10_000; i++) {
+      fc.enqueue("client-" + i, 0, 1, 0).cancel();
+    }
+    assertThat(fc.queuedRequests()).isEqualTo(1);
+    assertThat(fc.queueSizes().get(0)).as("one entry per fairness id ever seen would grow without bound")
+        .containsOnlyKeys("keep");
+    saturation = 0;
+    for (int i = 0; i < 1000; i++) {
+      now.incrementAndGet();
+      fc.enqueue("other-" + i, 0, 1, 0);
+      assertThat(fc.dispatchCycle()).isTrue(); // served oldest first: keep, then each newcomer as it comes
+    }
+    assertThat(keep.outcome().getNow(null)).isEqualTo(FlowOutcome.DISPATCHED);
+    assertThat(fc.queueSizes().get(0)).hasSize(1);
+    assertThat(fc.dispatchCycle()).isTrue();
+    assertThat(fc.queueSizes().get(0)).isEmpty();
+  }
+
+  @Test
+  void roundRobinTakesTurnsAcrossFlowsThatLeaveAndComeBack() {
+    FlowControlConfig config = new FlowControlConfig(0, 0, Duration.ZERO,
+        new FlowControlConfig.BandConfig(0, 0, 0, FlowControlConfig.ROUND_ROBIN, null), List.of());
+    FlowController fc = controller(config);
+    List<FlowController.Ticket> t = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (String f : List.of("a", "b", "c")) {
+      t.add(fc.enqueue(f, 0, 1, 0));
+      names.add(f + "1");
+    }
+    saturation = 0;
+    assertThat(fc.dispatchCycle()).isTrue(); // a1; flow a leaves
+    t.add(fc.enqueue("a", 0, 1, 0)); // a comes back behind b and c
+    names.add("a2");
+    List<String> dispatched = new ArrayList<>(List.of("a1"));
+    while (fc.dispatchCycle()) {
+      order(t, names).stream().filter(n -> !dispatched.contains(n)).forEach(dispatched::add);
+    }
+    assertThat(dispatched).containsExactly("a1", "b1", "c1", "a2");
+  }
+
+  @Test
   void capacityLimitsRejectWith429() {
     FlowControlConfig config = new FlowControlConfig(0, 2, Duration.ZERO,
         new FlowControlConfig.BandConfig(0, 150, 0, null, null), List.of());

@@ -38,6 +38,8 @@ class GatewayFuzzTest extends GatewayHarness {
   private static final int ANSWER_TIMEOUT_MS = 5000;
   private static final int INCOMPLETE_TIMEOUT_MS = 400;
   private static final String MARKER = "x-fake-server";
+  /** Above the largest valid body generated (1.1 MB), below the oversized ones. */
+  private static final int MAX_BODY = 2 << 20;
   private static final List<String> PATHS = List.of("/v1/chat/completions", "/v1/completions", "/v1/embeddings",
       "/v1/models", "/health", "/metrics", "/", "*", "/v1/chat/completions?stream=true", "/%zz", "/v1/../etc");
   private static final Mutations MUTATIONS = new Mutations(List.of("\r\n", "\r\n\r\n", "\n", ":", " ", "\t",
@@ -54,7 +56,7 @@ class GatewayFuzzTest extends GatewayHarness {
   @Test
   void thousandsOfHostileRequestsGetA4xxOrACloseNeverAGateway5xxOrAHang() throws Exception {
     FakeModelServer upstream = server("a");
-    router(upstream.hostPort(), null, 1 << 20);
+    router(upstream.hostPort(), null, MAX_BODY);
     int port = router.gatewayPort();
     Random seeds = new Random(SEED);
     ExecutorService clients = Executors.newFixedThreadPool(12);
@@ -132,6 +134,9 @@ class GatewayFuzzTest extends GatewayHarness {
           break; // closed
         }
         statuses.add(response.status());
+        if (request.mustSucceed() && response.status() != 200 && violation == null) {
+          violation = "valid request answered " + response.status() + " " + response.body() + ": " + request.shown();
+        }
         if (response.status() == 501 || response.status() == 505) {
           protocolRefusals.incrementAndGet(); // an unknown method or HTTP version: the answer RFC 9110 prescribes
         } else if (response.status() >= 500) {
@@ -146,6 +151,12 @@ class GatewayFuzzTest extends GatewayHarness {
     } catch (IOException e) {
       return new Outcome(request.kind(), statuses, upstream5xx, "could not connect: " + e);
     }
+    if (violation == null && request.mustSucceed()
+        && (statuses.size() != request.expected() || statuses.stream().anyMatch(s -> s != 200))) {
+      // A gateway that refused everything would pass the checks above: valid requests must reach the upstream.
+      violation = "valid request answered " + statuses + " instead of " + request.expected() + " x 200: "
+          + request.shown();
+    }
     return new Outcome(request.kind(), statuses, upstream5xx, violation);
   }
 
@@ -154,6 +165,11 @@ class GatewayFuzzTest extends GatewayHarness {
    * responses for pipelined requests.
    */
   record Request(String kind, byte[] bytes, boolean complete, int expected, boolean earlyClose) {
+    /** Well-formed requests within every limit: each must be answered 200 by the upstream. */
+    boolean mustSucceed() {
+      return kind.equals("valid") || kind.equals("pipelined");
+    }
+
     String shown() {
       String s = new String(bytes, 0, Math.min(bytes.length, 300), StandardCharsets.ISO_8859_1);
       return s.replace("\r", "\\r").replace("\n", "\\n");
@@ -162,7 +178,7 @@ class GatewayFuzzTest extends GatewayHarness {
 
   private static Request request(Random r) {
     String only = System.getProperty("fuzz.kinds", "");
-    int kind = only.isEmpty() ? r.nextInt(12) : Integer.parseInt(pick(r, only.split(",")));
+    int kind = only.isEmpty() ? r.nextInt(13) : Integer.parseInt(pick(r, only.split(",")));
     return switch (kind) {
       case 0 -> new Request("valid", valid(r), true, 1, false);
       case 1, 2, 3 -> new Request("mutated", MUTATIONS.mutate(valid(r), valid(r), r), false, 1, false);
@@ -199,14 +215,21 @@ class GatewayFuzzTest extends GatewayHarness {
         }
         yield new Request("pipelined", out.toByteArray(), true, n, false);
       }
+      case 11 -> {
+        // Too large: 413 whether declared or chunked, and the gateway stays up.
+        byte[] body = ascii("{\"model\":\"m\",\"messages\":[" + "{},".repeat(MAX_BODY / 3 + 1000) + "{}]}");
+        yield new Request("oversized", concat(head("POST", "/v1/chat/completions", "Content-Length: " + body.length
+            + "\r\nContent-Type: application/json\r\n"), body), true, 1, false);
+      }
       default -> new Request("early close", valid(r), false, 0, true);
     };
   }
 
   private static byte[] valid(Random r) {
-    byte[] body = r.nextInt(20) == 0 ? ascii("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(1_100_000) + "\"}")
-        : chatBody(r);
-    String path = r.nextBoolean() ? "/v1/chat/completions" : "/v1/completions";
+    boolean large = r.nextInt(20) == 0;
+    byte[] body = large ? ascii("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(1_100_000) + "\"}") : chatBody(r);
+    // the large body is a completions request (no messages): valid on that path only
+    String path = large || r.nextBoolean() ? "/v1/completions" : "/v1/chat/completions";
     if (r.nextInt(4) == 0) {
       ByteArrayOutputStream chunked = new ByteArrayOutputStream();
       int at = 0;

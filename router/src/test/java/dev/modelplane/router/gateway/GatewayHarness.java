@@ -3,6 +3,7 @@ package dev.modelplane.router.gateway;
 import dev.modelplane.router.Router;
 import dev.modelplane.router.RouterOptions;
 import dev.modelplane.router.datalayer.MetricsScraper;
+import dev.modelplane.router.request.RequestLimits;
 import dev.modelplane.router.testing.FakeModelServer;
 import io.vertx.core.Vertx;
 import java.net.URI;
@@ -57,6 +58,16 @@ abstract class GatewayHarness {
         .withLimits(limits);
     router = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints, List.of(), null, null,
         MetricsScraper.Settings.DEFAULT, Duration.ofSeconds(2), null, false, false)).start();
+    return router;
+  }
+
+  /** A router over {@code endpoints} with these request limits, on both front ends. */
+  protected Router router(String endpoints, RequestLimits limits) throws Exception {
+    GatewayOptions gw = GatewayOptions.defaults().withPort(0).withEventLoops(1).withAccessLog(false)
+        .withMaxBodyBytes(limits.maxBodyBytes());
+    router = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints, List.of(), null, null,
+        MetricsScraper.Settings.DEFAULT, Duration.ofSeconds(2), null, false, false).withRequestLimits(limits))
+        .start();
     return router;
   }
 

@@ -54,6 +54,28 @@ class QuantityAndDurationFuzzTest {
     Hostile.outcome(() -> Quantities.duration(text, "field"), IllegalArgumentException.class);
   }
 
+  /** A parser refusing everything would pass the two properties above; this one fails it. */
+  @Property(tries = 3000, seed = "7365")
+  void wellFormedQuantitiesParseToTheirValue(@ForAll @LongRange(min = 0, max = 1L << 30) long n,
+      @ForAll("suffixes") String suffix) {
+    long factor = switch (suffix) {
+      case "Ki" -> 1L << 10;
+      case "Mi" -> 1L << 20;
+      case "Gi" -> 1L << 30;
+      case "k" -> 1_000L;
+      case "M" -> 1_000_000L;
+      case "G" -> 1_000_000_000L;
+      default -> 1L;
+    };
+    assertThat(Quantities.quantity(n + suffix)).isEqualTo(n * factor);
+    assertThat(Quantities.quantity(JSON.getNodeFactory().textNode(n + suffix))).isEqualTo(n * factor);
+  }
+
+  @Provide
+  Arbitrary<String> suffixes() {
+    return Arbitraries.of("", "Ki", "Mi", "Gi", "k", "M", "G");
+  }
+
   @Property(tries = 3000, seed = "7363")
   void formattedDurationsParseBack(@ForAll @LongRange(min = Long.MIN_VALUE + 1) long nanos) {
     Duration d = Duration.ofNanos(nanos);

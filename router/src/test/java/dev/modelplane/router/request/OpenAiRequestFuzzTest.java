@@ -14,6 +14,7 @@ import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.scheduling.LlmRequestBody;
+import dev.modelplane.router.scheduling.RequestJson;
 import dev.modelplane.router.testing.Hostile;
 import dev.modelplane.router.testing.Mutations;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +48,9 @@ class OpenAiRequestFuzzTest {
   private static final Mutations MUTATIONS = new Mutations(List.of("{", "}", "[", "]", "\"", ":", ",", "null",
       "true", "-0", "1e999999", "9".repeat(2000), "\"model\":", "\"messages\":", "\"prompt\":", "\"stream\":",
       "\\u0000", "\\ud800", "[[[[[[[[", "{\"a\":{\"a\":"), 1 << 20);
+  /** The tree parser's limits (depth 256, no element or string cap), so that both accept the same inputs. */
+  private static final RequestJson SAME_LIMITS_AS_TREE = new RequestJson(new RequestJson.Limits(256, Long.MAX_VALUE,
+      Integer.MAX_VALUE));
   private static final ScheduledExecutorService FLOW = Executors.newSingleThreadScheduledExecutor();
   private static PoolRegistry pools;
   private static EndpointPool pool;
@@ -73,13 +77,25 @@ class OpenAiRequestFuzzTest {
       @ForAll("bodies") byte[] donor, @ForAll("randoms") Random random, @ForAll("modes") String mode) {
     byte[] body = input(mode, valid, donor, random);
     Statistics.label("outcome").collect(Hostile.outcome(() -> {
+      TreeReference.Result expected = TreeReference.parse(path, body);
       try {
-        LlmRequestBody parsed = OpenAiRequestParser.parse(path, body);
-        parsed.userInputBytes();
-        parsed.cacheSalt();
-        OpenAiRequestParser.serialize(parsed.json());
-        return OpenAiRequestParser.model(parsed);
+        LlmRequestBody parsed = OpenAiRequestParser.parse(path, body, SAME_LIMITS_AS_TREE);
+        String model = OpenAiRequestParser.model(parsed);
+        // Whatever the tree-based parser accepted is accepted, and reads the same.
+        assertThat(expected.error()).as("the tree parser refused it").isNull();
+        assertThat(model).isEqualTo(expected.model());
+        assertThat(parsed.stream()).isEqualTo(expected.stream());
+        assertThat(parsed.cacheSalt()).isEqualTo(expected.cacheSalt());
+        assertThat(parsed.maxOutputTokens()).isEqualTo(expected.maxOutputTokens());
+        if (!TreeReference.hasDuplicateKeys(body)) {
+          assertThat(parsed.userInputBytes()).isEqualTo(expected.userInput());
+        }
+        byte[] rewritten = OpenAiRequestParser.withModel(parsed, "rewritten");
+        assertThat(JSON.readTree(rewritten)).isEqualTo(expected.rewritten("rewritten"));
+        return model;
       } catch (RouterException e) {
+        assertThat(expected.error()).as("the tree parser accepted what this one refused: " + e.getMessage())
+            .isNotNull();
         assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
         assertOpenAiError(e);
         throw e;
@@ -109,6 +125,60 @@ class OpenAiRequestFuzzTest {
         throw re;
       }
     }, RouterException.class));
+  }
+
+  /**
+   * A parser that refused everything would pass the properties above; this one fails it. Every body built to suit
+   * its API parses, whatever its size (up to a few MiB: thousands of messages, megabyte strings, token-id arrays),
+   * and reads back what was put in.
+   */
+  @Property(tries = 60, seed = "7333", shrinking = ShrinkingMode.OFF)
+  void validRequestsOfEveryApiParseWhateverTheirSize(@ForAll("randoms") Random r,
+      @ForAll("apis") LlmRequestBody.Api api) throws Exception {
+    var node = JSON.createObjectNode();
+    String model = "model-" + r.nextInt(100) + (r.nextBoolean() ? "-\u00e9" : "");
+    node.put("model", model);
+    boolean stream = r.nextBoolean();
+    node.put("stream", stream);
+    int size = switch (r.nextInt(4)) {
+      case 0 -> 1;
+      case 1 -> 1 + r.nextInt(100);
+      case 2 -> 1000 + r.nextInt(10_000);
+      default -> 20_000 + r.nextInt(60_000);
+    };
+    String big = "lorem ipsum \u00e9 ".repeat(r.nextInt(4) == 0 ? 1 + r.nextInt(200_000) : 1 + r.nextInt(10));
+    var items = JSON.createArrayNode();
+    for (int i = 0; i < size; i++) {
+      items.addObject().put("role", i % 2 == 0 ? "user" : "assistant").put("content", i == size - 1 ? big : "m" + i);
+    }
+    switch (api) {
+      case CHAT_COMPLETIONS -> node.set("messages", items);
+      case CONVERSATIONS -> node.set("items", items);
+      case RESPONSES, EMBEDDINGS -> node.set("input", items);
+      case COMPLETIONS -> {
+        if (r.nextBoolean()) {
+          node.put("prompt", big);
+        } else {
+          var ids = node.putArray("prompt");
+          for (int i = 0; i < size; i++) {
+            ids.add(r.nextInt(150_000));
+          }
+        }
+      }
+    }
+    byte[] body = JSON.writeValueAsBytes(node);
+    LlmRequestBody parsed = OpenAiRequestParser.parse("/v1/" + api.pathSuffix(), body);
+    assertThat(OpenAiRequestParser.model(parsed)).isEqualTo(model);
+    assertThat(parsed.api()).isEqualTo(api);
+    assertThat(parsed.stream()).isEqualTo(stream);
+    assertThat(parsed.userInputBytes()).isEqualTo(TreeReference.parse("/v1/" + api.pathSuffix(), body).userInput());
+    assertThat(JSON.readTree(OpenAiRequestParser.withModel(parsed, "t")).get("model").asText()).isEqualTo("t");
+    Statistics.label("size").collect(body.length < 1 << 16 ? "<64KiB" : body.length < 1 << 20 ? "<1MiB" : ">=1MiB");
+  }
+
+  @Provide
+  Arbitrary<LlmRequestBody.Api> apis() {
+    return Arbitraries.of(LlmRequestBody.Api.class);
   }
 
   private static byte[] input(String mode, byte[] valid, byte[] donor, Random random) {

@@ -1,0 +1,339 @@
+package dev.modelplane.router.scheduling;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads an OpenAI request body as a stream of JSON tokens, never as a tree: one pass checks the whole document
+ * against {@link Limits} (nesting depth, string length, number of elements) and keeps only the top-level fields
+ * scheduling needs; the prefix-cache input and a model rewrite are made by streaming the raw bytes again. Memory is
+ * bounded by the body itself plus what is extracted, whatever the shape of the JSON.
+ */
+public final class RequestJson {
+  /**
+   * What a request body's JSON may contain.
+   *
+   * @param maxDepth deepest nesting of arrays and objects
+   * @param maxElements array elements plus object members, counted over the whole document
+   * @param maxStringLength longest string (in chars), keys included
+   */
+  public record Limits(int maxDepth, long maxElements, int maxStringLength) {
+    /**
+     * 128 levels (tool schemas nest a few dozen at most); a million elements (a 128k-token prompt as token ids, or an
+     * embeddings batch of 2,048 × 512 ids, fits); strings up to 8 Mi chars (an inline image as base64 in a
+     * default-sized body).
+     */
+    public static final Limits DEFAULT = new Limits(128, 1_000_000, 8 * 1024 * 1024);
+
+    public Limits {
+      if (maxDepth < 1 || maxElements < 1 || maxStringLength < 1) {
+        throw new IllegalArgumentException("JSON limits must be positive: " + maxDepth + ", " + maxElements + ", "
+            + maxStringLength);
+      }
+    }
+  }
+
+  /** The body is not JSON, or exceeds a limit; the message is safe to show the client. */
+  public static final class Refused extends Exception {
+    public Refused(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /**
+   * The top-level fields of a body. A field given twice counts as its last value, as with a tree.
+   *
+   * @param object whether the document is a JSON object (nothing else is extracted otherwise)
+   * @param model {@code model} when it is a string, else {@code null}
+   * @param stream {@code stream} is {@code true}
+   * @param cacheSalt {@code cache_salt} when a string, else ""
+   * @param maxCompletionTokens {@code max_completion_tokens} when an integer (its int value), else {@code null}
+   * @param maxTokens {@code max_tokens} likewise
+   * @param maxOutputTokens {@code max_output_tokens} likewise
+   * @param messagesNonEmpty {@code messages} is a non-empty array
+   * @param itemsNonEmpty {@code items} is a non-empty array
+   * @param promptNonEmpty {@code prompt} is a non-empty string or a non-empty array
+   * @param inputPresent {@code input} is present and not null
+   */
+  public record Fields(boolean object, String model, boolean stream, String cacheSalt, Integer maxCompletionTokens,
+      Integer maxTokens, Integer maxOutputTokens, boolean messagesNonEmpty, boolean itemsNonEmpty,
+      boolean promptNonEmpty, boolean inputPresent) {
+  }
+
+  private static final RequestJson DEFAULT = new RequestJson(Limits.DEFAULT);
+  /** For bodies already checked: the limits were applied by {@link #scan}. */
+  private static final JsonFactory UNLIMITED = JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Integer.MAX_VALUE)
+          .maxStringLength(Integer.MAX_VALUE).maxNameLength(Integer.MAX_VALUE).maxDocumentLength(-1).build())
+      .build();
+
+  private final Limits limits;
+  private final JsonFactory factory;
+
+  public RequestJson(Limits limits) {
+    this.limits = limits;
+    this.factory = JsonFactory.builder()
+        .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(limits.maxDepth())
+            .maxStringLength(limits.maxStringLength()).maxNameLength(limits.maxStringLength()).build())
+        .build();
+  }
+
+  /** The default limits' reader. */
+  public static RequestJson defaults() {
+    return DEFAULT;
+  }
+
+  public Limits limits() {
+    return limits;
+  }
+
+  /**
+   * Reads a whole body once, checking every limit, and returns its top-level fields. Content after the first JSON
+   * value is ignored, as Jackson's {@code readTree} does.
+   */
+  public Fields scan(byte[] body) throws Refused {
+    try (JsonParser p = factory.createParser(body)) {
+      JsonToken t = p.nextToken();
+      if (t == null) {
+        throw new Refused("empty body");
+      }
+      if (t != JsonToken.START_OBJECT) {
+        skipValue(p, t, 0);
+        throw new Refused("expected a JSON object");
+      }
+      Extracted x = new Extracted();
+      long values = 0;
+      while ((t = p.nextToken()) != JsonToken.END_OBJECT) {
+        if (t == null) {
+          throw new Refused("Unexpected end-of-input: expected close marker for Object");
+        }
+        String name = p.currentName();
+        t = p.nextToken();
+        if (++values > limits.maxElements()) { // the member itself
+          throw tooManyElements();
+        }
+        long before = values;
+        values = skipValue(p, t, values); // and what it holds
+        x.top(name, p, t, values > before);
+      }
+      return x.fields();
+    } catch (Refused e) {
+      throw e;
+    } catch (IOException e) {
+      String message = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage()
+          : e.getMessage();
+      throw new Refused(message);
+    }
+  }
+
+  private Refused tooManyElements() {
+    return new Refused("request body has more than " + limits.maxElements() + " JSON elements (array elements "
+        + "and object members)");
+  }
+
+  /** What the top-level members said so far; the last of duplicate names wins. */
+  private static final class Extracted {
+    String model;
+    boolean stream;
+    String cacheSalt = "";
+    Integer maxCompletionTokens;
+    Integer maxTokens;
+    Integer maxOutputTokens;
+    boolean messages;
+    boolean items;
+    boolean prompt;
+    boolean input;
+
+    /**
+     * Records top-level member {@code name}; {@code p} is at the end of its value, {@code first} the value's first
+     * token, {@code nonEmpty} whether a container value held anything.
+     */
+    void top(String name, JsonParser p, JsonToken first, boolean nonEmpty) throws IOException {
+      switch (name) {
+        case "model" -> model = first == JsonToken.VALUE_STRING ? p.getText() : null;
+        case "stream" -> stream = first == JsonToken.VALUE_TRUE;
+        case "cache_salt" -> cacheSalt = first == JsonToken.VALUE_STRING ? p.getText() : "";
+        case "max_completion_tokens" -> maxCompletionTokens = intValue(p, first);
+        case "max_tokens" -> maxTokens = intValue(p, first);
+        case "max_output_tokens" -> maxOutputTokens = intValue(p, first);
+        case "messages" -> messages = first == JsonToken.START_ARRAY && nonEmpty;
+        case "items" -> items = first == JsonToken.START_ARRAY && nonEmpty;
+        case "prompt" -> prompt = first == JsonToken.VALUE_STRING ? !p.getText().isEmpty()
+            : first == JsonToken.START_ARRAY && nonEmpty;
+        case "input" -> input = first != JsonToken.VALUE_NULL;
+        default -> { }
+      }
+    }
+
+    Fields fields() {
+      return new Fields(true, model, stream, cacheSalt, maxCompletionTokens, maxTokens, maxOutputTokens, messages,
+          items, prompt, input);
+    }
+
+    private static Integer intValue(JsonParser p, JsonToken t) throws IOException {
+      return t == JsonToken.VALUE_NUMBER_INT ? p.getNumberValue().intValue() : null;
+    }
+  }
+
+  /**
+   * Skips the value starting at {@code t}, counting the elements inside it on top of {@code values}; returns the new
+   * count. Iterative: depth costs no stack (the parser itself refuses what is too deep).
+   */
+  private long skipValue(JsonParser p, JsonToken t, long values) throws IOException, Refused {
+    if (!t.isStructStart()) {
+      return values;
+    }
+    int depth = 1;
+    while (depth > 0) {
+      JsonToken n = p.nextToken();
+      if (n == null) {
+        throw new Refused("Unexpected end-of-input: expected close marker");
+      }
+      if (n.isStructEnd()) {
+        depth--;
+        continue;
+      }
+      if (n == JsonToken.FIELD_NAME) {
+        continue;
+      }
+      if (++values > limits.maxElements()) {
+        throw tooManyElements();
+      }
+      if (n.isStructStart()) {
+        depth++;
+      }
+    }
+    return values;
+  }
+
+  // --- Streaming the raw bytes again, for bodies scan() accepted ---
+
+  /**
+   * The compact JSON of top-level member {@code name} (its last occurrence), as a tree would serialise it; "null"
+   * when absent. Empty when it cannot be written (e.g. a lone surrogate in a string).
+   */
+  static byte[] member(byte[] body, String name) {
+    byte[][] found = members(body, name);
+    return found[0] == null ? "null".getBytes(StandardCharsets.US_ASCII) : found[0];
+  }
+
+  /**
+   * The compact JSON of each named top-level member's last occurrence ({@code null} for an absent one).
+   *
+   * @throws IllegalStateException when the body cannot be re-read or a value cannot be written
+   */
+  static byte[][] members(byte[] body, String... names) {
+    byte[][] out = new byte[names.length][];
+    try (JsonParser p = UNLIMITED.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return out;
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        p.nextToken();
+        int i = indexOf(names, name);
+        if (i < 0) {
+          p.skipChildren();
+          continue;
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (JsonGenerator g = UNLIMITED.createGenerator(buf)) {
+          g.copyCurrentStructure(p);
+        }
+        out[i] = buf.toByteArray();
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A completions {@code prompt} as text: a string as is, an array's strings joined by spaces (token ids and other
+   * values skipped); "" otherwise.
+   */
+  static String promptText(byte[] body) {
+    String text = "";
+    try (JsonParser p = UNLIMITED.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return "";
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        if (!name.equals("prompt")) {
+          p.skipChildren();
+          continue;
+        }
+        if (t == JsonToken.VALUE_STRING) {
+          text = p.getText();
+        } else if (t == JsonToken.START_ARRAY) {
+          StringBuilder sb = new StringBuilder();
+          for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+            if (e == JsonToken.VALUE_STRING) {
+              if (!sb.isEmpty()) {
+                sb.append(' ');
+              }
+              sb.append(p.getText());
+            } else {
+              p.skipChildren();
+            }
+          }
+          text = sb.toString();
+        } else {
+          p.skipChildren();
+          text = "";
+        }
+      }
+    } catch (IOException e) {
+      return text;
+    }
+    return text;
+  }
+
+  /**
+   * The body with every top-level {@code model} set to {@code target}, written compactly as a tree would be; content
+   * after the first JSON value is dropped.
+   *
+   * @throws IllegalStateException when the body cannot be re-read or written
+   */
+  public static byte[] withModel(byte[] body, String target) {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream(body.length + target.length() + 16);
+    try (JsonParser p = UNLIMITED.createParser(body); JsonGenerator g = UNLIMITED.createGenerator(buf)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new IllegalStateException("expected a JSON object");
+      }
+      g.writeStartObject();
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        p.nextToken();
+        g.writeFieldName(name);
+        if (name.equals("model")) {
+          p.skipChildren();
+          g.writeString(target);
+        } else {
+          g.copyCurrentStructure(p);
+        }
+      }
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    return buf.toByteArray();
+  }
+
+  private static int indexOf(String[] names, String name) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,122 @@
+package dev.modelplane.router.scheduling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The streaming request reader: its limits, and what it extracts from valid bodies of any size. */
+class RequestJsonTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** {@code {"model":"m","messages":[{},{},…]}} with {@code n} empty objects: about 3 bytes an element. */
+  static byte[] emptyObjects(int n) {
+    StringBuilder sb = new StringBuilder(n * 3 + 40).append("{\"model\":\"m\",\"messages\":[");
+    for (int i = 0; i < n; i++) {
+      sb.append(i == 0 ? "{}" : ",{}");
+    }
+    return bytes(sb.append("]}").toString());
+  }
+
+  @Test
+  void elementLimitCountsArrayElementsAndObjectMembersOverTheWholeDocument() throws Exception {
+    RequestJson json = new RequestJson(new RequestJson.Limits(16, 10, 100));
+    // model, messages (2 members) + 8 elements = 10: at the limit
+    assertThat(json.scan(emptyObjects(8)).messagesNonEmpty()).isTrue();
+    assertThatThrownBy(() -> json.scan(emptyObjects(9)))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("more than 10 JSON elements");
+    // members of nested objects count too
+    assertThatThrownBy(() -> json.scan(bytes("{\"a\":{\"b\":1,\"c\":2,\"d\":3,\"e\":4,\"f\":5,\"g\":6,\"h\":7,"
+        + "\"i\":8,\"j\":9,\"k\":10}}"))).isInstanceOf(RequestJson.Refused.class);
+  }
+
+  @Test
+  void hostileBodyOfEmptyObjectsIsRefusedByTheDefaultLimits() {
+    byte[] hostile = emptyObjects(32 * 1024 * 1024 / 3 + 1); // a little over 32 MiB
+    assertThat(hostile.length).isGreaterThan(32 * 1024 * 1024);
+    assertThatThrownBy(() -> RequestJson.defaults().scan(hostile))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("more than 1000000 JSON elements");
+  }
+
+  @Test
+  void depthLimitRefusesDeeperNesting() throws Exception {
+    RequestJson json = new RequestJson(new RequestJson.Limits(4, 1000, 100));
+    assertThat(json.scan(bytes("{\"a\":[[{\"b\":1}]]}")).object()).isTrue(); // depth 4
+    assertThatThrownBy(() -> json.scan(bytes("{\"a\":[[[{\"b\":1}]]]}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("nesting depth");
+    // deep nesting never recurses: 100,000 levels are refused, not a stack overflow
+    assertThatThrownBy(() -> RequestJson.defaults().scan(bytes("{\"a\":" + "[".repeat(100_000))))
+        .isInstanceOf(RequestJson.Refused.class);
+  }
+
+  @Test
+  void stringLimitCoversValuesAndKeys() throws Exception {
+    RequestJson json = new RequestJson(new RequestJson.Limits(8, 1000, 10));
+    assertThat(json.scan(bytes("{\"model\":\"0123456789\"}")).model()).isEqualTo("0123456789");
+    assertThatThrownBy(() -> json.scan(bytes("{\"model\":\"0123456789a\"}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("String value length");
+    assertThatThrownBy(() -> json.scan(bytes("{\"0123456789a\":1}"))).isInstanceOf(RequestJson.Refused.class);
+  }
+
+  @Test
+  void malformedAndNonObjectBodiesAreRefusedWithTheParsersMessage() {
+    assertThatThrownBy(() -> RequestJson.defaults().scan(new byte[0])).hasMessage("empty body");
+    assertThatThrownBy(() -> RequestJson.defaults().scan(bytes("[1,2]"))).hasMessage("expected a JSON object");
+    assertThatThrownBy(() -> RequestJson.defaults().scan(bytes("{\"model\":"))).isInstanceOf(
+        RequestJson.Refused.class).hasMessageContaining("end-of-input");
+  }
+
+  @Test
+  void largeValidChatParsesAndItsPrefixInputIsTheMessagesJson() throws Exception {
+    StringBuilder sb = new StringBuilder("{\"model\":\"m\",\"stream\":true,\"cache_salt\":\"s\",\"max_tokens\":7,"
+        + "\"messages\":[");
+    for (int i = 0; i < 10_000; i++) {
+      sb.append(i == 0 ? "" : ",").append("{\"role\":\"user\",\"content\":\"message ").append(i).append("\"}");
+    }
+    String big = "x".repeat(1 << 20);
+    sb.append(",{\"role\":\"user\",\"content\":\"").append(big).append("\"}]}");
+    byte[] body = bytes(sb.toString());
+    RequestJson.Fields f = RequestJson.defaults().scan(body);
+    assertThat(f.model()).isEqualTo("m");
+    assertThat(f.stream()).isTrue();
+    assertThat(f.cacheSalt()).isEqualTo("s");
+    assertThat(f.maxTokens()).isEqualTo(7);
+    LlmRequestBody parsed = new LlmRequestBody(LlmRequestBody.Api.CHAT_COMPLETIONS, body, f);
+    JsonNode tree = JSON.readTree(body);
+    assertThat(parsed.userInputBytes()).isEqualTo(JSON.writeValueAsBytes(tree.get("messages")));
+    assertThat(parsed.maxOutputTokens()).isEqualTo(7);
+    parsed.dropUserInput();
+    assertThat(parsed.userInputBytes()).isEqualTo(JSON.writeValueAsBytes(tree.get("messages")));
+  }
+
+  @Test
+  void modelRewriteStreamsTheBodyAndKeepsEverythingElse() throws Exception {
+    byte[] body = bytes("{\"model\":\"a\",\"messages\":[{\"role\":\"user\",\"content\":\"hi \\u00e9\"}],"
+        + "\"temperature\":0.5,\"n\":1,\"x\":{\"model\":\"nested stays\"}}");
+    byte[] out = RequestJson.withModel(body, "b");
+    JsonNode expected = JSON.readTree(body);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) expected).put("model", "b");
+    assertThat(JSON.readTree(out)).isEqualTo(expected);
+    assertThat(new String(out, StandardCharsets.UTF_8)).isEqualTo(JSON.writeValueAsString(expected));
+  }
+
+  @Test
+  void completionsPromptTextAndResponsesInputMatchTheTreeReading() throws Exception {
+    byte[] prompt = bytes("{\"model\":\"m\",\"prompt\":[\"a\",1,{\"x\":[\"skip\"]},\"b\"]}");
+    LlmRequestBody p = new LlmRequestBody(LlmRequestBody.Api.COMPLETIONS, prompt,
+        RequestJson.defaults().scan(prompt));
+    assertThat(new String(p.userInputBytes(), StandardCharsets.UTF_8)).isEqualTo("a b");
+    byte[] responses = bytes("{\"model\":\"m\",\"instructions\":\"be brief\",\"tools\":null,\"input\":[1.5e3,2]}");
+    LlmRequestBody r = new LlmRequestBody(LlmRequestBody.Api.RESPONSES, responses,
+        RequestJson.defaults().scan(responses));
+    assertThat(new String(r.userInputBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("[{\"instructions\":\"be brief\"},{\"input\":[1500.0,2]}]");
+  }
+}
