@@ -66,7 +66,8 @@ final class OperatorFixtures {
         .replace("namespace: modelplane-system", "namespace: " + ns)
         .replace("name: modelplane-operator\n", "name: " + account + "\n")
         .replace("name: modelplane-operator-namespaced\n", "name: " + account + "-namespaced\n")
-        .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n");
+        .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n")
+        .replace("name: modelplane-operator-events\n", "name: " + account + "-events\n");
     applyAll(admin, text);
     return kubeconfigWithToken(admin, ns, account, adminKubeconfig, file);
   }

@@ -115,7 +115,8 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
   /**
    * The picker's ClusterRoleBinding when the plan has one, else its removal (and, either way, the removal of the
    * binding an earlier release made under OtterScale's name). Without metrics authentication — the setting of an
-   * operator without cluster RBAC rights, e.g. one that serves a list of namespaces — cluster objects are not touched.
+   * operator without cluster RBAC rights, e.g. one that serves a list of namespaces — cluster objects are not
+   * touched.
    */
   private PickerClusterBinding.Outcome clusterBinding(Context<ModelService> context, ModelServiceNames names,
       ModelServicePlan plan) {
