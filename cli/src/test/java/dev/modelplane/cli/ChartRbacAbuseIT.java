@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.otterscale.modelservice.ModelServiceNames;
+import dev.modelplane.operator.scheduling.PriorityClassInstaller;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -40,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * create a service-account token Secret for kube-system's account, read or patch a kube-system ConfigMap, bind
  * cluster-admin (or the operator's own role), create or patch a ClusterRole, or delete someone else's
  * ClusterRoleBinding. What the operator needs still works with that token: an OtterScale ModelService gets its
- * picker's ClusterRoleBinding and loses it on deletion, with nothing forbidden in the log.
+ * picker's ClusterRoleBinding and loses it on deletion, with nothing forbidden in the log. The optional
+ * PriorityClass role (deploy/operator/priority-classes-rbac.yaml) creates and applies the llmkube-* classes and may
+ * patch no other.
  */
 @WithControlPlane
 class ChartRbacAbuseIT {
@@ -98,6 +101,42 @@ class ChartRbacAbuseIT {
       admin.rbac().clusterRoleBindings().withName(victim).delete();
       for (GenericKubernetesResource o : applied) {
         admin.resource(o).delete();
+      }
+    }
+  }
+
+  @Test
+  void thePriorityClassRoleCreatesTheLlmkubeClassesAndPatchesNoOther(KubeTest test) throws Exception {
+    String ns = test.namespace();
+    String account = test.uniqueName("pc");
+    KubernetesClient admin = test.controlPlane().client();
+    admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata().withName(account)
+        .endMetadata().build()).create();
+    String text = Files.readString(OperatorFixtures.repoRoot().resolve("deploy/operator/priority-classes-rbac.yaml"))
+        .replace("name: modelplane-operator-priority-classes\n", "name: " + account + "\n")
+        .replace("name: modelplane-operator\n", "name: " + account + "\n")
+        .replace("namespace: modelplane-system", "namespace: " + ns);
+    OperatorFixtures.applyAll(admin, text);
+    // What the operator's ClusterRole modelplane-operator adds: reading PriorityClasses.
+    admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(account + "-read")
+        .endMetadata().addNewRule().withApiGroups("scheduling.k8s.io").withResources("priorityclasses")
+        .withVerbs("get").endRule().build()).create();
+    admin.rbac().clusterRoleBindings().resource(binding(account + "-read", account + "-read", ns, account)).create();
+    try (KubernetesClient operator = client(OperatorFixtures.kubeconfigWithToken(test, account,
+        dir.resolve("pc.kubeconfig")))) {
+      await().atMost(OperatorFixtures.TIMEOUT).ignoreExceptions().untilAsserted(() -> {
+        PriorityClassInstaller.install(operator);
+        assertThat(operator.scheduling().v1().priorityClasses().withName("llmkube-batch").get()).isNotNull();
+      });
+      assertThatCode(() -> operator.scheduling().v1().priorityClasses().withName("llmkube-batch").patch(
+          PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"app.kubernetes.io/managed-by\":"
+              + "\"modelplane\"}}}")).doesNotThrowAnyException();
+      assertRefused(() -> operator.scheduling().v1().priorityClasses().withName("system-cluster-critical")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}"));
+    } finally {
+      for (String name : List.of(account, account + "-read")) {
+        admin.rbac().clusterRoleBindings().withName(name).delete();
+        admin.rbac().clusterRoles().withName(name).delete();
       }
     }
   }
