@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
@@ -39,8 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * RBAC and admission policies: with the operator's own ServiceAccount token (as if the operator were compromised) and
  * with a tenant's (a ServiceAccount that may edit our custom resources in one namespace). Neither may list Secrets,
  * create a service-account token Secret for kube-system's account, read or patch a kube-system ConfigMap, bind
- * cluster-admin (or the operator's own role), create or patch a ClusterRole, or delete someone else's
- * ClusterRoleBinding. What the operator needs still works with that token: an OtterScale ModelService gets its
+ * cluster-admin (or the operator's own role), create or patch a ClusterRole, delete someone else's
+ * ClusterRoleBinding, or create a Deployment in kube-system. What the operator needs still works with that token: an OtterScale ModelService gets its
  * picker's ClusterRoleBinding and loses it on deletion, with nothing forbidden in the log. The optional
  * PriorityClass role (deploy/operator/priority-classes-rbac.yaml) creates and applies the llmkube-* classes and may
  * patch no other.
@@ -72,9 +74,13 @@ class ChartRbacAbuseIT {
           dir.resolve("operator.kubeconfig"));
       tenant = tenantClient(test);
       try (KubernetesClient operator = client(operatorConfig)) {
-        // The admission policies take a moment to reach the API server's cache: wait on a dry run.
+        // The admission policies take a moment to reach the API server's cache: wait on dry runs of each.
         await().atMost(OperatorFixtures.TIMEOUT).until(() -> refusedOrNull(() -> operator.rbac().clusterRoleBindings()
-            .resource(binding(test.uniqueName("own"), release + "-operator", ns, "x")).dryRun().create()) != null);
+            .resource(binding(test.uniqueName("own"), release + "-operator", ns, "x")).dryRun().create()) != null
+            && refusedOrNull(() -> operator.configMaps().inNamespace(ns).resource(new ConfigMapBuilder()
+            .withNewMetadata().withName("app-settings").endMetadata().build()).dryRun().create()) != null
+            && refusedOrNull(() -> operator.apps().deployments().inNamespace("kube-system").resource(abuse())
+            .dryRun().create()) != null);
 
         for (KubernetesClient who : List.of(operator, tenant)) {
           replayAbuses(who, ns, kubeSystemConfig, victim, release);
@@ -172,6 +178,16 @@ class ChartRbacAbuseIT {
     assertRefused(() -> who.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata()
         .withName("abuse").endMetadata().build()).create());
     assertRefused(() -> who.rbac().clusterRoleBindings().withName(victim).delete());
+    // No workload in kube-system, where it could run as a powerful ServiceAccount or mount any Secret.
+    assertRefused(() -> who.apps().deployments().inNamespace("kube-system").resource(abuse()).dryRun().create());
+  }
+
+  /** A Deployment running as a kube-system controller's ServiceAccount. */
+  private static Deployment abuse() {
+    return new DeploymentBuilder().withNewMetadata().withName("abuse").endMetadata().withNewSpec().withNewSelector()
+        .addToMatchLabels("app", "abuse").endSelector().withNewTemplate().withNewMetadata().addToLabels("app", "abuse")
+        .endMetadata().withNewSpec().withServiceAccountName("clusterrole-aggregation-controller").addNewContainer()
+        .withName("c").withImage("registry.invalid/abuse:1").endContainer().endSpec().endTemplate().endSpec().build();
   }
 
   /** The operator, with the chart's token, reconciles a ModelService and its picker's binding; nothing forbidden. */

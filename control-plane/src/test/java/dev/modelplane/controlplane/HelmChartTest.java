@@ -75,7 +75,7 @@ class HelmChartTest {
           .noneMatch(r -> r.contains(" secrets ") || r.startsWith("rbac.authorization.k8s.io clusterroles ")
               && !r.contains(" bind ") || r.contains(" * ") || r.startsWith("* "));
     }
-    for (String policy : List.of("cluster-role-bindings", "configmaps")) {
+    for (String policy : List.of("cluster-role-bindings", "configmaps", "system-namespaces")) {
       JsonNode ourPolicy = find(chart, "ValidatingAdmissionPolicy", "mp-operator-" + policy);
       JsonNode theirPolicy = find(kustomize, "ValidatingAdmissionPolicy", "modelplane-operator-" + policy);
       assertThat(ourPolicy.at("/spec").toString()).isEqualTo(theirPolicy.at("/spec").toString()
