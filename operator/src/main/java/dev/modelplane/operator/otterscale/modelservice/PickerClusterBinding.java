@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * The endpoint picker's ClusterRoleBinding, which no namespaced owner can own: created (never server-side applied
@@ -119,7 +120,9 @@ final class PickerClusterBinding {
       LOG.atInfo().addKeyValue("modelservice", names.owner()).addKeyValue("clusterrolebinding", name)
           .log("deleted");
     } catch (KubernetesClientException e) {
-      LOG.atWarn().addKeyValue("modelservice", names.owner()).addKeyValue("clusterrolebinding", name)
+      // Forbidden: an operator installed without the pickers' binding rights, which then made none to remove.
+      LOG.atLevel(e.getCode() == 403 ? Level.DEBUG : Level.WARN)
+          .addKeyValue("modelservice", names.owner()).addKeyValue("clusterrolebinding", name)
           .addKeyValue("error", e.getMessage()).log("delete failed");
     }
   }
