@@ -23,8 +23,11 @@ capabilities:
   drop: [ALL]
 {{- end -}}
 
-{{- /* What the operator does to cluster-scoped objects (always a ClusterRole). */ -}}
+{{- /* What the operator does to cluster-scoped objects (always a ClusterRole); deploy/operator/rbac.yaml explains each
+rule. No Secrets, no ClusterRoles, no ClusterRoleBinding writes here (see operator-picker-rbac.yaml). */ -}}
 {{- define "modelplane.operator.clusterRules" -}}
+# OME cluster base models and fine-tuned weights: read, finalizers, status, and a merge patch of spec to fill
+# metadata the user left empty; cluster runtimes are read.
 - apiGroups: [ome.io]
   resources: [clusterbasemodels, clusterservingruntimes, finetunedweights]
   verbs: [get, list, watch]
@@ -37,33 +40,18 @@ capabilities:
 - apiGroups: [ome.io]
   resources: [clusterbasemodels/finalizers, finetunedweights/finalizers]
   verbs: [update]
+# Observed only: GPU capacity, priority values.
 - apiGroups: [""]
   resources: [nodes]
   verbs: [get, list, watch]
 - apiGroups: [scheduling.k8s.io]
   resources: [priorityclasses]
   verbs: [get, list, watch]
-# Events of cluster-scoped objects go to the default namespace.
-- apiGroups: [""]
-  resources: [events]
-  verbs: [create, patch]
-# OtterScale ModelServices: each endpoint picker's ClusterRole/Binding for metrics authentication (removed by a
-# finalizer); the operator holds what it grants.
-- apiGroups: [rbac.authorization.k8s.io]
-  resources: [clusterroles, clusterrolebindings]
-  verbs: [get, list, create, patch, delete]
-- apiGroups: [authentication.k8s.io]
-  resources: [tokenreviews]
-  verbs: [create]
-- apiGroups: [authorization.k8s.io]
-  resources: [subjectaccessreviews]
-  verbs: [create]
-- nonResourceURLs: [/metrics]
-  verbs: [get]
 {{- end -}}
 
 {{- /* What the operator does in the namespaces it serves. */ -}}
 {{- define "modelplane.operator.namespacedRules" -}}
+# The primaries: read, finalizers, status.
 - apiGroups: [inference.llmkube.dev]
   resources: [inferenceservices, models]
   verbs: [get, list, watch, patch, update]
@@ -97,12 +85,13 @@ capabilities:
 - apiGroups: [ome.io]
   resources: [benchmarkjobs/finalizers]
   verbs: [update]
+# Owned objects, applied server-side, deleted when no longer wanted.
 - apiGroups: [apps]
   resources: [deployments]
   verbs: [get, list, watch, create, patch, update, delete]
 - apiGroups: [apps]
   resources: [replicasets]
-  verbs: [get, list, patch, update]
+  verbs: [get, list, patch, update]  # a ReplicaSet whose pods are refused is woken (annotated) to retry at once
 - apiGroups: [""]
   resources: [services]
   verbs: [get, list, watch, create, patch, update, delete]
@@ -115,6 +104,7 @@ capabilities:
 - apiGroups: [networking.k8s.io]
   resources: [ingresses]
   verbs: [get, list, create, patch, delete]
+# Routers' and pickers' identity (a Role can only grant what the operator holds).
 - apiGroups: [""]
   resources: [serviceaccounts]
   verbs: [get, list, create, patch, delete]
@@ -127,12 +117,15 @@ capabilities:
 - apiGroups: [inference.networking.x-k8s.io]
   resources: [inferenceobjectives]
   verbs: [get, list, watch]
+# Model prefetch and benchmark Jobs.
 - apiGroups: [batch]
   resources: [jobs]
   verbs: [get, list, watch, create, patch, delete]
+# Model-cache claims.
 - apiGroups: [""]
   resources: [persistentvolumeclaims]
   verbs: [get, list, watch, create, patch, delete]
+# Inference pods: read; the startup-protection annotation; first kilobytes of a log; recycling by eviction.
 - apiGroups: [""]
   resources: [pods]
   verbs: [get, list, watch, patch]
@@ -145,6 +138,7 @@ capabilities:
 - apiGroups: [""]
   resources: [events]
   verbs: [create, patch]
+# Optional integrations and workload kinds, only for services that ask for them.
 - apiGroups: [pyrra.dev]
   resources: [servicelevelobjectives]
   verbs: [get, list, create, patch, delete]
@@ -170,8 +164,8 @@ capabilities:
 - apiGroups: [gateway.networking.k8s.io]
   resources: [referencegrants]
   verbs: [get, list]
-# OtterScale ModelServices: the primaries, and what their endpoint pickers get (config, token Secret, leader
-# election, rewrites) and the optional kinds (Istio DestinationRule, Prometheus Operator monitors).
+# OtterScale ModelServices: the primaries, what their endpoint pickers get (config, leader election, rewrites) and
+# the optional kinds (Istio DestinationRule, Prometheus Operator monitors).
 - apiGroups: [model.otterscale.io]
   resources: [modelservices]
   verbs: [get, list, watch, patch, update]
@@ -181,9 +175,12 @@ capabilities:
 - apiGroups: [model.otterscale.io]
   resources: [modelservices/finalizers]
   verbs: [update]
+# The picker's ConfigMap: applied, never read back or deleted (owner reference); operator-admission.yaml refuses
+# writes of any other ConfigMap.
 - apiGroups: [""]
-  resources: [configmaps, secrets]
-  verbs: [get, list, create, patch, delete]
+  resources: [configmaps]
+  verbs: [create, patch]
+# Only because an HA picker's Role grants it.
 - apiGroups: [coordination.k8s.io]
   resources: [leases]
   verbs: [get, list, watch, create, update, patch, delete]

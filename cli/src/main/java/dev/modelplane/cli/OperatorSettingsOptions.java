@@ -121,8 +121,9 @@ final class OperatorSettingsOptions {
   String msProvider;
 
   @Option(names = "--modelservice-metrics-auth", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Endpoint pickers require a bearer token on /metrics (cluster RBAC for token reviews, a token "
-          + "Secret for Prometheus). Default: on.")
+      description = "Endpoint pickers require a bearer token on /metrics: pickers of the operator's picker image "
+          + "are bound to the installed ClusterRole modelplane-endpoint-picker (token reviews). Off: no cluster RBAC "
+          + "is touched (an operator serving a namespace list). Default: on.")
   boolean msMetricsAuth;
 
   @Option(names = "--modelservice-tracing-endpoint", paramLabel = "URL", description = "OTLP endpoint: turns on "

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -51,7 +52,7 @@ final class OperatorFixtures {
   }
 
   /**
-   * Applies deploy/operator/rbac.yaml into the test's namespace and writes, to {@code file}, a kubeconfig carrying a
+   * Applies deploy/operator/rbac.yaml and picker-rbac.yaml into the test's namespace and writes, to {@code file}, a kubeconfig carrying a
    * token of its service account — so the operator runs with exactly the manifest's permissions.
    */
   static Path serviceAccountKubeconfig(KubeTest test, Path file) throws IOException {
@@ -66,8 +67,28 @@ final class OperatorFixtures {
         .replace("namespace: modelplane-system", "namespace: " + ns)
         .replace("name: modelplane-operator\n", "name: " + account + "\n")
         .replace("name: modelplane-operator-namespaced\n", "name: " + account + "-namespaced\n")
-        .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n");
+        .replace("name: modelplane-operator-leader-election\n", "name: operator-leader-election\n")
+        .replace("name: modelplane-operator-events\n", "name: " + account + "-events\n");
     applyAll(admin, text);
+    // The endpoint pickers' bindings (cluster-wide mode); the installed ClusterRole is shared by every test.
+    String pickers = Files.readString(repoRoot().resolve("deploy/operator/picker-rbac.yaml"))
+        .replace("namespace: modelplane-system", "namespace: " + ns)
+        .replace("name: modelplane-operator\n", "name: " + account + "\n")
+        .replace("name: modelplane-operator-picker-bindings\n", "name: " + account + "-picker-bindings\n");
+    try (MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(pickers)) {
+      while (docs.hasNext()) {
+        JsonNode doc = docs.next();
+        if (doc != null && !doc.isEmpty()) {
+          try {
+            admin.resource(YAML.convertValue(doc, GenericKubernetesResource.class)).create();
+          } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+              throw e;
+            }
+          }
+        }
+      }
+    }
     return kubeconfigWithToken(admin, ns, account, adminKubeconfig, file);
   }
 
@@ -95,7 +116,15 @@ final class OperatorFixtures {
     List<GenericKubernetesResource> applied = new ArrayList<>();
     for (JsonNode doc : YAML.readerFor(JsonNode.class).<JsonNode>readValues(rendered.output()).readAll()) {
       if (doc != null && doc.isObject() && kinds.test(doc.path("kind").asText())) {
-        applied.add(admin.resource(YAML.convertValue((ObjectNode) doc, GenericKubernetesResource.class)).create());
+        try {
+          applied.add(admin.resource(YAML.convertValue((ObjectNode) doc, GenericKubernetesResource.class)).create());
+        } catch (KubernetesClientException e) {
+          // A fixed-name object another test of this control plane made (the ClusterRole modelplane-endpoint-picker):
+          // the same, and not this test's to delete.
+          if (e.getCode() != 409) {
+            throw e;
+          }
+        }
       }
     }
     return applied;

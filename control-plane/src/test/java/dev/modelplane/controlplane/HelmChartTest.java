@@ -53,14 +53,35 @@ class HelmChartTest {
   void defaultsMatchTheKustomizeOperatorAndTheApiServerAcceptsThem(KubeTest test) throws Exception {
     List<JsonNode> chart = template(test.namespace());
     List<JsonNode> kustomize = new ArrayList<>();
-    for (String f : List.of("rbac.yaml", "deployment.yaml", "priority-classes.yaml")) {
+    for (String f : List.of("rbac.yaml", "picker-rbac.yaml", "admission.yaml", "deployment.yaml",
+        "priority-classes.yaml")) {
       kustomize.addAll(documents(Files.readString(root().resolve("deploy/operator").resolve(f))));
     }
     Set<String> kustomizeRules = new TreeSet<>(rules(find(kustomize, "ClusterRole", "modelplane-operator")));
     kustomizeRules.addAll(rules(find(kustomize, "ClusterRole", "modelplane-operator-namespaced")));
     assertThat(rules(find(chart, "ClusterRole", "mp-operator"))).isEqualTo(kustomizeRules);
-    for (String role : List.of("modelplane-operator-leader-election", "modelplane-operator-model-reports")) {
+    assertThat(rules(find(chart, "ClusterRole", "mp-operator-picker-bindings")))
+        .isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator-picker-bindings")))
+        .contains("rbac.authorization.k8s.io clusterroles bind [modelplane-endpoint-picker]");
+    assertThat(rules(find(chart, "ClusterRole", "modelplane-endpoint-picker")))
+        .isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-endpoint-picker")));
+    for (String role : List.of("modelplane-operator-leader-election", "modelplane-operator-model-reports",
+        "modelplane-operator-events")) {
       assertThat(rules(find(chart, "Role", role))).isEqualTo(rules(find(kustomize, "Role", role)));
+    }
+    // The operator holds no Secret right and no ClusterRole write, whatever binds it.
+    for (JsonNode role : chart.stream().filter(d -> d.path("kind").asText().endsWith("Role")).toList()) {
+      assertThat(rules(role)).as(role.at("/metadata/name").asText())
+          .noneMatch(r -> r.contains(" secrets ") || r.startsWith("rbac.authorization.k8s.io clusterroles ")
+              && !r.contains(" bind ") || r.contains(" * ") || r.startsWith("* "));
+    }
+    for (String policy : List.of("cluster-role-bindings", "configmaps", "system-namespaces")) {
+      JsonNode ourPolicy = find(chart, "ValidatingAdmissionPolicy", "mp-operator-" + policy);
+      JsonNode theirPolicy = find(kustomize, "ValidatingAdmissionPolicy", "modelplane-operator-" + policy);
+      assertThat(ourPolicy.at("/spec").toString()).isEqualTo(theirPolicy.at("/spec").toString()
+          .replace("system:serviceaccount:modelplane-system:", "system:serviceaccount:" + test.namespace() + ":"));
+      assertThat(find(chart, "ValidatingAdmissionPolicyBinding", "mp-operator-" + policy).at("/spec/policyName")
+          .asText()).isEqualTo("mp-operator-" + policy);
     }
     JsonNode ours = find(chart, "Deployment", "modelplane-operator").at("/spec/template/spec");
     JsonNode theirs = find(kustomize, "Deployment", "modelplane-operator").at("/spec/template/spec");
@@ -95,8 +116,9 @@ class HelmChartTest {
         .isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator")));
     assertThat(rules(role)).isEqualTo(rules(find(kustomize, "ClusterRole", "modelplane-operator-namespaced")));
     assertThat(rules(find(chart, "ClusterRole", "mp-operator"))).noneMatch(r -> r.contains("deployments"));
+    assertNoClusterWideWrites(chart);
     assertThat(find(chart, "Deployment", "modelplane-operator").at("/spec/template/spec/containers/0/args")
-        .toString()).contains("\"--namespaces=" + test.namespace() + "\"");
+        .toString()).contains("\"--namespaces=" + test.namespace() + "\"", "\"--no-modelservice-metrics-auth\"");
     assertThat(find(chart, "Deployment", "modelplane-router").at("/spec/template/spec/containers/0/args").toString())
         .contains("\"--pool=chat\",\"--pool=embed\"").doesNotContain("--all-pools");
     dryRun(test, chart);
@@ -123,6 +145,27 @@ class HelmChartTest {
     String watched = args.replaceAll(".*\"--namespaces=([^\"]*)\".*", "$1");
     assertThat(new TreeSet<>(List.of(watched.split(",")))).isEqualTo(bound).isNotEmpty();
     assertThat(rules(find(docs, "ClusterRole", "modelplane-operator"))).noneMatch(r -> r.contains("deployments"));
+    assertNoClusterWideWrites(docs);
+    assertThat(args).contains("\"--no-modelservice-metrics-auth\"");
+  }
+
+  /**
+   * Namespaced mode: every ClusterRoleBinding binds a ClusterRole that only reads (get, list, watch) — apart from the
+   * cluster-scoped OME kinds the operator reconciles (ome.io: status, finalizers, filled-in metadata) — and no
+   * ClusterRole grants {@code bind}, {@code escalate} or {@code impersonate}: no RBAC, Secret or workload writes.
+   */
+  private static void assertNoClusterWideWrites(List<JsonNode> docs) {
+    List<JsonNode> bindings = docs.stream().filter(d -> "ClusterRoleBinding".equals(d.path("kind").asText()))
+        .toList();
+    assertThat(bindings).isNotEmpty();
+    for (JsonNode binding : bindings) {
+      JsonNode role = find(docs, "ClusterRole", binding.at("/roleRef/name").asText());
+      assertThat(rules(role)).as(binding.at("/metadata/name").asText())
+          .allMatch(r -> r.split(" ")[2].matches("get|list|watch") || r.startsWith("ome.io cluster")
+              || r.startsWith("ome.io finetunedweights"));
+    }
+    assertThat(docs).noneMatch(d -> "ClusterRole".equals(d.path("kind").asText())
+        && rules(d).stream().anyMatch(r -> r.split(" ")[2].matches("bind|escalate|impersonate")));
   }
 
   @Test
@@ -167,15 +210,26 @@ class HelmChartTest {
     return documents(r.output());
   }
 
-  /** A role's rules as one "group resource verb" line per permission, so groupings do not matter. */
+  /**
+   * A role's rules as one "group resource verb" line per permission (followed by {@code [names]} when the rule has
+   * resourceNames; non-resource URLs as "- URL verb"), so groupings do not matter.
+   */
   private static Set<String> rules(JsonNode role) {
     Set<String> out = new TreeSet<>();
     for (JsonNode rule : role.path("rules")) {
+      List<String> names = new ArrayList<>();
+      rule.path("resourceNames").forEach(n -> names.add(n.asText()));
+      String suffix = names.isEmpty() ? "" : " " + names.toString().replace(", ", ",");
       for (JsonNode g : rule.path("apiGroups")) {
         for (JsonNode r : rule.path("resources")) {
           for (JsonNode v : rule.path("verbs")) {
-            out.add(g.asText() + " " + r.asText() + " " + v.asText());
+            out.add(g.asText() + " " + r.asText() + " " + v.asText() + suffix);
           }
+        }
+      }
+      for (JsonNode u : rule.path("nonResourceURLs")) {
+        for (JsonNode v : rule.path("verbs")) {
+          out.add("- " + u.asText() + " " + v.asText());
         }
       }
     }

@@ -15,8 +15,9 @@ import java.util.Objects;
  *     route for them
  * @param defaultGatewayNamespace that Gateway's namespace (OtterScale hard-codes {@code llm-d})
  * @param provider {@code istio} (an Istio DestinationRule for the picker), {@code gke} or {@code none}
- * @param metricsEndpointAuth the picker's metrics need a bearer token (a ClusterRole for token and access reviews,
- *     a service-account token Secret, and a ServiceMonitor that presents it)
+ * @param metricsEndpointAuth the picker's metrics need a bearer token: pickers of {@code pickerImage} are bound to the
+ *     installed ClusterRole {@code modelplane-endpoint-picker} (token and access reviews), and the ServiceMonitor has
+ *     Prometheus present its own token; off, the operator touches no cluster-scoped RBAC at all
  * @param tracing OpenTelemetry settings passed to the picker and the routing sidecar
  */
 public record ModelServiceSettings(String engineImage, String pickerImage, String routingProxyImage, String kitImage,

@@ -44,7 +44,7 @@ public final class AccessCheck {
 
   /** Namespaced permissions that, held in every namespace, mean the binding is broader than a namespace list needs. */
   static final List<Permission> BROAD = List.of(
-      new Permission("list", "", "secrets"),
+      new Permission("watch", "", "pods"),
       new Permission("patch", "apps", "deployments"));
 
   /**

@@ -82,18 +82,6 @@ public final class ObjectApplier {
     return new Result(applied, missing, errors, conflict);
   }
 
-  /** Applies cluster-scoped objects, which no namespaced owner can own (a finalizer removes them). */
-  public Result applyClusterScoped(String owner, List<HasMetadata> objects) {
-    Set<String> applied = new LinkedHashSet<>();
-    Set<String> missing = new LinkedHashSet<>();
-    Map<String, String> errors = new HashMap<>();
-    boolean conflict = false;
-    for (HasMetadata object : objects) {
-      conflict |= applyOne(object, key(object), owner, applied, missing, errors);
-    }
-    return new Result(applied, missing, errors, conflict);
-  }
-
   /** Server-side applies one object, sorting a failure into missing kinds or errors; true on a conflict. */
   private boolean applyOne(HasMetadata object, String key, String owner, Set<String> applied, Set<String> missing,
       Map<String, String> errors) {

@@ -67,7 +67,7 @@ class AccessCheckIT {
       try {
         AccessCheck.Result broad = AccessCheck.run(operator, Set.of(ns));
         assertThat(broad.missing()).isEmpty();
-        assertThat(broad.clusterWide()).containsExactly("list secrets", "patch deployments.apps");
+        assertThat(broad.clusterWide()).containsExactly("watch pods", "patch deployments.apps");
         assertThat(AccessCheck.run(operator, Set.of()).clusterWide()).isEmpty();
       } finally {
         admin.rbac().clusterRoleBindings().withName(binding).delete();

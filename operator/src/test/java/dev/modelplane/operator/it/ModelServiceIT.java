@@ -10,14 +10,18 @@ import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.UpstreamCrds;
 import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.operator.otterscale.modelservice.ModelServiceNames;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,8 +29,10 @@ import org.junit.jupiter.api.Test;
 /**
  * OtterScale ModelServices on a real cluster (apiserver, controller-manager, scheduler, kwok GPU nodes): every object
  * of OtterScale's builders is created and owned, the phase follows the pods, switching prefill/decode on rolls the
- * picker through its config hash, deletion removes the cluster RBAC through the finalizer — and with the Gateway API,
- * Istio and Prometheus Operator CRDs absent, the rest is still reconciled and a condition names what is missing.
+ * picker through its config hash, deletion removes the cluster RBAC through the finalizer, a ClusterRoleBinding name
+ * held by another owner is refused rather than taken over, an earlier release's binding of the same ModelService is
+ * removed and another's left alone — and with the Gateway API, Istio and Prometheus Operator CRDs absent, the rest is
+ * still reconciled and a condition names what is missing.
  */
 @WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER, ControlPlane.Component.SCHEDULER,
     ControlPlane.Component.KWOK})
@@ -109,7 +115,8 @@ class ModelServiceIT {
     assertOwnedBy(client.serviceAccounts().inNamespace(ns).withName("qwen-epp").get(), ms);
     assertOwnedBy(client.configMaps().inNamespace(ns).withName("qwen-epp-config").get(), ms);
     assertOwnedBy(client.services().inNamespace(ns).withName("qwen-epp").get(), ms);
-    assertOwnedBy(client.secrets().inNamespace(ns).withName("qwen-epp-sa-metrics-reader-secret").get(), ms);
+    // No service-account token Secret: Prometheus presents its own token.
+    assertThat(client.secrets().inNamespace(ns).withName("qwen-epp-sa-metrics-reader-secret").get()).isNull();
     assertOwnedBy(client.rbac().roles().inNamespace(ns).withName("qwen-epp").get(), ms);
     assertOwnedBy(client.rbac().roleBindings().inNamespace(ns).withName("qwen-epp").get(), ms);
     assertOwnedBy(generic(client, "inference.networking.k8s.io/v1", "InferencePool", ns, "qwen"), ms);
@@ -117,9 +124,13 @@ class ModelServiceIT {
     assertOwnedBy(generic(client, "networking.istio.io/v1beta1", "DestinationRule", ns, "qwen-epp"), ms);
     assertOwnedBy(generic(client, "monitoring.coreos.com/v1", "PodMonitor", ns, "qwen-decode"), ms);
     assertOwnedBy(generic(client, "monitoring.coreos.com/v1", "ServiceMonitor", ns, "qwen-epp"), ms);
-    String rbac = ns + "-qwen-epp";
-    assertThat(client.rbac().clusterRoles().withName(rbac).get()).isNotNull();
-    assertThat(client.rbac().clusterRoleBindings().withName(rbac).get()).isNotNull();
+    // One ClusterRoleBinding to the installed ClusterRole, under a name no other ModelService shares; no ClusterRole.
+    String rbac = new ModelServiceNames("qwen", ns).pickerClusterBinding();
+    assertThat(client.rbac().clusterRoles().withName(ns + "-qwen-epp").get()).isNull();
+    ClusterRoleBinding binding = client.rbac().clusterRoleBindings().withName(rbac).get();
+    assertThat(binding.getRoleRef().getName()).isEqualTo("modelplane-endpoint-picker");
+    assertThat(binding.getSubjects()).singleElement().satisfies(s -> assertThat(s.getNamespace() + "/" + s.getName())
+        .isEqualTo(ns + "/qwen-epp"));
     assertThat(client.pods().inNamespace(ns).withLabel("llm-d.ai/role", "decode").list().getItems()).hasSize(2)
         .allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getResources().getLimits())
             .containsKey("nvidia.com/gpu"));
@@ -152,7 +163,6 @@ class ModelServiceIT {
     client.resources(ModelService.class).inNamespace(ns).withName("qwen").delete();
     await().atMost(TIMEOUT).untilAsserted(() -> {
       assertThat(get(client, ns, "qwen")).isNull();
-      assertThat(client.rbac().clusterRoles().withName(rbac).get()).isNull();
       assertThat(client.rbac().clusterRoleBindings().withName(rbac).get()).isNull();
     });
   }
@@ -181,8 +191,77 @@ class ModelServiceIT {
     assertThat(client.apps().deployments().inNamespace(ns).withName("tiny-epp").get()).isNotNull();
     assertThat(generic(client, "inference.networking.k8s.io/v1", "InferencePool", ns, "tiny")).isNotNull();
     // Without spec.inferencePool there is no cluster-wide RBAC to clean up, but the finalizer is there as upstream.
-    assertThat(client.rbac().clusterRoles().withName(ns + "-tiny-epp").get()).isNull();
+    assertThat(client.rbac().clusterRoleBindings().withName(new ModelServiceNames("tiny", ns).pickerClusterBinding())
+        .get()).isNull();
     List<String> finalizers = get(client, ns, "tiny").getMetadata().getFinalizers();
     assertThat(finalizers).contains("model.otterscale.io/epp-cluster-rbac");
+  }
+
+  private static ClusterRoleBinding binding(String name, Map<String, String> labels,
+      Map<String, String> annotations, String roleName, String subjectNamespace, String subjectName) {
+    return new ClusterRoleBindingBuilder().withNewMetadata().withName(name).withLabels(labels)
+        .withAnnotations(annotations).endMetadata()
+        .addNewSubject().withKind("ServiceAccount").withName(subjectName).withNamespace(subjectNamespace).endSubject()
+        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(roleName)
+        .endRoleRef().build();
+  }
+
+  @Test
+  void clusterBindingsOfOtherOwnersAreNeverTakenOverAndLegacyOnesGoOnlyWhenTheyAreThisModelServices(KubeTest test)
+      throws Exception {
+    test.addNodes(FakeNode.nvidia(test.uniqueName("gpu"), 4));
+    KubernetesClient client = test.client();
+    KubernetesClient admin = test.controlPlane().client();
+    String ns = test.namespace();
+    String spec = """
+        model: {name: tiny, image: registry.example/models/tiny:1}
+        engine: {}
+        accelerator: {type: nvidia}
+        decode: {}
+        inferencePool: {endpointPicker: {}}
+        """;
+    // "taken": its binding's name is held by an object of another owner.
+    ModelServiceNames taken = new ModelServiceNames("taken", ns);
+    ClusterRoleBinding foreign = admin.rbac().clusterRoleBindings().resource(binding(taken.pickerClusterBinding(),
+        Map.of(), Map.of("modelplane.dev/modelservice", "elsewhere/taken"), "view", "elsewhere",
+        "taken-epp")).create();
+    // "own": an earlier release's binding under OtterScale's name, for this very picker.
+    ModelServiceNames own = new ModelServiceNames("own", ns);
+    admin.rbac().clusterRoleBindings().resource(binding(own.legacyPickerClusterRbac(), own.pickerLabels(),
+        Map.of(), own.legacyPickerClusterRbac(), ns, "own-epp")).create();
+    // "x-own": its legacy name is that of "own" in namespace <ns>-x, whose binding it must not remove.
+    ModelServiceNames other = new ModelServiceNames("own", ns + "-x");
+    ModelServiceNames xOwn = new ModelServiceNames("x-own", ns);
+    assertThat(xOwn.legacyPickerClusterRbac()).isEqualTo(other.legacyPickerClusterRbac());
+    admin.rbac().clusterRoleBindings().resource(binding(other.legacyPickerClusterRbac(), other.pickerLabels(),
+        Map.of(), other.legacyPickerClusterRbac(), ns + "-x", "own-epp")).create();
+    try {
+      create(client, ns, "taken", spec);
+      create(client, ns, "own", spec);
+      create(client, ns, "x-own", spec);
+      await().atMost(TIMEOUT).untilAsserted(() -> {
+        Condition ready = condition(get(client, ns, "taken"), "Ready");
+        assertThat(ready).isNotNull();
+        assertThat(ready.getStatus()).isEqualTo("False");
+        assertThat(ready.getReason()).isEqualTo("ClusterBindingConflict");
+        assertThat(ready.getMessage()).contains(taken.pickerClusterBinding(), "elsewhere/taken");
+        assertThat(admin.rbac().clusterRoleBindings().withName(own.legacyPickerClusterRbac()).get()).isNull();
+        assertThat(admin.rbac().clusterRoleBindings().withName(own.pickerClusterBinding()).get()).isNotNull();
+        assertThat(admin.rbac().clusterRoleBindings().withName(xOwn.pickerClusterBinding()).get()).isNotNull();
+      });
+      ClusterRoleBinding still = admin.rbac().clusterRoleBindings().withName(taken.pickerClusterBinding()).get();
+      assertThat(still.getMetadata().getUid()).isEqualTo(foreign.getMetadata().getUid());
+      assertThat(still.getRoleRef().getName()).isEqualTo("view");
+      assertThat(still.getSubjects().get(0).getNamespace()).isEqualTo("elsewhere");
+      assertThat(admin.rbac().clusterRoleBindings().withName(other.legacyPickerClusterRbac()).get()).isNotNull();
+
+      client.resources(ModelService.class).inNamespace(ns).withName("taken").delete();
+      await().atMost(TIMEOUT).until(() -> get(client, ns, "taken") == null);
+      assertThat(admin.rbac().clusterRoleBindings().withName(taken.pickerClusterBinding()).get().getMetadata()
+          .getUid()).isEqualTo(foreign.getMetadata().getUid());
+    } finally {
+      admin.rbac().clusterRoleBindings().withName(taken.pickerClusterBinding()).delete();
+      admin.rbac().clusterRoleBindings().withName(other.legacyPickerClusterRbac()).delete();
+    }
   }
 }

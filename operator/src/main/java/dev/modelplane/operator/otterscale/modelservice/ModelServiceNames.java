@@ -1,6 +1,10 @@
 package dev.modelplane.operator.otterscale.modelservice;
 
 import dev.modelplane.operator.ProjectVersion;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -8,7 +12,9 @@ import java.util.Map;
 /**
  * Names and labels of a ModelService's objects, as OtterScale's operator gives them (they are what users, dashboards
  * and the routing sidecar look for). Objects of the endpoint picker take a DNS-1035 form of the ModelService name plus
- * {@code -epp}; the serving Deployments, the pool, the route and the monitors take the name itself.
+ * {@code -epp}; the serving Deployments, the pool, the route and the monitors take the name itself. The one
+ * cluster-scoped object, the picker's ClusterRoleBinding, carries a hash of namespace and name, so that no two
+ * ModelServices share it.
  *
  * @param service the ModelService's name
  * @param namespace its namespace
@@ -34,6 +40,15 @@ public record ModelServiceNames(String service, String namespace) {
   public static final String PREFILL = "prefill";
   /** Removes the picker's cluster-scoped RBAC before the ModelService goes. */
   public static final String FINALIZER = "model.otterscale.io/epp-cluster-rbac";
+  /**
+   * The ClusterRole installed with the operator (token and access reviews, {@code GET /metrics}) that the pickers of
+   * the operator's own picker image are bound to; the operator may bind this role and no other.
+   */
+  public static final String PICKER_CLUSTER_ROLE = "modelplane-endpoint-picker";
+  /** On the picker's ClusterRoleBinding: {@code namespace/name} of the ModelService it belongs to. */
+  public static final String OWNER_ANNOTATION = "modelplane.dev/modelservice";
+  private static final int HASH_CHARS = 10;
+  private static final int MAX_NAME = 253;
 
   /** The serving Deployment of {@code role} (decode or prefill). */
   public String serving(String role) {
@@ -49,13 +64,32 @@ public record ModelServiceNames(String service, String namespace) {
     return picker() + "-config";
   }
 
-  public String pickerTokenSecret() {
-    return picker() + "-sa-metrics-reader-secret";
+  /**
+   * The picker's ClusterRoleBinding: namespace and picker name, then the first {@value #HASH_CHARS} hex digits of the
+   * SHA-256 of {@code namespace/name} — {@code team} + {@code x-y} and {@code team-x} + {@code y} read alike but hash
+   * apart. At most 253 characters.
+   */
+  public String pickerClusterBinding() {
+    String hash = HexFormat.of().formatHex(sha256(namespace + "/" + service)).substring(0, HASH_CHARS);
+    String base = namespace + "-" + picker();
+    int room = MAX_NAME - HASH_CHARS - 1;
+    if (base.length() > room) {
+      base = base.substring(0, room).replaceAll("-+$", "");
+    }
+    return base + "-" + hash;
   }
 
-  /** The ClusterRole and ClusterRoleBinding: namespace first, as they are cluster-wide. */
-  public String pickerClusterRbac() {
+  /**
+   * The name earlier releases gave the picker's ClusterRole and ClusterRoleBinding ({@code <namespace>-<picker>},
+   * OtterScale's), which two ModelServices could share; bindings under it are removed when they are this one's.
+   */
+  public String legacyPickerClusterRbac() {
     return namespace + "-" + picker();
+  }
+
+  /** {@code namespace/name}: the owner annotation of the picker's ClusterRoleBinding. */
+  public String owner() {
+    return namespace + "/" + service;
   }
 
   /** The InferencePool and the HTTPRoute. */
@@ -109,6 +143,14 @@ public record ModelServiceNames(String service, String namespace) {
 
   public Map<String, String> pickerSelector() {
     return selector(picker(), PICKER_COMPONENT);
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
   }
 
   /**

@@ -17,11 +17,13 @@ import java.util.stream.Stream;
  * @param picker the endpoint picker's Deployment, or null
  * @param servingFailure why a serving pod cannot run (first found: pod, container, reason), or null
  * @param pickerFailure why a picker pod cannot run, or null
+ * @param clusterBindingRefusal why the picker's ClusterRoleBinding was not made (its name is another owner's), or null
  * @param missingKinds {@code plural.group} of the optional kinds whose CRDs are not installed
  * @param errors apply errors by object
  */
 public record ModelServiceObservation(Deployment decode, Deployment prefill, Deployment picker,
-    String servingFailure, String pickerFailure, Set<String> missingKinds, Map<String, String> errors) {
+    String servingFailure, String pickerFailure, String clusterBindingRefusal, Set<String> missingKinds,
+    Map<String, String> errors) {
 
   /** Waiting reasons that do not go away without a change: a bad image, a crashing server, a broken config. */
   static final Set<String> STUCK = Set.of("CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "InvalidImageName",

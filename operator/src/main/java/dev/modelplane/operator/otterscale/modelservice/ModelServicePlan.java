@@ -7,9 +7,8 @@ import java.util.List;
  * Everything a ModelService should have, from {@link ModelServicePlanner}.
  *
  * @param owned objects in the ModelService's namespace, owned by it (they go when it goes)
- * @param clusterScoped the picker's ClusterRole and ClusterRoleBinding (removed by the finalizer)
- * @param unwanted objects it may have had and must not have now ({@code apiVersion}, kind, name; in its namespace,
- *     or cluster-wide for the RBAC kinds)
+ * @param clusterScoped the picker's ClusterRoleBinding, when it gets one (removed by the finalizer)
+ * @param unwanted objects in its namespace it may have had and must not have now ({@code apiVersion}, kind, name)
  * @param pickerConfig the picker's configuration, whose hash rolls the picker
  */
 public record ModelServicePlan(List<HasMetadata> owned, List<HasMetadata> clusterScoped, List<ObjectRef> unwanted,

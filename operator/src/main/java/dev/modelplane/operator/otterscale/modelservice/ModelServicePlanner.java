@@ -13,9 +13,10 @@ import java.util.Set;
 
 /**
  * A ModelService's objects, a pure function of the ModelService and the operator settings (OtterScale's builders,
- * in its order): serving Deployments; the picker's ServiceAccount, ConfigMap, Deployment, Service, token Secret,
- * Role/RoleBinding and ClusterRole/Binding; the InferencePool; the HTTPRoute; the DestinationRule; the monitors.
- * Objects a setting turns off are listed as unwanted, so a change of spec or settings removes them.
+ * in its order): serving Deployments; the picker's ServiceAccount, ConfigMap, Deployment, Service, Role/RoleBinding
+ * and ClusterRoleBinding (to the installed ClusterRole, for the operator's own picker image only); the InferencePool;
+ * the HTTPRoute; the DestinationRule; the monitors. Objects a setting turns off are listed as unwanted, so a change
+ * of spec or settings removes them (the ClusterRoleBinding, whose removal checks its owner, is the reconciler's).
  */
 public final class ModelServicePlanner {
   static final String DEPLOYMENT_API = "apps/v1";
@@ -70,8 +71,8 @@ public final class ModelServicePlanner {
     boolean explicitPool = ms.getSpec().inferencePool() != null;
     boolean token = explicitPool && settings.metricsEndpointAuth()
         && settings.provider() != ModelServiceSettings.Provider.GKE;
-    boolean clusterRbac = explicitPool && settings.metricsEndpointAuth();
     EndpointPickerSpec picker = PickerBuilder.effective(ms, settings);
+    boolean clusterRbac = PickerBuilder.clusterReviews(ms, picker, settings);
     PickerConfig config = PickerConfig.of(prefillDecode);
     List<HasMetadata> owned = new ArrayList<>();
     List<HasMetadata> cluster = new ArrayList<>();
@@ -89,21 +90,10 @@ public final class ModelServicePlanner {
     security.harden(pickerDeployment.getSpec().getTemplate().getSpec(), Set.of());
     owned.add(pickerDeployment);
     owned.add(PickerBuilder.service(names, picker));
-    if (token) {
-      owned.add(PickerBuilder.tokenSecret(names));
-    } else {
-      unwanted.add(ref("v1", "Secret", names.pickerTokenSecret()));
-    }
     owned.add(PickerBuilder.role(names, picker));
     owned.add(PickerBuilder.roleBinding(names));
     if (clusterRbac) {
-      cluster.add(PickerBuilder.clusterRole(names));
       cluster.add(PickerBuilder.clusterRoleBinding(names));
-    } else {
-      unwanted.add(new ModelServicePlan.ObjectRef("rbac.authorization.k8s.io/v1", "ClusterRole",
-          names.pickerClusterRbac(), true));
-      unwanted.add(new ModelServicePlan.ObjectRef("rbac.authorization.k8s.io/v1", "ClusterRoleBinding",
-          names.pickerClusterRbac(), true));
     }
     // Pools named after the picker came from an earlier OtterScale release.
     unwanted.add(ref(TrafficBuilder.POOL_API, "InferencePool", names.picker()));

@@ -12,6 +12,7 @@ import dev.modelplane.operator.common.StatusWriter;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -33,11 +34,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles OtterScale ModelServices: plan ({@link ModelServicePlanner}) → apply the namespaced objects by
- * server-side apply, owned by the ModelService, and the picker's cluster RBAC → delete what the spec or the settings
- * no longer want → read the Deployments and pods → record status ({@link ModelServiceStatusAggregator}). Kinds whose
- * CRDs are missing (Gateway API, Istio, Prometheus Operator) are named in a condition while the rest is reconciled,
- * and looked at again every minute. The finalizer {@code model.otterscale.io/epp-cluster-rbac} removes the cluster
- * RBAC, which no namespaced owner can own.
+ * server-side apply, owned by the ModelService, and the picker's ClusterRoleBinding ({@link PickerClusterBinding},
+ * never taking over another owner's) → delete what the spec or the settings no longer want → read the Deployments
+ * and pods → record status ({@link ModelServiceStatusAggregator}). Kinds whose CRDs are missing (Gateway API, Istio,
+ * Prometheus Operator) are named in a condition while the rest is reconciled, and looked at again every minute. The
+ * finalizer {@code model.otterscale.io/epp-cluster-rbac} removes the ClusterRoleBinding, which no namespaced owner can
+ * own.
  */
 @ControllerConfiguration(name = ModelServiceReconciler.NAME, finalizerName = ModelServiceNames.FINALIZER)
 public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner<ModelService> {
@@ -71,8 +73,8 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
     ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService(), settings.securityDefaults());
     ObjectApplier applier = new ObjectApplier(context.getClient(), false);
     ObjectApplier.Result owned = applier.apply(ms, plan.owned(), Set.of());
-    ObjectApplier.Result cluster = applier.applyClusterScoped(ns + "/" + ms.getMetadata().getName(),
-        plan.clusterScoped());
+    ModelServiceNames names = new ModelServiceNames(ms.getMetadata().getName(), ns);
+    PickerClusterBinding.Outcome cluster = clusterBinding(context, names, plan);
     if (owned.conflict() || cluster.conflict()) {
       return UpdateControl.<ModelService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
     }
@@ -80,10 +82,10 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
       applier.deleteIfPresent(ref.apiVersion(), ref.kind(), ref.clusterScoped() ? null : ns, ref.name());
     }
     Set<String> missing = new LinkedHashSet<>(owned.missingKinds());
-    missing.addAll(cluster.missingKinds());
     Map<String, String> errors = new HashMap<>(owned.errors());
-    errors.putAll(cluster.errors());
-    ModelServiceNames names = new ModelServiceNames(ms.getMetadata().getName(), ns);
+    if (cluster.error() != null) {
+      errors.put("rbac.authorization.k8s.io/v1/ClusterRoleBinding/" + names.pickerClusterBinding(), cluster.error());
+    }
     var deployments = context.getSecondaryResources(Deployment.class);
     var pods = context.getSecondaryResources(Pod.class);
     ModelServiceObservation seen = new ModelServiceObservation(
@@ -94,7 +96,7 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
             .filter(p -> names.service().equals(label(p, ModelServiceNames.MODEL))).toList()),
         ModelServiceObservation.firstFailure(pods.stream()
             .filter(p -> names.picker().equals(label(p, ModelServiceNames.INFERENCE_POOL))).toList()),
-        missing, errors);
+        cluster.refusal(), missing, errors);
     record(ms, ModelServiceStatusAggregator.aggregate(ms, seen, clock.instant()), context);
     Duration next = Reschedule.earliest(missing.isEmpty() ? null : NOT_INSTALLED_RECHECK,
         errors.isEmpty() ? null : ERROR_RETRY, DRIFT_RECHECK);
@@ -103,11 +105,32 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
 
   @Override
   public DeleteControl cleanup(ModelService ms, Context<ModelService> context) {
-    ModelServiceNames names = new ModelServiceNames(ms.getMetadata().getName(), ms.getMetadata().getNamespace());
-    ObjectApplier applier = new ObjectApplier(context.getClient(), false);
-    applier.deleteIfPresent("rbac.authorization.k8s.io/v1", "ClusterRole", null, names.pickerClusterRbac());
-    applier.deleteIfPresent("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", null, names.pickerClusterRbac());
+    if (settings.modelService().metricsEndpointAuth()) {
+      PickerClusterBinding.remove(context.getClient(),
+          new ModelServiceNames(ms.getMetadata().getName(), ms.getMetadata().getNamespace()));
+    }
     return DeleteControl.defaultDelete();
+  }
+
+  /**
+   * The picker's ClusterRoleBinding when the plan has one, else its removal (and, either way, the removal of the
+   * binding an earlier release made under OtterScale's name). Without metrics authentication — the setting of an
+   * operator without cluster RBAC rights, e.g. one that serves a list of namespaces — cluster objects are not
+   * touched.
+   */
+  private PickerClusterBinding.Outcome clusterBinding(Context<ModelService> context, ModelServiceNames names,
+      ModelServicePlan plan) {
+    if (!settings.modelService().metricsEndpointAuth()) {
+      return PickerClusterBinding.Outcome.OK;
+    }
+    if (plan.clusterScoped().isEmpty()) {
+      PickerClusterBinding.remove(context.getClient(), names);
+      return PickerClusterBinding.Outcome.OK;
+    }
+    PickerClusterBinding.Outcome outcome = PickerClusterBinding.ensure(context.getClient(), names,
+        (ClusterRoleBinding) plan.clusterScoped().get(0));
+    PickerClusterBinding.removeLegacy(context.getClient(), names);
+    return outcome;
   }
 
   private static Deployment find(Set<Deployment> deployments, String name) {

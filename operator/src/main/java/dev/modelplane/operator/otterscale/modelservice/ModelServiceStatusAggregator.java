@@ -15,12 +15,15 @@ import java.util.TreeSet;
  * A ModelService's status from what was observed, in one place: OtterScale's phases and {@code Ready} condition
  * (Pending while the decode Deployment is missing, Running while serving replicas start, Ready when all are), with
  * what upstream leaves out — {@code Failed} when a serving or picker pod is stuck (crash loop, image pull, config
- * error) naming the pod, and the picker's readiness counted before Ready. A second condition,
+ * error) naming the pod, the picker's readiness counted before Ready, and Ready false with reason
+ * {@code ClusterBindingConflict} when the picker's ClusterRoleBinding name is another owner's. A second condition,
  * {@code OptionalKindsInstalled}, names the Gateway API, Istio or Prometheus Operator kinds that are not installed.
  */
 public final class ModelServiceStatusAggregator {
   public static final String READY = "Ready";
   public static final String OPTIONAL_KINDS = "OptionalKindsInstalled";
+  /** Ready's reason when the picker's ClusterRoleBinding name is taken by another owner's object. */
+  public static final String CLUSTER_BINDING_CONFLICT = "ClusterBindingConflict";
 
   private ModelServiceStatusAggregator() {
   }
@@ -67,6 +70,11 @@ public final class ModelServiceStatusAggregator {
       status = Conditions.TRUE;
       reason = "AllReplicasReady";
       message = "All " + readyTotal + " replicas are ready";
+    }
+    if (seen.clusterBindingRefusal() != null) {
+      status = Conditions.FALSE;
+      reason = CLUSTER_BINDING_CONFLICT;
+      message = seen.clusterBindingRefusal();
     }
     if (!seen.errors().isEmpty()) {
       String first = new TreeSet<>(seen.errors().keySet()).first();

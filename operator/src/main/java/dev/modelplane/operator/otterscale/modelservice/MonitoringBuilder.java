@@ -11,7 +11,10 @@ import java.util.Map;
  * Prometheus Operator objects of a ModelService: a PodMonitor per serving role (on unless
  * {@code spec.monitoring.podMonitor.enabled} is false — so {@code podMonitor: {}}, whose {@code enabled} defaults to
  * false, turns them off, as upstream) and, with {@code spec.inferencePool} and monitoring explicitly enabled, a
- * ServiceMonitor of the picker, which presents the service-account token when metrics need one.
+ * ServiceMonitor of the picker, which presents Prometheus's own service-account token when metrics need one (the
+ * picker checks it with a TokenReview and allows it when that account may {@code get} the non-resource URL
+ * {@code /metrics}, as kube-prometheus grants Prometheus). OtterScale has Prometheus present a token Secret of the
+ * picker's account instead, which the operator would have to create.
  */
 final class MonitoringBuilder {
   static final String API = "monitoring.coreos.com/v1";
@@ -45,14 +48,16 @@ final class MonitoringBuilder {
         ModelServiceNames.standard(names.service(), ModelServiceNames.component(role)), spec);
   }
 
-  /** The picker's ServiceMonitor; {@code withToken} adds the token Secret as bearer credentials. */
+  /** Where Prometheus's pod has its own service-account token. */
+  static final String PROMETHEUS_TOKEN_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+
+  /** The picker's ServiceMonitor; {@code withToken} has Prometheus present its own token. */
   static GenericKubernetesResource serviceMonitor(ModelServiceNames names, boolean withToken) {
     Map<String, Object> endpoint = new LinkedHashMap<>();
     endpoint.put("port", "http-metrics");
     endpoint.put("interval", "30s");
     if (withToken) {
-      endpoint.put("authorization", Map.of("credentials", Map.of("name", names.pickerTokenSecret(), "key",
-          "token")));
+      endpoint.put("bearerTokenFile", PROMETHEUS_TOKEN_FILE);
     }
     Map<String, Object> spec = new LinkedHashMap<>();
     spec.put("selector", Map.of("matchLabels", names.pickerSelector()));

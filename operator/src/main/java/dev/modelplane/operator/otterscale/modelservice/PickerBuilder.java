@@ -15,18 +15,14 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -42,9 +38,11 @@ import java.util.Objects;
 /**
  * The endpoint picker of a ModelService and what it needs, as OtterScale builds them: ServiceAccount, ConfigMap,
  * Deployment (Recreate, GIE's flags, gRPC health probes on 9003), Service, Role and RoleBinding, and — with
- * {@code spec.inferencePool} and metrics authentication — a ClusterRole/Binding for token and access reviews and a
- * service-account token Secret. The picker exists without {@code spec.inferencePool} too, from the defaults. When
- * its image is modelplane's, the container runs {@code router} with the same GIE flags.
+ * {@code spec.inferencePool}, metrics authentication and the operator's own picker image — a ClusterRoleBinding to
+ * the installed ClusterRole {@value ModelServiceNames#PICKER_CLUSTER_ROLE} for token and access reviews. Unlike
+ * OtterScale, no ClusterRole and no service-account token Secret are created. The picker exists without
+ * {@code spec.inferencePool} too, from the defaults. When its image is modelplane's, the container runs
+ * {@code router} with the same GIE flags.
  */
 final class PickerBuilder {
   static final String CONTAINER = "epp";
@@ -199,31 +197,32 @@ final class PickerBuilder {
         .endRoleRef().build();
   }
 
-  /** The service-account token Prometheus presents to the picker's metrics endpoint. */
-  static Secret tokenSecret(ModelServiceNames names) {
-    return new SecretBuilder().withNewMetadata().withName(names.pickerTokenSecret()).withNamespace(names.namespace())
-        .withLabels(names.pickerLabels())
-        .withAnnotations(new LinkedHashMap<>(Map.of("kubernetes.io/service-account.name", names.picker())))
-        .endMetadata().withType("kubernetes.io/service-account-token").build();
+  /**
+   * Whether the picker is bound to the installed ClusterRole {@value ModelServiceNames#PICKER_CLUSTER_ROLE} (token
+   * and access reviews, to check the bearer token on its metrics): only with {@code spec.inferencePool}, metrics
+   * authentication on, and the operator's own picker image. A picker image the ModelService chooses runs code its
+   * author picked, so it gets no cluster-wide rights; it checks tokens without them (and refuses scrapes) or not at
+   * all, as that image decides.
+   */
+  static boolean clusterReviews(ModelService ms, EndpointPickerSpec picker, ModelServiceSettings settings) {
+    return ms.getSpec().inferencePool() != null && settings.metricsEndpointAuth()
+        && settings.pickerImage().equals(picker.image());
   }
 
-  /** Token and access reviews and {@code GET /metrics}: what the picker needs to check a scraper's token. */
-  static ClusterRole clusterRole(ModelServiceNames names) {
-    return new ClusterRoleBuilder().withNewMetadata().withName(names.pickerClusterRbac())
-        .withLabels(names.pickerLabels()).endMetadata()
-        .withRules(rule("authentication.k8s.io", List.of("tokenreviews"), List.of("create")),
-            rule("authorization.k8s.io", List.of("subjectaccessreviews"), List.of("create")),
-            new PolicyRuleBuilder().withNonResourceURLs("/metrics").withVerbs("get").build())
-        .build();
-  }
-
+  /**
+   * The picker's binding to the installed ClusterRole, named per ModelService ({@link
+   * ModelServiceNames#pickerClusterBinding()}) and annotated with its owner, which is checked before the binding is
+   * replaced or removed.
+   */
   static ClusterRoleBinding clusterRoleBinding(ModelServiceNames names) {
-    return new ClusterRoleBindingBuilder().withNewMetadata().withName(names.pickerClusterRbac())
-        .withLabels(names.pickerLabels()).endMetadata()
+    return new ClusterRoleBindingBuilder().withNewMetadata().withName(names.pickerClusterBinding())
+        .withLabels(names.pickerLabels())
+        .withAnnotations(new LinkedHashMap<>(Map.of(ModelServiceNames.OWNER_ANNOTATION, names.owner())))
+        .endMetadata()
         .addNewSubject().withKind("ServiceAccount").withName(names.picker()).withNamespace(names.namespace())
         .endSubject()
         .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
-        .withName(names.pickerClusterRbac()).endRoleRef().build();
+        .withName(ModelServiceNames.PICKER_CLUSTER_ROLE).endRoleRef().build();
   }
 
   private static PolicyRule rule(String group, List<String> resources, List<String> verbs) {

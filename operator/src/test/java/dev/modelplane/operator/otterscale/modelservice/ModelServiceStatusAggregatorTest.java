@@ -28,7 +28,7 @@ class ModelServiceStatusAggregatorTest {
   private static ModelServiceStatus status(Deployment decode, Deployment picker, String servingFailure,
       String pickerFailure) {
     return ModelServiceStatusAggregator.aggregate(aggregated(), new ModelServiceObservation(decode, null, picker,
-        servingFailure, pickerFailure, Set.of(), Map.of()), NOW);
+        servingFailure, pickerFailure, null, Set.of(), Map.of()), NOW);
   }
 
   private static Condition ready(ModelServiceStatus s) {
@@ -91,7 +91,7 @@ class ModelServiceStatusAggregatorTest {
   void applyErrorsAndMissingKindsAreConditionsAndTransitionTimesMoveOnlyOnChange() {
     var ms = aggregated();
     ModelServiceStatus first = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
-        deployment(1, 1), null, deployment(1, 1), null, null,
+        deployment(1, 1), null, deployment(1, 1), null, null, null,
         Set.of("podmonitors.monitoring.coreos.com", "httproutes.gateway.networking.k8s.io"),
         Map.of("v1/Secret/x", "forbidden")), NOW);
     assertThat(ready(first).getReason()).isEqualTo("ReconcileError");
@@ -102,9 +102,19 @@ class ModelServiceStatusAggregatorTest {
         + "podmonitors.monitoring.coreos.com;");
     ms.setStatus(first);
     ModelServiceStatus later = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
-        deployment(1, 1), null, deployment(1, 1), null, null, Set.of(), Map.of()), NOW.plusSeconds(60));
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of()), NOW.plusSeconds(60));
     assertThat(Conditions.find(later.conditions(), "OptionalKindsInstalled")).isNull();
     assertThat(ready(later).getStatus()).isEqualTo("True");
     assertThat(ready(later).getLastTransitionTime()).isEqualTo(NOW.plusSeconds(60).toString());
+  }
+
+  @Test
+  void aClusterBindingNameTakenByAnotherOwnerIsReadyFalseWithItsOwnReason() {
+    ModelServiceStatus s = ModelServiceStatusAggregator.aggregate(aggregated(), new ModelServiceObservation(
+        deployment(1, 1), null, deployment(1, 1), null, null, "ClusterRoleBinding x exists and is not this "
+        + "ModelService's", Set.of(), Map.of()), NOW);
+    assertThat(ready(s).getStatus()).isEqualTo("False");
+    assertThat(ready(s).getReason()).isEqualTo("ClusterBindingConflict");
+    assertThat(ready(s).getMessage()).contains("ClusterRoleBinding x exists");
   }
 }

@@ -15,10 +15,10 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.util.Map;
@@ -68,9 +68,9 @@ class PickerBuilderTest {
     assertThat(epp.getVolumeMounts().get(0).getMountPath()).isEqualTo("/config");
     assertThat(pod.getVolumes().get(0).getConfigMap().getName()).isEqualTo("qwen3-0-6b-epp-config");
     assertThat(d.getSpec().getTemplate().getMetadata().getLabels()).containsEntry("inferencepool", "qwen3-0-6b-epp");
-    // Without spec.inferencePool: no metrics-reader Secret, no cluster RBAC.
+    // Without spec.inferencePool: no cluster RBAC (and never a token Secret).
     assertThat(plan.clusterScoped()).isEmpty();
-    assertThat(has(plan, "Secret", "qwen3-0-6b-epp-sa-metrics-reader-secret")).isFalse();
+    assertThat(plan.owned()).noneMatch(o -> "Secret".equals(o.getKind()));
     assertThat(has(plan, "ServiceAccount", "qwen3-0-6b-epp")).isTrue();
   }
 
@@ -96,15 +96,65 @@ class PickerBuilderTest {
         .containsExactly("grpc-ext-proc:9100", "http-metrics:9090");
     assertThat(svc.getSpec().getSelector()).doesNotContainKey("inferencepool")
         .containsEntry("app.kubernetes.io/name", "qwen-epp").containsEntry("app.kubernetes.io/component", "epp");
-    // Metrics authentication: a token Secret and cluster-wide review rights, named with the namespace.
-    Secret token = find(plan, Secret.class, "qwen-epp-sa-metrics-reader-secret");
-    assertThat(token.getType()).isEqualTo("kubernetes.io/service-account-token");
-    assertThat(token.getMetadata().getAnnotations()).containsEntry("kubernetes.io/service-account.name", "qwen-epp");
-    assertThat(plan.clusterScoped()).extracting(o -> o.getKind() + "/" + o.getMetadata().getName())
-        .containsExactly("ClusterRole/team-qwen-epp", "ClusterRoleBinding/team-qwen-epp");
-    ClusterRole cr = (ClusterRole) plan.clusterScoped().get(0);
-    assertThat(cr.getRules()).extracting(r -> r.getNonResourceURLs().isEmpty() ? r.getResources().get(0)
-        : r.getNonResourceURLs().get(0)).containsExactly("tokenreviews", "subjectaccessreviews", "/metrics");
+    // An image the ModelService chose runs its author's code: no cluster-wide rights, and no token Secret.
+    assertThat(plan.clusterScoped()).isEmpty();
+    assertThat(plan.owned()).noneMatch(o -> "Secret".equals(o.getKind()) || "ClusterRole".equals(o.getKind()));
+  }
+
+  @Test
+  void theOperatorsOwnPickerImageIsBoundToTheInstalledClusterRoleUnderAHashedName() {
+    ModelServicePlan plan = ModelServicePlanner.plan(ms("qwen", EXPLICIT_POOL.replace(
+        "image: ghcr.io/llm-d/llm-d-inference-scheduler:v0.6.0, ", "")), SETTINGS);
+    ModelServiceNames names = new ModelServiceNames("qwen", "team");
+    assertThat(plan.clusterScoped()).singleElement().isInstanceOf(ClusterRoleBinding.class);
+    ClusterRoleBinding binding = (ClusterRoleBinding) plan.clusterScoped().get(0);
+    assertThat(binding.getMetadata().getName()).isEqualTo(names.pickerClusterBinding())
+        .matches("team-qwen-epp-[0-9a-f]{10}");
+    assertThat(binding.getMetadata().getAnnotations()).containsEntry("modelplane.dev/modelservice", "team/qwen");
+    assertThat(binding.getRoleRef().getKind()).isEqualTo("ClusterRole");
+    assertThat(binding.getRoleRef().getName()).isEqualTo("modelplane-endpoint-picker");
+    assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
+      assertThat(s.getKind()).isEqualTo("ServiceAccount");
+      assertThat(s.getName()).isEqualTo("qwen-epp");
+      assertThat(s.getNamespace()).isEqualTo("team");
+    });
+    // The operator never creates a ClusterRole or a service-account token Secret.
+    assertThat(plan.owned()).noneMatch(o -> "Secret".equals(o.getKind()) || "ClusterRole".equals(o.getKind()));
+    // The same spec with metrics authentication off: nothing cluster-scoped.
+    ModelServiceSettings off = new ModelServiceSettings(null, null, null, null, null, null, null, false, null);
+    assertThat(ModelServicePlanner.plan(ms("qwen", EXPLICIT_POOL.replace(
+        "image: ghcr.io/llm-d/llm-d-inference-scheduler:v0.6.0, ", "")), off).clusterScoped()).isEmpty();
+  }
+
+  @Test
+  void clusterBindingNamesDoNotCollideAcrossNamespacesAndStayWithinTheLimit() {
+    ModelServiceNames a = new ModelServiceNames("x-y", "team");
+    ModelServiceNames b = new ModelServiceNames("y", "team-x");
+    // OtterScale's name is the same for both; the hashed one is not.
+    assertThat(a.legacyPickerClusterRbac()).isEqualTo(b.legacyPickerClusterRbac()).isEqualTo("team-x-y-epp");
+    assertThat(a.pickerClusterBinding()).isNotEqualTo(b.pickerClusterBinding()).startsWith("team-x-y-epp-");
+    ModelServiceNames longest = new ModelServiceNames("m".repeat(253), "n".repeat(63));
+    assertThat(longest.pickerClusterBinding()).hasSizeLessThanOrEqualTo(253).matches("[a-z0-9-]+[0-9a-f]{10}");
+    assertThat(new ModelServiceNames("m".repeat(253), "n".repeat(62)).pickerClusterBinding())
+        .isNotEqualTo(longest.pickerClusterBinding());
+  }
+
+  @Test
+  void aLegacyBindingIsRecognisedByItsSubjectNotByItsAmbiguousName() {
+    ModelServiceNames a = new ModelServiceNames("x-y", "team");
+    ModelServiceNames b = new ModelServiceNames("y", "team-x");
+    ClusterRoleBinding legacyOfB = new ClusterRoleBindingBuilder().withNewMetadata()
+        .withName("team-x-y-epp").withLabels(b.pickerLabels()).endMetadata()
+        .addNewSubject().withKind("ServiceAccount").withName("y-epp").withNamespace("team-x").endSubject()
+        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName("team-x-y-epp")
+        .endRoleRef().build();
+    assertThat(PickerClusterBinding.legacyOf(legacyOfB, b)).isTrue();
+    assertThat(PickerClusterBinding.legacyOf(legacyOfB, a)).isFalse();
+    // A binding of another owner (no annotation, or another ModelService's) is never this one's.
+    ClusterRoleBinding mine = PickerBuilder.clusterRoleBinding(a);
+    assertThat(PickerClusterBinding.ownedBy(mine, a)).isTrue();
+    assertThat(PickerClusterBinding.ownedBy(mine, b)).isFalse();
+    assertThat(PickerClusterBinding.ownedBy(legacyOfB, b)).isFalse();
   }
 
   @Test
@@ -144,11 +194,8 @@ class PickerBuilderTest {
         "OTEL_SERVICE_NAME", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_TRACES_EXPORTER",
         "OTEL_RESOURCE_ATTRIBUTES_NODE_NAME", "OTEL_RESOURCE_ATTRIBUTES_POD_NAME", "OTEL_RESOURCE_ATTRIBUTES",
         "OTEL_TRACES_SAMPLER");
-    // No metrics authentication: neither the token nor the cluster-wide rights.
+    // No metrics authentication: no cluster-wide rights (the reconciler removes an earlier binding).
     assertThat(plan.clusterScoped()).isEmpty();
-    assertThat(has(plan, "Secret", "qwen-epp-sa-metrics-reader-secret")).isFalse();
-    assertThat(plan.unwanted()).extracting(ModelServicePlan.ObjectRef::kind).contains("ClusterRole",
-        "ClusterRoleBinding", "Secret");
   }
 
   @Test
@@ -168,7 +215,7 @@ class PickerBuilderTest {
     assertThat(ModelServiceNames.dns1035("...")).isEqualTo("modelservice");
     ModelServiceNames n = new ModelServiceNames("llama.3", "ns");
     assertThat(n.picker()).isEqualTo("llama-3-epp");
-    assertThat(n.pickerClusterRbac()).isEqualTo("ns-llama-3-epp");
+    assertThat(n.legacyPickerClusterRbac()).isEqualTo("ns-llama-3-epp");
     assertThat(n.serving("decode")).isEqualTo("llama.3-decode");
     assertThat(n.pool()).isEqualTo("llama.3");
   }

@@ -107,7 +107,7 @@ class TrafficAndMonitoringTest {
 
   @ParameterizedTest
   @CsvSource({"ISTIO,true,true", "GKE,false,false", "NONE,false,true"})
-  void theProviderDecidesTheDestinationRuleAndTheTokenSecret(ModelServiceSettings.Provider provider,
+  void theProviderDecidesTheDestinationRuleAndWhetherPrometheusPresentsAToken(ModelServiceSettings.Provider provider,
       boolean destinationRule, boolean token) {
     ModelServicePlan plan = ModelServicePlanner.plan(ms("qwen", BASE + """
         inferencePool: {endpointPicker: {}}
@@ -118,13 +118,15 @@ class TrafficAndMonitoringTest {
       assertThat(spec(plan, "DestinationRule", "qwen-epp")).containsEntry("host", "qwen-epp.team.svc.cluster.local")
           .containsEntry("trafficPolicy", Map.of("tls", Map.of("mode", "SIMPLE", "insecureSkipVerify", true)));
     }
-    assertThat(has(plan, "Secret", "qwen-epp-sa-metrics-reader-secret")).isEqualTo(token);
-    assertThat(plan.clusterScoped()).hasSize(2);
-    // The ServiceMonitor presents the token only where there is one (upstream references it on GKE too).
+    assertThat(plan.owned()).noneMatch(o -> "Secret".equals(o.getKind()));
+    assertThat(plan.clusterScoped()).hasSize(1);
+    // Prometheus presents its own service-account token, except on GKE (where upstream has no token Secret).
     @SuppressWarnings("unchecked")
     Map<String, Object> endpoint = ((List<Map<String, Object>>) spec(plan, "ServiceMonitor", "qwen-epp")
         .get("endpoints")).get(0);
-    assertThat(endpoint.containsKey("authorization")).isEqualTo(token);
+    assertThat(endpoint.containsKey("authorization")).isFalse();
+    assertThat(endpoint.get("bearerTokenFile")).isEqualTo(token
+        ? "/var/run/secrets/kubernetes.io/serviceaccount/token" : null);
     assertThat(endpoint).containsEntry("port", "http-metrics").containsEntry("interval", "30s");
   }
 
