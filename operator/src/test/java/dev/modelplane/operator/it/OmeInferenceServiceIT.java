@@ -310,8 +310,8 @@ class OmeInferenceServiceIT {
           baseModelRef: {name: %s}
           modelType: LoRA
           hyperParameters: {strategy: lora}
-          storage: {storageUri: "hf://org/support-lora", path: /raid/adapters/support}
-        """.formatted(s, modelName), FineTunedWeight.class));
+          storage: {storageUri: "hf://org/support-lora", path: /raid/models/adapters/support-%s}
+        """.formatted(s, modelName, s), FineTunedWeight.class));
     String ns = test.namespace();
     isvc(ns, """
           name: tuned

@@ -102,7 +102,8 @@ final class ModelSync {
       return;
     }
     AgentModel model = view.current(key);
-    AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots());
+    AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots(),
+        view.allModels());
     if (!(action instanceof AgentAction.Download) || !a.fingerprint().equals(model.fingerprint())) {
       LOG.info("agent.download-cancel model={} why=\"{}\"", key, action instanceof AgentAction.Remove r ? r.why()
           : "spec changed");
@@ -140,7 +141,8 @@ final class ModelSync {
     if (model != null) {
       lastKnown.put(key, model);
     }
-    AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots());
+    AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots(),
+        view.allModels());
     if (action instanceof AgentAction.Remove remove) {
       remove(key, remove.why(), model == null);
       return;
@@ -333,7 +335,8 @@ final class ModelSync {
     Outcome outcome = done.remove(key);
     retries.remove(key);
     if (report != null || outcome != null) {
-      ModelPlanner.downloadDir(lastKnown.get(key), settings.roots()).ifPresent(dir -> cleaner.delete(key, dir));
+      ModelPlanner.downloadDir(lastKnown.get(key), settings.roots(), view.allModels())
+          .ifPresent(dir -> cleaner.delete(key, dir));
       if (outcome != null && outcome.dir() != null) {
         cleaner.delete(key, outcome.dir());
       }
