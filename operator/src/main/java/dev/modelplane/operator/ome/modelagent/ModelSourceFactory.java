@@ -99,7 +99,7 @@ final class ModelSourceFactory {
             .orElse(""), found.value().map(StorageCredentials.S3Keys::secretAccessKey).orElse(""),
             found.value().flatMap(StorageCredentials.S3Keys::sessionToken), s3.bucket(), s3.prefix(), 1000,
             settings.requestTimeout());
-        yield new Outcome.Ready(new S3Client(s));
+        yield new Outcome.Ready(new S3Client(s, settings.limits().maxListedObjects()));
       }
     };
   }

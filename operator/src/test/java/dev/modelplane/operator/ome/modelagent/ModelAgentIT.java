@@ -273,6 +273,46 @@ class ModelAgentIT {
     }
   }
 
+  @Test
+  void limitsFailModelsWithTheNumbersBeforeAnythingIsWritten(KubeTest test) throws Exception {
+    KubernetesClient admin = test.client();
+    String ns = test.namespace();
+    String node = test.uniqueName("limits");
+    test.addNodes(FakeNode.cpu(node));
+    Path root = Files.createDirectories(dir.resolve("root"));
+    try (S3Server s3 = S3Server.startOrSkip(dir.resolve("s3"))) {
+      put(s3, "/limits", new byte[0]);
+      put(s3, "/limits/big/config.json", "{}".getBytes(StandardCharsets.UTF_8));
+      put(s3, "/limits/big/weights.bin", new byte[100_000]);
+      for (int i = 0; i < 3; i++) {
+        put(s3, "/limits/many/part-" + i, new byte[] {1});
+      }
+      admin.secrets().resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+          .withName("creds").endMetadata().addToStringData("access_key_id", S3Server.ACCESS_KEY)
+          .addToStringData("secret_access_key", S3Server.SECRET_KEY).build()).create();
+      Map<String, String> params = Map.of("endpoint", s3.endpoint().toString());
+      agent = ModelAgent.start(admin, ModelAgentSettings.of(node, ns, ModelRoots.parse(List.of("/mnt/models="
+          + root))).withLimits(new AgentLimits(50_000, 2, 100)));
+
+      create(admin, "big", "s3://limits/big", null, params);
+      create(admin, "many", "s3://limits/many", null, params);
+      NodeReport big = awaitStatus(admin, ns, node, "big", NodeReport.FAILED);
+      assertThat(big.reason()).isEqualTo("InsufficientStorage");
+      assertThat(big.message()).startsWith("spec.storage.path: the model needs 100002 bytes (97.7 KiB) more in "
+          + "/mnt/models/" + ns + "/big (100002 bytes (97.7 KiB) in all, 0 bytes already there), but the disk "
+          + "budget of /mnt/models is 50000 bytes (48.8 KiB) and ").endsWith("; agent flag --disk-budget)");
+      assertThat(root.resolve(ns).resolve("big")).doesNotExist();
+      NodeReport many = awaitStatus(admin, ns, node, "many", NodeReport.FAILED);
+      assertThat(many.reason()).isEqualTo("InvalidSource");
+      assertThat(many.message()).isEqualTo("more than 2 objects under prefix 'many/' in S3 bucket 'limits'; a model "
+          + "may have at most 2 files (model agent flag --max-listed-objects)");
+    } finally {
+      // Other tests' agents see every model: leave none whose source is about to disappear.
+      admin.resources(BaseModel.class).inNamespace(ns).withName("big").delete();
+      admin.resources(BaseModel.class).inNamespace(ns).withName("many").delete();
+    }
+  }
+
   // ---- fixtures
 
   private static void create(KubernetesClient admin, String name, String uri, String path,
