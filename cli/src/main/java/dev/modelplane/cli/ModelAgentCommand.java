@@ -4,6 +4,7 @@ import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.app.HealthServer;
 import dev.modelplane.operator.modelsource.fetch.DownloadOptions;
+import dev.modelplane.operator.ome.modelagent.AgentLimits;
 import dev.modelplane.operator.ome.modelagent.ModelAgent;
 import dev.modelplane.operator.ome.modelagent.ModelAgentSettings;
 import dev.modelplane.operator.ome.modelagent.ModelRoots;
@@ -88,6 +89,20 @@ final class ModelAgentCommand implements Callable<Integer> {
       + "and s3:// models, without credentials: for local clusters whose model servers are simulators.")
   boolean simulateDownloads;
 
+  @Option(names = "--disk-budget", defaultValue = "0", paramLabel = "QUANTITY",
+      description = "Bytes the agent's files may take in each models root, as a Kubernetes quantity (500Gi); a "
+          + "download that would pass it fails with InsufficientStorage. 0 (default): only the free space counts.")
+  String diskBudget;
+
+  @Option(names = "--max-listed-objects", defaultValue = "10000",
+      description = "Files one model's source may list (S3 objects, Hub files) (default: 10000).")
+  int maxListedObjects;
+
+  @Option(names = "--max-models-per-node", defaultValue = "100",
+      description = "Models the agent places on its node at once; more fail with NodeModelLimit. Its node labels "
+          + "and status entries are bounded by twice this (default: 100).")
+  int maxModelsPerNode;
+
   @Option(names = "--kubeconfig", description = "Kubeconfig file; default: $KUBECONFIG, ~/.kube/config, in-cluster.")
   Path kubeconfig;
 
@@ -139,6 +154,20 @@ final class ModelAgentCommand implements Callable<Integer> {
     return 0;
   }
 
+  private long budgetBytes() {
+    java.math.BigDecimal bytes;
+    try {
+      bytes = io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(
+          new io.fabric8.kubernetes.api.model.Quantity(diskBudget.strip()));
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new IllegalArgumentException("--disk-budget must be a quantity such as 500Gi, not '" + diskBudget + "'");
+    }
+    if (bytes.signum() < 0 || bytes.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+      throw new IllegalArgumentException("--disk-budget must be 0 to 8Ei, not '" + diskBudget + "'");
+    }
+    return bytes.longValue();
+  }
+
   private ModelAgentSettings settings() {
     try {
       if (nodeName == null || nodeName.isBlank()) {
@@ -152,7 +181,8 @@ final class ModelAgentCommand implements Callable<Integer> {
           .withHfEndpoint(hub)
           .withConcurrency(maxConcurrentDownloads, progressInterval)
           .withRetries(maxRetries, retryBackoff, new DownloadOptions(downloadAttempts, d.initialBackoff(),
-              d.maxBackoff(), d.stallTimeout(), d.progressInterval()));
+              d.maxBackoff(), d.stallTimeout(), d.progressInterval()))
+          .withLimits(new AgentLimits(budgetBytes(), maxListedObjects, maxModelsPerNode));
       return simulateDownloads ? settings.withSimulatedDownloads() : settings;
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -2,6 +2,7 @@ package dev.modelplane.cli;
 
 import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
+import dev.modelplane.operator.ome.basemodel.ModelStorageSettings;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.app.AccessCheck;
 import dev.modelplane.operator.app.HealthServer;
@@ -79,6 +80,18 @@ final class OperatorCommand implements Callable<Integer> {
       description = "Namespace of the OME model agents' per-node status ConfigMaps; default: the operator's own.")
   String modelAgentNamespace;
 
+  @Option(names = "--model-agent-roots", split = ",", paramLabel = "DIR",
+      defaultValue = ModelStorageSettings.DEFAULT_ROOT,
+      description = "The model agents' --models-root directories as model specs name them: a BaseModel's node "
+          + "directory must lie inside <root>/<namespace>/ (without spec.storage.path: <first root>/<namespace>/"
+          + "<name>), a ClusterBaseModel's inside a root (default: " + ModelStorageSettings.DEFAULT_ROOT + ").")
+  List<String> modelAgentRoots;
+
+  @Option(names = "--model-agent-timeout", defaultValue = "10m", converter = GoDuration.Converter.class,
+      description = "How long a deleted BaseModel waits for the agent of a node that is not Ready before it stops "
+          + "waiting for that node (default: 10m).")
+  Duration modelAgentTimeout;
+
   @Option(names = "--http-port", defaultValue = "8081", description = "Port of /healthz, /readyz and /metrics.")
   int httpPort;
 
@@ -152,7 +165,8 @@ final class OperatorCommand implements Callable<Integer> {
           .createPriorityClasses(createPriorityClasses).checkNodeCapacity(!noNodeCheck)
           .namespaces(new LinkedHashSet<>(namespaces)).inspectModels(!noInspection)
           .modelInspection(inspectionPolicy())
-          .revalidationInterval(revalidationInterval).build();
+          .revalidationInterval(revalidationInterval)
+          .modelStorage(new ModelStorageSettings(modelAgentRoots, modelAgentTimeout)).build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

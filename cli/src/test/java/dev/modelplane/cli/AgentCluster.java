@@ -130,6 +130,7 @@ final class AgentCluster implements AutoCloseable {
     String text = Files.readString(OperatorFixtures.repoRoot().resolve("deploy/model-agent/rbac.yaml"))
         .replace("namespace: modelplane-system", "namespace: " + test.namespace())
         .replace("namespace: modelplane-model-agent", "namespace: " + test.namespace())
+        .replace("name: modelplane-model-agent-secrets\n", "name: " + account + "-secrets\n")
         .replace("name: modelplane-model-agent\n", "name: " + account + "\n");
     OperatorFixtures.applyAll(test.client(), text);
     return OperatorFixtures.kubeconfigWithToken(test, account, dir.resolve(account + ".kubeconfig"));

@@ -19,6 +19,7 @@ import dev.modelplane.operator.app.ModelplaneOperator;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.modelsource.ParameterCountFormat;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.basemodel.ModelStorageSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -74,13 +75,17 @@ class BaseModelEndToEndIT {
         b, cluster.start(b, kubeconfig, ns, hub), c, cluster.start(c, kubeconfig, ns, hub));
     operatorClient = test.controlPlane().newClient();
     operator = ModelplaneOperator.create(operatorClient, OperatorSettings.defaults().toBuilder()
-        .namespaces(Set.of(ns)).modelAgentNamespace(ns).build(), new SimpleMeterRegistry(), null).start();
+        .namespaces(Set.of(ns)).modelAgentNamespace(ns)
+        .modelStorage(new ModelStorageSettings(List.of("/mnt/models"), null)).build(), new SimpleMeterRegistry(),
+        null).start();
 
-    create(admin, BaseModel.class, baseModel("llama", "hf://" + AgentHubServer.REPO, "/mnt/models/llama",
+    create(admin, BaseModel.class, baseModel("llama", "hf://" + AgentHubServer.REPO,
+        "/mnt/models/" + ns + "/llama",
         "nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
             + "[{matchExpressions: [{key: gpu, operator: Exists}]}]}}", null)
         .replace("spec:\n", "spec:\n  modelType: user-given\n"));
-    create(admin, BaseModel.class, baseModel("unreachable", "s3://models/tiny", "/mnt/models/unreachable",
+    create(admin, BaseModel.class, baseModel("unreachable", "s3://models/tiny",
+        "/mnt/models/" + ns + "/unreachable",
         "nodeSelector: {gpu: a100}", "http://127.0.0.1:" + S3TestServer.closedPort()));
 
     await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> {
@@ -117,7 +122,7 @@ class BaseModelEndToEndIT {
     await().atMost(TIMEOUT).untilAsserted(() -> {
       assertThat(admin.resources(BaseModel.class).withName("llama").get()).isNull();
       for (String node : List.of(a, b)) {
-        assertThat(Files.exists(agents.get(node).root().resolve("llama"))).as(node + " files").isFalse();
+        assertThat(Files.exists(agents.get(node).root().resolve(ns + "/llama"))).as(node + " files").isFalse();
         assertThat(label(admin, node, llama)).as(node + " label").isNull();
         assertThat(report(admin, ns, node, llama)).as(node + " report").isNull();
       }

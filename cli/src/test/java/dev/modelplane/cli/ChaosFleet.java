@@ -167,7 +167,7 @@ record ChaosFleet(String namespace, String suffix, int llmkube, int ome, int mod
           modelFramework: {name: transformers, version: "4.43.0"}
           modelArchitecture: LlamaForCausalLM
           modelParameterSize: 1B
-          storage: {storageUri: "hf://test-org/chaos-namespaced", path: /raid/models/chaos-namespaced}
+          storage: {storageUri: "hf://test-org/chaos-namespaced"}
         ---
         apiVersion: ome.io/v1beta1
         kind: ServingRuntime

@@ -45,6 +45,34 @@ class ModelAgentCommandTest {
   }
 
   @Test
+  void badLimitsAreUsageErrors() {
+    Run budget = run("model-agent", "--node-name=n", "--disk-budget=lots");
+    assertThat(budget.code()).isEqualTo(2);
+    assertThat(budget.err()).contains("--disk-budget must be a quantity such as 500Gi, not 'lots'");
+    Run negative = run("model-agent", "--node-name=n", "--disk-budget=-1Gi");
+    assertThat(negative.code()).isEqualTo(2);
+    assertThat(negative.err()).contains("--disk-budget must be 0 to 8Ei, not '-1Gi'");
+    Run listed = run("model-agent", "--node-name=n", "--max-listed-objects=0");
+    assertThat(listed.code()).isEqualTo(2);
+    assertThat(listed.err()).contains("--max-listed-objects must be positive, got 0");
+    Run models = run("model-agent", "--node-name=n", "--max-models-per-node=0");
+    assertThat(models.code()).isEqualTo(2);
+    assertThat(models.err()).contains("--max-models-per-node must be positive, got 0");
+    assertThat(run("model-agent", "--help").out()).contains("--disk-budget", "--max-listed-objects",
+        "--max-models-per-node");
+  }
+
+  @Test
+  void operatorModelRootsMustBeAbsolute() {
+    Run r = run("operator", "--kubeconfig=/nonexistent", "--model-agent-roots=models");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("model root 'models' must be an absolute directory without '..'");
+    Run t = run("operator", "--kubeconfig=/nonexistent", "--model-agent-timeout=0s");
+    assertThat(t.code()).isEqualTo(2);
+    assertThat(t.err()).contains("the model agent timeout must be positive");
+  }
+
+  @Test
   void badSettingsAreUsageErrors() {
     assertThat(run("model-agent", "--node-name=n", "--models-root=relative").err())
         .contains("--models-root 'relative' must be an absolute directory without '..'");

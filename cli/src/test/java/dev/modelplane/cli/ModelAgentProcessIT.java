@@ -89,7 +89,8 @@ class ModelAgentProcessIT {
     }
 
     String cluster = test.uniqueName("s3-model");
-    create(admin, BaseModel.class, baseModel("hf-model", "hf://" + AgentHubServer.REPO, "/mnt/models/hf-model",
+    create(admin, BaseModel.class, baseModel("hf-model", "hf://" + AgentHubServer.REPO,
+        "/mnt/models/" + ns + "/hf-model",
         "nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
             + "[{matchExpressions: [{key: gpu, operator: Exists}]}]}}", null));
     create(admin, ClusterBaseModel.class, """
@@ -106,7 +107,8 @@ class ModelAgentProcessIT {
         """.formatted(cluster, s3.endpoint()));
     create(admin, BaseModel.class, baseModel("oci-model", "oci://n/tenancy/b/bucket/o/model",
         "/mnt/models/oci", "nodeSelector: {gpu: a100}", null));
-    create(admin, BaseModel.class, baseModel("unreachable", "s3://models/tiny", "/mnt/models/unreachable",
+    create(admin, BaseModel.class, baseModel("unreachable", "s3://models/tiny",
+        "/mnt/models/" + ns + "/unreachable",
         "nodeSelector: {gpu: a100}", "http://127.0.0.1:" + S3TestServer.closedPort()));
     create(admin, BaseModel.class, baseModel("no-path", "hf://" + AgentHubServer.REPO, null,
         "nodeSelector: {gpu: a100}", null));
@@ -134,7 +136,7 @@ class ModelAgentProcessIT {
       assertThat(r.config().path("modelArchitecture").asText()).isEqualTo("LlamaForCausalLM");
       assertThat(r.config().path("maxTokens").asInt()).isEqualTo(4096);
       assertThat(label(admin, node, hf)).isEqualTo("Ready");
-      Path files = agents.get(node).root().resolve("hf-model");
+      Path files = agents.get(node).root().resolve(ns + "/hf-model");
       assertThat(Files.size(files.resolve("big.bin"))).isEqualTo(BIG);
       assertThat(Files.readAllBytes(files.resolve("config.json"))).isEqualTo(modelFiles().get("config.json"));
     }
@@ -148,9 +150,9 @@ class ModelAgentProcessIT {
     NodeReport oci = awaitStatus(admin, ns, a, new BaseModelKey(ns, "oci-model"), NodeReport.FAILED);
     assertThat(oci.reason()).isEqualTo("UnsupportedStorage");
     assertThat(oci.message()).contains("spec.storage.storageUri", "oci://");
-    NodeReport noPath = awaitStatus(admin, ns, a, new BaseModelKey(ns, "no-path"), NodeReport.FAILED);
-    assertThat(noPath.reason()).isEqualTo("MissingStoragePath");
-    assertThat(noPath.message()).contains("spec.storage.path");
+    // Without spec.storage.path the directory is the namespace's own: <root>/<namespace>/<name>.
+    awaitReady(admin, ns, a, new BaseModelKey(ns, "no-path"));
+    assertThat(agents.get(a).root().resolve(ns + "/no-path/config.json")).exists();
     NodeReport unreachable = awaitStatus(admin, ns, a, new BaseModelKey(ns, "unreachable"), NodeReport.FAILED);
     assertThat(unreachable.reason()).isEqualTo("SourceUnreachable");
     assertThat(unreachable.message()).contains("127.0.0.1");
@@ -173,9 +175,9 @@ class ModelAgentProcessIT {
 
     // Node b stops matching: its copy, label and report go; a keeps its copy.
     admin.nodes().withName(b).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"gpu\":null}}}");
-    await().atMost(TIMEOUT).until(() -> !Files.exists(agents.get(b).root().resolve("hf-model"))
+    await().atMost(TIMEOUT).until(() -> !Files.exists(agents.get(b).root().resolve(ns + "/hf-model"))
         && label(admin, b, hf) == null && report(admin, ns, b, hf) == null);
-    assertThat(agents.get(a).root().resolve("hf-model/big.bin")).exists();
+    assertThat(agents.get(a).root().resolve(ns + "/hf-model/big.bin")).exists();
 
     // Deleted (the controller's finalizer holds it): files, label and report go on every node.
     admin.resources(BaseModel.class).withName("hf-model").edit(m -> {
@@ -183,7 +185,7 @@ class ModelAgentProcessIT {
       return m;
     });
     admin.resources(BaseModel.class).withName("hf-model").delete();
-    await().atMost(TIMEOUT).until(() -> !Files.exists(agents.get(a).root().resolve("hf-model"))
+    await().atMost(TIMEOUT).until(() -> !Files.exists(agents.get(a).root().resolve(ns + "/hf-model"))
         && label(admin, a, hf) == null && report(admin, ns, a, hf) == null);
     admin.resources(BaseModel.class).withName("hf-model").edit(m -> {
       m.getMetadata().setFinalizers(List.of());
@@ -205,12 +207,13 @@ class ModelAgentProcessIT {
     admin.secrets().resource(new SecretBuilder().withNewMetadata().withName("hf-token").endMetadata()
         .addToStringData("token", hub.token).build()).create();
     Path kubeconfig = cluster.agentKubeconfig(test);
-    create(admin, BaseModel.class, baseModel("resumed", "hf://" + AgentHubServer.REPO, "/mnt/models/resumed",
+    create(admin, BaseModel.class, baseModel("resumed", "hf://" + AgentHubServer.REPO,
+        "/mnt/models/" + ns + "/resumed",
         "nodeSelector: {gpu: a100}", null).replace("storage:\n", "storage:\n    key: hf-token\n"));
     BaseModelKey key = new BaseModelKey(ns, "resumed");
 
     AgentCluster.AgentProcess first = cluster.start(node, kubeconfig, ns, hub);
-    Path part = first.root().resolve("resumed/big.bin.part");
+    Path part = first.root().resolve(ns + "/resumed/big.bin.part");
     await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> size(part) > 1024 * 1024);
     first.process().destroyForcibly();
     assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -234,8 +237,8 @@ class ModelAgentProcessIT {
     awaitReady(admin, ns, node, key);
     assertThat(hub.requestsFor("big.bin")).extracting(AgentHubServer.FileRequest::range)
         .contains("bytes=" + killedAt + "-", "bytes=" + stoppedAt + "-");
-    assertThat(Files.size(third.root().resolve("resumed/big.bin"))).isEqualTo(BIG);
-    assertThat(third.root().resolve("resumed/big.bin.part")).doesNotExist();
+    assertThat(Files.size(third.root().resolve(ns + "/resumed/big.bin"))).isEqualTo(BIG);
+    assertThat(third.root().resolve(ns + "/resumed/big.bin.part")).doesNotExist();
     assertThat(hub.authorizations).allMatch(h -> h.equals("Bearer " + hub.token));
     for (AgentCluster.AgentProcess p : List.of(first, second, third)) {
       assertThat(p.log()).doesNotContain(hub.token);

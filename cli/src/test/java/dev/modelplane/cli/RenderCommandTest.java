@@ -92,7 +92,7 @@ class RenderCommandTest {
         spec:
           modelFormat: {name: onnx}
           modelFramework: {name: onnxruntime}
-          storage: {storageUri: "hf://org/tiny", path: /models/tiny}
+          storage: {storageUri: "hf://org/tiny", path: /raid/models/tiny}
         ---
         apiVersion: ome.io/v1beta1
         kind: InferenceService

@@ -2,6 +2,7 @@ package dev.modelplane.operator;
 
 import dev.modelplane.operator.common.SecurityDefaults;
 import dev.modelplane.operator.modelsource.InspectionPolicy;
+import dev.modelplane.operator.ome.basemodel.ModelStorageSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,7 @@ import java.util.Set;
  * @param omeServing exposure and default router of OME InferenceServices
  * @param modelService images, gateway, mesh provider, metrics authentication and tracing of OtterScale ModelServices
  * @param benchmark image, resources and router of OME BenchmarkJobs
+ * @param modelStorage the model agents' roots and how long a deleted model waits for an unreachable node's agent
  */
 public record OperatorSettings(
     Map<String, String> runtimeImages,
@@ -60,7 +62,8 @@ public record OperatorSettings(
     String modelAgentNamespace,
     OmeServingSettings omeServing,
     ModelServiceSettings modelService,
-    BenchmarkSettings benchmark) {
+    BenchmarkSettings benchmark,
+    ModelStorageSettings modelStorage) {
 
   /** Namespace of the model agents when the operator cannot tell its own. */
   public static final String DEFAULT_AGENT_NAMESPACE = "modelplane-system";
@@ -85,6 +88,7 @@ public record OperatorSettings(
     omeServing = Objects.requireNonNullElse(omeServing, OmeServingSettings.defaults());
     modelService = Objects.requireNonNullElse(modelService, ModelServiceSettings.defaults());
     benchmark = Objects.requireNonNullElse(benchmark, BenchmarkSettings.defaults());
+    modelStorage = Objects.requireNonNullElse(modelStorage, ModelStorageSettings.defaults());
     new SecurityDefaults(defaultRunAsUser, defaultRunAsGroup, defaultFsGroup); // rejects a root user
     if (revalidationInterval.isNegative()) {
       throw new IllegalArgumentException("the revalidation interval must not be negative, got "
@@ -128,6 +132,7 @@ public record OperatorSettings(
     b.revalidationInterval = revalidationInterval;
     b.pyrraSlo = pyrraSlo;
     b.modelAgentNamespace = modelAgentNamespace;
+    b.modelStorage = modelStorage;
     b.omeServing = omeServing;
     b.modelService = modelService;
     b.benchmark = benchmark;
@@ -182,6 +187,7 @@ public record OperatorSettings(
     private OmeServingSettings omeServing;
     private ModelServiceSettings modelService;
     private BenchmarkSettings benchmark;
+    private ModelStorageSettings modelStorage;
 
     public Builder runtimeImages(Map<String, String> v) {
       runtimeImages = v;
@@ -283,6 +289,11 @@ public record OperatorSettings(
       return this;
     }
 
+    public Builder modelStorage(ModelStorageSettings v) {
+      modelStorage = v;
+      return this;
+    }
+
     public Builder inspectModels(boolean v) {
       inspectModels = v;
       return this;
@@ -298,7 +309,7 @@ public record OperatorSettings(
           defaultRunAsGroup, huggingFaceEndpoint,
           allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
           ggufTimeout, inspectModels, modelInspection, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing,
-          modelService, benchmark);
+          modelService, benchmark, modelStorage);
     }
   }
 

@@ -13,6 +13,7 @@ import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.ome.basemodel.ModelStorageSettings;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import dev.modelplane.operator.ome.basemodel.NodeReport;
@@ -26,6 +27,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +42,8 @@ import org.junit.jupiter.api.Test;
 class BaseModelControllerIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final String AGENTS = "modelplane-agents-it";
+  /** How long a deletion waits for the agent of a node that is not Ready. */
+  private static final Duration AGENT_TIMEOUT = Duration.ofSeconds(15);
   private static OperatorHarness harness;
 
   /** Polls until the assertions hold; a status not written yet reads as "not yet". */
@@ -53,7 +57,8 @@ class BaseModelControllerIT {
         .endMetadata().build()).serverSideApply();
     harness = OperatorHarness.start(controlPlane, OperatorSettings.defaults()
         .withModelCache(OperatorSettings.ModelCacheSettings.disabled()).toBuilder()
-        .modelAgentNamespace(AGENTS).build());
+        .modelAgentNamespace(AGENTS)
+        .modelStorage(new ModelStorageSettings(List.of("/raid/models"), AGENT_TIMEOUT)).build());
   }
 
   @AfterAll
@@ -116,7 +121,6 @@ class BaseModelControllerIT {
         modelType: user-given
         storage:
           storageUri: hf://org/model
-          path: /mnt/models/llama
         """)).create();
     BaseModelKey key = new BaseModelKey(kube.namespace(), "llama");
     eventually(TIMEOUT).untilAsserted(() -> {
@@ -193,7 +197,7 @@ class BaseModelControllerIT {
           baseModelRef: {name: llama}
           modelType: LoRA
           hyperParameters: {strategy: dpo}
-          storage: {storageUri: "hf://org/adapter", path: /mnt/models/adapter}
+          storage: {storageUri: "hf://org/adapter"}
         """.formatted(name), dev.modelplane.api.ome.v1beta1.FineTunedWeight.class)).create();
     BaseModelKey key = BaseModelKey.fineTunedWeight(name);
     report(client, node, key, new NodeReport(name, NodeReport.READY, null, null, null, null, "hf://org/adapter"));
@@ -222,7 +226,6 @@ class BaseModelControllerIT {
     BaseModel model = baseModel("skip", """
         storage:
           storageUri: hf://org/model
-          path: /mnt/models/skip
         """);
     model.getMetadata().setAnnotations(Map.of("ome.oracle.com/skip-config-parsing", "true"));
     client.resource(model).create();
@@ -259,6 +262,90 @@ class BaseModelControllerIT {
     client.resources(ClusterBaseModel.class).withName(name).delete();
     eventually(TIMEOUT).untilAsserted(() ->
         assertThat(client.resources(ClusterBaseModel.class).withName(name).get()).isNull());
+  }
+
+  @Test
+  void aDirectoryOfAnotherModelIsRefusedAndNeverReadyWhateverTheNodesReport(KubeTest kube) {
+    KubernetesClient client = kube.client();
+    String node = kube.uniqueName("bm-conflict");
+    node(client, node);
+    String ns = kube.namespace();
+    client.resource(baseModel("first", """
+        storage:
+          storageUri: hf://org/model
+        """)).create();
+    eventually(TIMEOUT).untilAsserted(() -> assertThat(client.resources(BaseModel.class).withName("first").get()
+        .getStatus()).isNotNull());
+    client.resource(baseModel("second", """
+        storage:
+          storageUri: local:///raid/models/%s/first/weights
+        """.formatted(ns))).create();
+    client.resource(baseModel("elsewhere", """
+        storage:
+          storageUri: hf://org/model
+          path: /raid/models/another-team/first
+        """)).create();
+    BaseModelKey second = new BaseModelKey(ns, "second");
+    report(client, node, second, new NodeReport("second", NodeReport.READY, null, null, null, null,
+        "local:///raid/models/" + ns + "/first/weights"));
+    report(client, node, new BaseModelKey(ns, "elsewhere"), new NodeReport("elsewhere", NodeReport.READY, null,
+        null, null, null, "hf://org/model"));
+    eventually(TIMEOUT).untilAsserted(() -> {
+      BaseModel m = client.resources(BaseModel.class).withName("second").get();
+      assertThat(m.getStatus().state()).isEqualTo(LifeCycleState.Failed);
+      assertThat(m.getStatus().nodesReady()).isEmpty();
+      var ready = Conditions.find(m.getStatus().conditions(), "Ready");
+      assertThat(ready.getStatus()).isEqualTo("False");
+      assertThat(ready.getReason()).isEqualTo("PathConflict");
+      assertThat(ready.getMessage()).isEqualTo("spec.storage.storageUri: '/raid/models/" + ns + "/first/weights' "
+          + "is inside its directory /raid/models/" + ns + "/first of basemodel/" + ns + "/first, which claimed it "
+          + "first; a model's directory may not overlap another's");
+      BaseModel other = client.resources(BaseModel.class).withName("elsewhere").get();
+      assertThat(other.getStatus().state()).isEqualTo(LifeCycleState.Failed);
+      assertThat(Conditions.find(other.getStatus().conditions(), "Ready").getReason()).isEqualTo("PolicyRefused");
+      assertThat(Conditions.find(other.getStatus().conditions(), "Ready").getMessage())
+          .startsWith("spec.storage.path: '/raid/models/another-team/first' is outside the directories BaseModels "
+              + "of namespace " + ns + " may use");
+    });
+    eventually(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(ns).list().getItems())
+        .anyMatch(e -> "second".equals(e.getInvolvedObject().getName()) && "PathConflict".equals(e.getReason())
+            && "Warning".equals(e.getType())));
+
+    // The older model goes: the directory is free, and the agent's report counts again.
+    client.resources(BaseModel.class).withName("first").delete();
+    eventually(TIMEOUT).untilAsserted(() -> {
+      BaseModel m = client.resources(BaseModel.class).withName("second").get();
+      assertThat(m.getStatus().state()).isEqualTo(LifeCycleState.Ready);
+      assertThat(m.getStatus().nodesReady()).containsExactly(node);
+    });
+    report(client, node, second, null);
+    report(client, node, new BaseModelKey(ns, "elsewhere"), null);
+    client.nodes().withName(node).delete();
+  }
+
+  @Test
+  void deletionStopsWaitingForTheAgentOfANodeThatIsNotReady(KubeTest kube) {
+    KubernetesClient client = kube.client();
+    String node = kube.uniqueName("bm-dead");
+    node(client, node); // no Ready condition: as good as a node whose kubelet never reported
+    client.resource(baseModel("orphaned", """
+        storage:
+          storageUri: hf://org/model
+        """)).create();
+    BaseModelKey key = new BaseModelKey(kube.namespace(), "orphaned");
+    report(client, node, key, new NodeReport("orphaned", NodeReport.READY, null, null, null, null,
+        "hf://org/model"));
+    eventually(TIMEOUT).untilAsserted(() -> assertThat(client.resources(BaseModel.class).withName("orphaned").get()
+        .getStatus().state()).isEqualTo(LifeCycleState.Ready));
+    client.resources(BaseModel.class).withName("orphaned").delete();
+    eventually(TIMEOUT.plus(AGENT_TIMEOUT)).untilAsserted(() ->
+        assertThat(client.resources(BaseModel.class).withName("orphaned").get()).isNull());
+    eventually(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(kube.namespace()).list()
+        .getItems()).anyMatch(e -> "orphaned".equals(e.getInvolvedObject().getName())
+            && "AgentUnreachable".equals(e.getReason()) && e.getMessage().startsWith(
+                "Stopped waiting for the model agent of node " + node + ": not Ready (missing) since ")));
+    report(client, node, key, null);
+    client.nodes().withName(node).delete();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.modelplane.operator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
@@ -210,6 +211,40 @@ class OmeInferenceServiceIT {
   }
 
   @Test
+  void aBaseModelPointingIntoAnotherNamespacesDirectoryIsNotMounted(KubeTest test) {
+    client = test.client();
+    String s = suffix(test);
+    String ns = test.namespace();
+    runtime("steal-rt-" + s, "steal-" + s, ENGINE);
+    client.resource(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: BaseModel
+        metadata: {name: stolen, namespace: %s}
+        spec:
+          modelFormat: {name: steal-%s, version: "1.0.0"}
+          modelFramework: {name: transformers, version: "4.43.0"}
+          modelArchitecture: LlamaForCausalLM
+          modelParameterSize: 8B
+          storage: {storageUri: "local:///raid/models/victim-team/llama"}
+        """.formatted(ns, s), BaseModel.class)).create();
+    isvc(ns, """
+          name: stolen
+        spec:
+          model: {name: stolen}
+          engine: {}
+        """);
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      Condition resolved = condition(get(ns, "stolen"), "ModelResolved");
+      assertThat(resolved.getStatus()).isEqualTo("False");
+      assertThat(resolved.getReason()).isEqualTo("PolicyRefused");
+      assertThat(resolved.getMessage()).startsWith("spec.model.name: basemodel/" + ns + "/stolen may not use its "
+          + "node directory: spec.storage.storageUri: '/raid/models/victim-team/llama' is outside the directories "
+          + "BaseModels of namespace " + ns + " may use (/raid/models/" + ns + "/…)");
+    });
+    assertThat(client.apps().deployments().withName("stolen-engine").get()).isNull();
+  }
+
+  @Test
   void prefillDecodeGetsEngineDecoderAndRouterAndRemovingTheRouterDeletesItsObjects(KubeTest test) {
     client = test.client();
     String s = suffix(test);
@@ -310,8 +345,8 @@ class OmeInferenceServiceIT {
           baseModelRef: {name: %s}
           modelType: LoRA
           hyperParameters: {strategy: lora}
-          storage: {storageUri: "hf://org/support-lora", path: /raid/adapters/support}
-        """.formatted(s, modelName), FineTunedWeight.class));
+          storage: {storageUri: "hf://org/support-lora", path: /raid/models/adapters/support-%s}
+        """.formatted(s, modelName, s), FineTunedWeight.class));
     String ns = test.namespace();
     isvc(ns, """
           name: tuned

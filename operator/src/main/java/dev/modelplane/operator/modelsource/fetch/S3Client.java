@@ -16,23 +16,40 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads a model from any S3-compatible service (AWS S3, MinIO, Ceph RGW, versitygw, …) with path-style addressing
- * and SigV4 signing: ListObjectsV2 (following continuation tokens) for the files under the prefix, HEAD for one
+ * and SigV4 signing: ListObjectsV2 (following continuation tokens, one page in memory at a time, at most a set
+ * number of objects kept) for the files under the prefix, HEAD for one
  * object, GET with {@code Range} for content. Object keys become paths relative to the prefix.
  */
 public final class S3Client implements ModelFileSource {
   private static final Logger LOG = LoggerFactory.getLogger(S3Client.class);
   private static final int MAX_LIST_PAGES = 100_000;
+  /** Objects a listing holds at most unless told otherwise. */
+  public static final int DEFAULT_MAX_OBJECTS = 100_000;
 
   private final S3Settings settings;
   private final HttpSender sender;
   private final SigV4Signer signer;
   private final Clock clock;
+  private final int maxObjects;
 
   public S3Client(S3Settings settings) {
-    this(settings, new HttpSender(settings.timeout()), Clock.systemUTC());
+    this(settings, DEFAULT_MAX_OBJECTS);
+  }
+
+  /** A client whose {@link #list()} fails, without asking for further pages, past {@code maxObjects} objects. */
+  public S3Client(S3Settings settings, int maxObjects) {
+    this(settings, new HttpSender(settings.timeout()), Clock.systemUTC(), maxObjects);
   }
 
   S3Client(S3Settings settings, HttpSender sender, Clock clock) {
+    this(settings, sender, clock, DEFAULT_MAX_OBJECTS);
+  }
+
+  S3Client(S3Settings settings, HttpSender sender, Clock clock, int maxObjects) {
+    if (maxObjects < 1) {
+      throw new IllegalArgumentException("the object limit must be positive, got " + maxObjects);
+    }
+    this.maxObjects = maxObjects;
     this.settings = settings;
     this.sender = sender;
     this.clock = clock;
@@ -82,6 +99,11 @@ public final class S3Client implements ModelFileSource {
       for (S3Xml.Entry entry : page.entries()) {
         if (!entry.key().startsWith(keyPrefix) || entry.key().endsWith("/")) {
           continue; // a "directory" marker, or a key the server should not have listed
+        }
+        if (files.size() >= maxObjects) {
+          throw new FetchException(FetchException.Kind.INVALID, "more than " + maxObjects + " objects under prefix '"
+              + keyPrefix + "' in S3 bucket '" + settings.bucket() + "'; a model may have at most " + maxObjects
+              + " files (model agent flag --max-listed-objects)");
         }
         files.add(new RemoteFile(entry.key().substring(keyPrefix.length()), entry.size(), Optional.empty(),
             Optional.of(entry.etag()).filter(e -> !e.isEmpty())));

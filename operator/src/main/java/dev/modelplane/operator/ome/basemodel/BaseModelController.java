@@ -54,6 +54,9 @@ public abstract class BaseModelController<R extends CustomResource<?, ModelStatu
   private final Clock clock;
   private final Class<R> kind;
   private final Supplier<R> empty;
+  private final ModelPaths paths;
+  /** Per model uid, the nodes a deletion already announced it stopped waiting for. */
+  private final Map<String, java.util.Set<String>> givenUp = new java.util.concurrent.ConcurrentHashMap<>();
 
   protected BaseModelController(OperatorSettings settings, EventRecorder events, Clock clock, Class<R> kind,
       Supplier<R> empty) {
@@ -62,6 +65,7 @@ public abstract class BaseModelController<R extends CustomResource<?, ModelStatu
     this.clock = clock;
     this.kind = kind;
     this.empty = empty;
+    this.paths = settings.modelStorage().paths();
   }
 
   private boolean clusterScoped() {
@@ -79,19 +83,39 @@ public abstract class BaseModelController<R extends CustomResource<?, ModelStatu
         : List.of();
   }
 
+  /**
+   * The spec's problems and, when there are none, the node directory's ({@link ModelPaths}: outside the roots, or
+   * overlapping another model's).
+   */
+  private List<FieldProblem> problems(R model, BaseModelKey key, Context<R> context) {
+    List<FieldProblem> problems = validate(model, key);
+    if (problems.stream().anyMatch(FieldProblem::fatal)) {
+      return problems;
+    }
+    ModelPaths.Decision decision = paths.decide(ModelPaths.Claimant.of(model), PathClaims.all(context));
+    if (decision instanceof ModelPaths.Decision.Refused refused) {
+      List<FieldProblem> all = new java.util.ArrayList<>(problems);
+      all.addFirst(FieldProblem.fatal(refused.field(), refused.reason(), refused.message()));
+      return all;
+    }
+    return problems;
+  }
+
   @Override
   public List<EventSource<?, R>> prepareEventSources(EventSourceContext<R> context) {
     java.util.function.Predicate<BaseModelKey> mine = this::mine;
     var configMaps = NodeReportSources.configMaps(context, kind, mine, settings.modelAgentNamespace());
     var nodes = NodeReportSources.nodes(context, kind, mine, configMaps, settings.modelAgentNamespace());
-    return List.of(configMaps, nodes);
+    List<EventSource<?, R>> sources = new java.util.ArrayList<>(List.of(configMaps, nodes));
+    sources.addAll(PathClaims.sources(context, kind, paths));
+    return sources;
   }
 
   @Override
   public UpdateControl<R> reconcile(R model, Context<R> context) {
     BaseModelKey key = BaseModelKey.of(model);
     NodeReportSources.Seen seen = NodeReportSources.read(context, key);
-    List<FieldProblem> problems = validate(model, key);
+    List<FieldProblem> problems = problems(model, key, context);
     dropOrphans(seen.orphans(), context);
     fillMetadata(model, key, seen.reports(), context);
     record(model, key, seen.reports(), problems, context);
@@ -195,18 +219,36 @@ public abstract class BaseModelController<R extends CustomResource<?, ModelStatu
     return c == null || !"True".equals(c.getStatus()) ? null : c.getMessage();
   }
 
-  /** Deletion waits until no existing node still reports the model (each agent removes its entry after cleanup). */
+  /**
+   * Deletion waits until no existing node still reports the model (each agent removes its entry after cleanup),
+   * except nodes that have not been Ready for the agent timeout: the model stops waiting for those, with a Warning
+   * Event naming them.
+   */
   @Override
   public DeleteControl cleanup(R model, Context<R> context) {
     BaseModelKey key = BaseModelKey.of(model);
     NodeReportSources.Seen seen = NodeReportSources.read(context, key);
     dropOrphans(seen.orphans(), context);
-    List<String> pending = seen.reports().entrySet().stream()
-        .filter(e -> !NodeReport.DELETED.equals(e.getValue().status())).map(Map.Entry::getKey).sorted().toList();
-    if (!pending.isEmpty()) {
-      LOG.info("delete waits model={} nodes={}", key, String.join(",", pending));
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(CLEANUP_RECHECK);
+    Duration timeout = settings.modelStorage().agentTimeout();
+    AgentWait.Outcome wait = AgentWait.decide(seen.reports(), seen.nodes(),
+        ModelPaths.Claimant.created(model.getMetadata().getDeletionTimestamp()), clock.instant(), timeout);
+    String uid = Objects.requireNonNullElse(model.getMetadata().getUid(), key.toString());
+    java.util.Set<String> announced = givenUp.computeIfAbsent(uid, u -> java.util.concurrent.ConcurrentHashMap
+        .newKeySet());
+    for (AgentWait.GivenUp node : wait.givenUp()) {
+      if (announced.add(node.node())) {
+        LOG.warn("delete gives up model={} node={} notReadySince={}", key, node.node(), node.notReadySince());
+        events.warning(model, "AgentUnreachable", "Stopped waiting for the model agent of node " + node.node()
+            + ": not Ready (" + node.condition() + ") since " + node.notReadySince() + ", longer than "
+            + timeout.toSeconds() + "s; the agent removes the files, label and report there when it runs again");
+      }
     }
+    if (!wait.waiting().isEmpty()) {
+      LOG.info("delete waits model={} nodes={}", key, String.join(",", wait.waiting()));
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(timeout.compareTo(CLEANUP_RECHECK) < 0 ? timeout
+          : CLEANUP_RECHECK);
+    }
+    givenUp.remove(uid);
     LOG.info("deleted model={}", key);
     return DeleteControl.defaultDelete();
   }

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 
 /**
  * The whole status of a BaseModel or ClusterBaseModel from the agents' reports of existing nodes: {@code state}
- * Ready when any node is ready, else Failed when any failed (or the spec cannot be served), else In_Transit; sorted
+ * Failed when the node directory is refused ({@link ModelPaths}: never Ready, whatever a node reports), else Ready
+ * when any node is ready, else Failed when any failed (or the spec cannot be served), else In_Transit; sorted
  * {@code nodesReady} / {@code nodesFailed}; conditions {@code Ready} and {@code Degraded} with messages.
  * {@code lifecycle} is the user's and kept.
  */
@@ -36,9 +37,12 @@ public final class BaseModelStatusAggregator {
   public static ModelStatusSpec aggregate(long generation, ModelStatusSpec previous, Map<String, NodeReport> reports,
       List<FieldProblem> problems, Instant now) {
     SortedMap<String, NodeReport> byNode = new TreeMap<>(reports);
-    List<String> ready = nodesWith(byNode, NodeReport.READY);
-    List<String> failed = nodesWith(byNode, NodeReport.FAILED);
     FieldProblem fatal = problems.stream().filter(FieldProblem::fatal).findFirst().orElse(null);
+    // A refused directory is not the model's, whatever a node holds there.
+    boolean refused = fatal != null && (ModelPaths.PATH_CONFLICT.equals(fatal.reason())
+        || ModelPaths.POLICY_REFUSED.equals(fatal.reason()));
+    List<String> ready = refused ? List.of() : nodesWith(byNode, NodeReport.READY);
+    List<String> failed = nodesWith(byNode, NodeReport.FAILED);
     LifeCycleState state = !ready.isEmpty() ? LifeCycleState.Ready
         : fatal != null || !failed.isEmpty() ? LifeCycleState.Failed : LifeCycleState.In_Transit;
     List<Condition> previousConditions = previous == null ? null : previous.conditions();

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * What is wrong with a BaseModel's storage before any agent looks at it: a URI that does not parse, a scheme the model
- * agent cannot fetch, a download without a destination. Each problem names its field; none throws.
+ * agent cannot fetch. The node directory is {@link ModelPaths}' to check. Each problem names its field; none throws.
  */
 public final class BaseModelValidator {
   public static final String URI_FIELD = "spec.storage.storageUri";
@@ -67,14 +67,8 @@ public final class BaseModelValidator {
           + "fetch " + uri.scheme() + ":// sources; supported: hf:// and s3:// (downloaded), local:// and pvc:// "
           + "(used in place)"));
       case DOWNLOAD -> {
-        String path = storage.path();
-        if (path == null || path.isBlank()) {
-          problems.add(FieldProblem.fatal(PATH_FIELD, "MissingStoragePath", "a " + uri.scheme() + ":// model is "
-              + "downloaded onto each selected node and needs the directory to put it in"));
-        } else if (!path.startsWith("/")) {
-          problems.add(FieldProblem.fatal(PATH_FIELD, "InvalidStoragePath", "\"" + path + "\" is not an absolute "
-              + "path on the node"));
-        }
+        // The directory (derived when spec.storage.path is empty) is ModelPaths' to check: it depends on the roots
+        // and on the other models.
       }
       case VERIFY -> {
         if (clusterScoped && uri instanceof StorageUri.Pvc pvc && pvc.namespace().isEmpty()) {

@@ -85,8 +85,9 @@ final class NodeReportSources {
    *
    * @param reports per existing node, its report about the model
    * @param orphans status ConfigMaps whose node no longer exists
+   * @param nodes the existing nodes by name
    */
-  record Seen(Map<String, NodeReport> reports, List<ConfigMap> orphans) {
+  record Seen(Map<String, NodeReport> reports, List<ConfigMap> orphans, Map<String, Node> nodes) {
   }
 
   /** The model's reports from nodes that exist, and the ConfigMaps of nodes that are gone. */
@@ -95,12 +96,13 @@ final class NodeReportSources {
     var cms = (InformerEventSource<ConfigMap, R>) context.eventSourceRetriever()
         .getEventSourceFor(ConfigMap.class, CONFIGMAPS);
     var nodes = (InformerEventSource<Node, R>) context.eventSourceRetriever().getEventSourceFor(Node.class, NODES);
-    Set<String> existing = nodes.list(n -> true).map(n -> n.getMetadata().getName()).collect(Collectors.toSet());
+    Map<String, Node> existing = nodes.list(n -> true).collect(Collectors.toMap(n -> n.getMetadata().getName(),
+        n -> n, (a, b) -> a));
     Map<String, NodeReport> reports = new LinkedHashMap<>();
     List<ConfigMap> orphans = new java.util.ArrayList<>();
     cms.list(cm -> true).forEach(cm -> {
       String node = cm.getMetadata().getName();
-      if (!existing.contains(node)) {
+      if (!existing.containsKey(node)) {
         orphans.add(cm);
         return;
       }
@@ -109,6 +111,6 @@ final class NodeReportSources {
         reports.put(node, NodeReport.parse(json));
       }
     });
-    return new Seen(reports, orphans);
+    return new Seen(reports, orphans, existing);
   }
 }

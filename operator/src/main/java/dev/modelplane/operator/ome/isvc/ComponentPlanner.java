@@ -160,14 +160,15 @@ final class ComponentPlanner {
     var weight = model.fineTuned();
     ModelLocation location = merged
         ? ModelLocation.of(weight.getSpec().storage(), ns, "FineTunedWeight " + weight.getMetadata().getName()
-            + " spec.storage", fineTunedWeightLabel(weight.getMetadata().getName()))
-        : ModelLocation.of(model.spec().storage(), ns, model.key() + " spec.storage", model.key().labelKey());
+            + " spec.storage", fineTunedWeightLabel(weight.getMetadata().getName()), model.weightDir())
+        : ModelLocation.of(model.spec().storage(), ns, model.key() + " spec.storage", model.key().labelKey(),
+            model.modelDir());
     ModelLocation adapter = null;
     String adapterName = null;
     if (weight != null && !merged) {
       adapterName = weight.getMetadata().getName();
       adapter = ModelLocation.of(weight.getSpec().storage(), ns, "FineTunedWeight " + adapterName + " spec.storage",
-          fineTunedWeightLabel(adapterName));
+          fineTunedWeightLabel(adapterName), model.weightDir());
     }
     boolean serving = !component.equals(ROUTER);
     PodSpec wired = ModelWiring.wire(pod, new ModelWiring.Wiring(merged ? weight.getMetadata().getName()

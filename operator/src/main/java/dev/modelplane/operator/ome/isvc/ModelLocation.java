@@ -50,6 +50,15 @@ public sealed interface ModelLocation {
    * @throws IllegalArgumentException with a {@link FieldProblem}-ready message when the files cannot be reached
    */
   static ModelLocation of(StorageSpec storage, String namespace, String field, String nodeLabel) {
+    return of(storage, namespace, field, nodeLabel, null);
+  }
+
+  /**
+   * The location, with the node directory {@code decidedDir} (from {@code ModelPaths}: {@code spec.storage.path}
+   * checked against the roots and other models, or derived when it is empty) when not null.
+   */
+  static ModelLocation of(StorageSpec storage, String namespace, String field, String nodeLabel,
+      String decidedDir) {
     if (storage == null || storage.storageUri() == null) {
       throw new IllegalArgumentException(field + ".storageUri: is required");
     }
@@ -67,10 +76,13 @@ public sealed interface ModelLocation {
         }
         yield new Claim(pvc.claim(), pvc.subPath() == null ? "" : pvc.subPath());
       }
-      case StorageUri.Local local -> new HostDirectory(local.path(), nodeLabel);
+      case StorageUri.Local local -> new HostDirectory(decidedDir != null ? decidedDir : local.path(), nodeLabel);
       case StorageUri.Vendor vendor -> throw new IllegalArgumentException(field + ".storageUri: vendor:// models are "
           + "provided by their vendor's image; they have no files to mount");
       default -> {
+        if (decidedDir != null) {
+          yield new HostDirectory(decidedDir, nodeLabel);
+        }
         if (storage.path() == null || storage.path().isBlank()) {
           throw new IllegalArgumentException(field + ".path: is required: it is the directory on the node where the "
               + "model agent puts the files");

@@ -8,6 +8,8 @@ import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
 import dev.modelplane.api.ome.v1beta1.ModelRef;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.basemodel.ModelPaths;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -16,7 +18,8 @@ import java.util.function.Function;
 
 /**
  * Finds the model an InferenceService serves: a BaseModel of its namespace, else a ClusterBaseModel of that name
- * (as in OME, {@code model.kind} does not restrict the lookup), and at most one FineTunedWeight on top of it.
+ * (as in OME, {@code model.kind} does not restrict the lookup), and at most one FineTunedWeight on top of it; a model
+ * or weight whose node directory is refused ({@link ModelPaths}) is not served.
  */
 final class ModelResolution {
   private static final Set<String> STRATEGIES = Set.of("lora", "tfew");
@@ -40,10 +43,11 @@ final class ModelResolution {
    * @param baseModels BaseModels of the namespace by name
    * @param clusterModels ClusterBaseModels by name
    * @param weights FineTunedWeights by name
+   * @param dirs the node directory decision of a model or weight ({@link ModelPaths#decide} among every model)
    */
   static Result resolve(InferenceServiceSpec spec, String namespace, Function<String, Optional<BaseModel>> baseModels,
       Function<String, Optional<ClusterBaseModel>> clusterModels,
-      Function<String, Optional<FineTunedWeight>> weights) {
+      Function<String, Optional<FineTunedWeight>> weights, Function<HasMetadata, ModelPaths.Decision> dirs) {
     ModelRef ref = spec.model();
     if (ref == null || ref.name() == null || ref.name().isBlank()) {
       return missing("InvalidSpec", "spec.model.name: the model to serve is required", null);
@@ -52,8 +56,10 @@ final class ModelResolution {
     BaseModelKey key;
     BaseModelSpec modelSpec;
     java.util.Map<String, String> annotations;
+    HasMetadata object;
     Optional<BaseModel> namespaced = baseModels.apply(name);
     if (namespaced.isPresent()) {
+      object = namespaced.get();
       key = BaseModelKey.of(namespaced.get());
       modelSpec = namespaced.get().getSpec();
       annotations = namespaced.get().getMetadata().getAnnotations();
@@ -63,6 +69,7 @@ final class ModelResolution {
         return missing("BaseModelNotFound", "spec.model.name: no BaseModel in namespace " + namespace
             + " and no ClusterBaseModel is named " + name, FailureReason.BaseModelNotFound);
       }
+      object = cluster.get();
       key = BaseModelKey.of(cluster.get());
       modelSpec = cluster.get().getSpec();
       annotations = cluster.get().getMetadata().getAnnotations();
@@ -95,7 +102,21 @@ final class ModelResolution {
             + problem, null);
       }
     }
-    return new Found(new ServedModel(key, annotations, modelSpec, weight));
+    ModelPaths.Decision modelDir = dirs.apply(object);
+    if (modelDir instanceof ModelPaths.Decision.Refused refused) {
+      return missing(refused.reason(), "spec.model.name: " + key + " may not use its node directory: "
+          + refused.describe(), FailureReason.BaseModelNotReady);
+    }
+    ModelPaths.Decision weightDir = weight == null ? new ModelPaths.Decision.NotOnNode() : dirs.apply(weight);
+    if (weightDir instanceof ModelPaths.Decision.Refused refused) {
+      return missing(refused.reason(), "spec.model.fineTunedWeights: FineTunedWeight " + weight.getMetadata().getName()
+          + " may not use its node directory: " + refused.describe(), null);
+    }
+    return new Found(new ServedModel(key, annotations, modelSpec, weight, dir(modelDir), dir(weightDir)));
+  }
+
+  private static String dir(ModelPaths.Decision decision) {
+    return decision instanceof ModelPaths.Decision.OnNode on ? on.path().toString() : null;
   }
 
   private static String weightProblem(FineTunedWeight weight, String baseModel) {

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.ome.isvc;
 
+import dev.modelplane.operator.ome.basemodel.ModelPaths;
 import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
@@ -96,12 +97,20 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
     String ns = isvc.getMetadata().getNamespace();
     ModelResolution.Result model = ModelResolution.resolve(spec, ns,
         name -> OmeReferences.baseModel(context, ns, name), name -> OmeReferences.clusterBaseModel(context, name),
-        name -> OmeReferences.fineTunedWeight(context, name));
+        name -> OmeReferences.fineTunedWeight(context, name), dirs(context));
     return switch (model) {
       case ModelResolution.Missing missing -> new OmeServingPlanner.Blocked(missing.blocked());
       case ModelResolution.Found found -> OmeServingPlanner.plan(isvc, spec, found.model(),
           OmeReferences.servingRuntimes(context, ns), OmeReferences.clusterServingRuntimes(context), settings);
     };
+  }
+
+  /** The node directory decision of a model, among every model the caches hold (read once per reconcile). */
+  private java.util.function.Function<io.fabric8.kubernetes.api.model.HasMetadata, ModelPaths.Decision> dirs(
+      Context<InferenceService> context) {
+    ModelPaths paths = settings.modelStorage().paths();
+    List<ModelPaths.Claimant> all = OmeReferences.allModels(context);
+    return model -> paths.decide(ModelPaths.Claimant.of(model), all);
   }
 
   /** Writes the status when it changed, with an Event when readiness or the reason it is missing changes. */

@@ -6,6 +6,7 @@ import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.ServingRuntime;
+import dev.modelplane.operator.ome.basemodel.ModelPaths;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -34,6 +35,15 @@ final class OmeReferences {
   /** The FineTunedWeight {@code name}, if any. */
   static Optional<FineTunedWeight> fineTunedWeight(Context<InferenceService> context, String name) {
     return source(context, FineTunedWeight.class).get(new ResourceID(name));
+  }
+
+  /** Every BaseModel, ClusterBaseModel and FineTunedWeight the caches hold, for the node directory rules. */
+  static List<ModelPaths.Claimant> allModels(Context<InferenceService> context) {
+    List<ModelPaths.Claimant> all = new java.util.ArrayList<>();
+    source(context, BaseModel.class).list(m -> true).forEach(m -> all.add(ModelPaths.Claimant.of(m)));
+    source(context, ClusterBaseModel.class).list(m -> true).forEach(m -> all.add(ModelPaths.Claimant.of(m)));
+    source(context, FineTunedWeight.class).list(m -> true).forEach(m -> all.add(ModelPaths.Claimant.of(m)));
+    return all;
   }
 
   /** The ServingRuntimes of {@code namespace}. */

@@ -37,8 +37,10 @@ public final class OmeServingPreview {
       Function<String, Optional<FineTunedWeight>> weights, List<ServingRuntime> namespaceRuntimes,
       List<ClusterServingRuntime> clusterRuntimes, OperatorSettings settings) {
     InferenceServiceSpec spec = PredictorConversion.effective(isvc.getSpec());
+    // Only the objects given are known: the directory rules apply, overlaps with models elsewhere cannot be seen.
+    dev.modelplane.operator.ome.basemodel.ModelPaths paths = settings.modelStorage().paths();
     ModelResolution.Result model = ModelResolution.resolve(spec, isvc.getMetadata().getNamespace(), baseModels,
-        clusterModels, weights);
+        clusterModels, weights, m -> paths.own(dev.modelplane.operator.ome.basemodel.ModelPaths.Claimant.of(m)));
     if (model instanceof ModelResolution.Missing missing) {
       return new Preview(null, List.of(), missing.blocked().message());
     }

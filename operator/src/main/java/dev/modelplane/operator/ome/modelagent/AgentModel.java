@@ -5,7 +5,9 @@ import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.StorageSpec;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.basemodel.ModelPaths;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
@@ -17,13 +19,25 @@ import java.util.Objects;
  * @param storage {@code spec.storage} (null when the spec has none)
  * @param deleting whether {@code metadata.deletionTimestamp} is set
  * @param skipConfigParsing whether the annotation {@value #SKIP_CONFIG_PARSING} is {@code "true"}
+ * @param created {@code metadata.creationTimestamp}, or null (who keeps an overlapping directory: {@link ModelPaths})
  */
-public record AgentModel(BaseModelKey key, StorageSpec storage, boolean deleting, boolean skipConfigParsing) {
+public record AgentModel(BaseModelKey key, StorageSpec storage, boolean deleting, boolean skipConfigParsing,
+    Instant created) {
   /** OME's opt-out annotation: do not read metadata from the downloaded files. */
   public static final String SKIP_CONFIG_PARSING = "ome.oracle.com/skip-config-parsing";
 
   public AgentModel {
     Objects.requireNonNull(key);
+  }
+
+  /** A model without a known creation time (it loses every directory conflict). */
+  public AgentModel(BaseModelKey key, StorageSpec storage, boolean deleting, boolean skipConfigParsing) {
+    this(key, storage, deleting, skipConfigParsing, null);
+  }
+
+  /** The model as the directory rules see it. */
+  public ModelPaths.Claimant claimant() {
+    return new ModelPaths.Claimant(key, storage, created);
   }
 
   /** The view of a BaseModel or ClusterBaseModel. */
@@ -40,7 +54,8 @@ public record AgentModel(BaseModelKey key, StorageSpec storage, boolean deleting
       }
       default -> throw new IllegalArgumentException("not a base model or fine-tuned weight: " + model.getKind());
     };
-    return new AgentModel(BaseModelKey.of(model), storage, model.getMetadata().getDeletionTimestamp() != null, skip);
+    return new AgentModel(BaseModelKey.of(model), storage, model.getMetadata().getDeletionTimestamp() != null, skip,
+        ModelPaths.Claimant.created(model.getMetadata().getCreationTimestamp()));
   }
 
   /** The storage URI, or null. */

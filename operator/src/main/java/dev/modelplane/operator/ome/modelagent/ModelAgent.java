@@ -55,7 +55,8 @@ public final class ModelAgent implements AutoCloseable {
   private ModelAgent(KubernetesClient client, ModelAgentSettings settings, MeterRegistry registry) {
     this.client = client;
     this.settings = settings;
-    this.writer = new NodeStatusWriter(client, settings.nodeName(), settings.namespace());
+    this.writer = new NodeStatusWriter(client, settings.nodeName(), settings.namespace(),
+        settings.limits().maxReports());
     ModelSync.View view = new InformerView();
     this.sync = new ModelSync(settings, view, writer, new ModelSourceFactory(this::readSecret, settings),
         (ns, name) -> client.persistentVolumeClaims().inNamespace(ns).withName(name).get(),

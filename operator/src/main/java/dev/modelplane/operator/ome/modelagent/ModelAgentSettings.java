@@ -24,10 +24,12 @@ import java.util.Objects;
  * @param simulateDownloads whether {@code hf://} and {@code s3://} models are written as a small placeholder
  *     directory instead of being downloaded (a local cluster whose model servers are simulators; no network, no
  *     credentials)
+ * @param limits disk budget, listing size and models per node
  */
 public record ModelAgentSettings(String nodeName, String namespace, ModelRoots roots, URI hfEndpoint,
     int maxConcurrentDownloads, Duration progressInterval, int maxRetries, Duration retryBackoff,
-    DownloadOptions download, Duration requestTimeout, Duration resync, boolean simulateDownloads) {
+    DownloadOptions download, Duration requestTimeout, Duration resync, boolean simulateDownloads,
+    AgentLimits limits) {
   /** The namespace used when none is given and the service account does not tell. */
   public static final String DEFAULT_NAMESPACE = "modelplane-system";
   private static final Duration MAX_BACKOFF = Duration.ofMinutes(5);
@@ -54,6 +56,7 @@ public record ModelAgentSettings(String nodeName, String namespace, ModelRoots r
     Objects.requireNonNull(download, "download");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(resync, "resync");
+    Objects.requireNonNull(limits, "limits");
     new HubSettings(hfEndpoint, "check/endpoint", "main", java.util.Optional.empty(), requestTimeout);
   }
 
@@ -64,31 +67,37 @@ public record ModelAgentSettings(String nodeName, String namespace, ModelRoots r
   public static ModelAgentSettings of(String nodeName, String namespace, ModelRoots roots) {
     return new ModelAgentSettings(nodeName, namespace, roots, HubSettings.DEFAULT_ENDPOINT, 2,
         Duration.ofSeconds(10), 3, Duration.ofSeconds(10), DownloadOptions.DEFAULTS, Duration.ofSeconds(30),
-        Duration.ofMinutes(10), false);
+        Duration.ofMinutes(10), false, AgentLimits.DEFAULTS);
   }
 
   /** The same settings with another Hub endpoint. */
   public ModelAgentSettings withHfEndpoint(URI endpoint) {
     return new ModelAgentSettings(nodeName, namespace, roots, endpoint, maxConcurrentDownloads, progressInterval,
-        maxRetries, retryBackoff, download, requestTimeout, resync, simulateDownloads);
+        maxRetries, retryBackoff, download, requestTimeout, resync, simulateDownloads, limits);
   }
 
   /** The same settings with other concurrency and progress interval. */
   public ModelAgentSettings withConcurrency(int downloads, Duration interval) {
     return new ModelAgentSettings(nodeName, namespace, roots, hfEndpoint, downloads, interval, maxRetries,
-        retryBackoff, download, requestTimeout, resync, simulateDownloads);
+        retryBackoff, download, requestTimeout, resync, simulateDownloads, limits);
   }
 
   /** The same settings with other retry rules (agent level and within the downloader). */
   public ModelAgentSettings withRetries(int retries, Duration backoff, DownloadOptions downloadOptions) {
     return new ModelAgentSettings(nodeName, namespace, roots, hfEndpoint, maxConcurrentDownloads, progressInterval,
-        retries, backoff, downloadOptions, requestTimeout, resync, simulateDownloads);
+        retries, backoff, downloadOptions, requestTimeout, resync, simulateDownloads, limits);
   }
 
   /** The same settings, with models written as placeholders instead of downloaded. */
   public ModelAgentSettings withSimulatedDownloads() {
     return new ModelAgentSettings(nodeName, namespace, roots, hfEndpoint, maxConcurrentDownloads, progressInterval,
-        maxRetries, retryBackoff, download, requestTimeout, resync, true);
+        maxRetries, retryBackoff, download, requestTimeout, resync, true, limits);
+  }
+
+  /** The same settings with other limits. */
+  public ModelAgentSettings withLimits(AgentLimits newLimits) {
+    return new ModelAgentSettings(nodeName, namespace, roots, hfEndpoint, maxConcurrentDownloads, progressInterval,
+        maxRetries, retryBackoff, download, requestTimeout, resync, simulateDownloads, newLimits);
   }
 
   /** The backoff before retry number {@code retry} (1 = first). */

@@ -52,11 +52,12 @@ final class ModelFileCleaner {
   /** Another model on this node whose directory is {@code path}, inside it or around it. */
   Optional<BaseModelKey> sharedWith(BaseModelKey key, Path path) {
     java.util.Map<String, String> labels = view.nodeLabels();
-    for (AgentModel other : view.allModels()) {
+    java.util.Collection<AgentModel> all = view.allModels();
+    for (AgentModel other : all) {
       if (other.key().equals(key) || other.deleting()) {
         continue;
       }
-      AgentAction action = ModelPlanner.plan(other, nodeName, labels, roots);
+      AgentAction action = ModelPlanner.plan(other, nodeName, labels, roots, all);
       Path otherPath = switch (action) {
         case AgentAction.Download d -> d.dir().specPath();
         case AgentAction.UseLocal l -> l.dir().specPath();

@@ -4,7 +4,9 @@ import dev.modelplane.api.ome.v1beta1.StorageSpec;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.modelsource.StorageUri;
 import dev.modelplane.operator.ome.basemodel.BaseModelValidator;
+import dev.modelplane.operator.ome.basemodel.ModelPaths;
 import dev.modelplane.operator.modelsource.StorageUriException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,9 +25,20 @@ public final class ModelPlanner {
   }
 
   /**
-   * The action for {@code model} (null when it no longer exists) on the node {@code nodeName} with {@code labels}.
+   * The action for {@code model} (null when it no longer exists) on the node {@code nodeName} with {@code labels},
+   * as if no other model existed.
    */
   public static AgentAction plan(AgentModel model, String nodeName, Map<String, String> labels, ModelRoots roots) {
+    return plan(model, nodeName, labels, roots, List.of());
+  }
+
+  /**
+   * The action for {@code model} (null when it no longer exists) on the node {@code nodeName} with {@code labels},
+   * among {@code all} models: a directory outside the roots (for a BaseModel, outside its namespace's directory) or
+   * overlapping a model created earlier fails the model ({@link ModelPaths}), and nothing is read or written there.
+   */
+  public static AgentAction plan(AgentModel model, String nodeName, Map<String, String> labels, ModelRoots roots,
+      Collection<AgentModel> all) {
     if (model == null) {
       return new AgentAction.Remove("the model no longer exists");
     }
@@ -41,10 +54,15 @@ public final class ModelPlanner {
       return new AgentAction.Fail(problems.getFirst().reason(), problems.getFirst().describe());
     }
     StorageUri uri = StorageUri.parse(storage.storageUri(), URI_FIELD);
+    ModelPaths.Decision decision = roots.paths().decide(model.claimant(),
+        all.stream().map(AgentModel::claimant).toList());
+    if (decision instanceof ModelPaths.Decision.Refused refused) {
+      return new AgentAction.Fail(refused.reason(), refused.describe());
+    }
     return switch (uri) {
-      case StorageUri.HuggingFace hf -> download(hf, storage, roots);
-      case StorageUri.S3 s3 -> download(s3, storage, roots);
-      case StorageUri.Local local -> switch (roots.check(local.path(), URI_FIELD + " (local://)")) {
+      case StorageUri.HuggingFace hf -> download(hf, decision, roots);
+      case StorageUri.S3 s3 -> download(s3, decision, roots);
+      case StorageUri.Local local -> switch (resolve(decision, roots)) {
         case ModelRoots.Check.Allowed allowed -> new AgentAction.UseLocal(allowed.path());
         case ModelRoots.Check.Refused refused -> new AgentAction.Fail(refused.reason(), refused.message());
       };
@@ -54,8 +72,12 @@ public final class ModelPlanner {
     };
   }
 
-  /** Where the agent downloads {@code model} to, if it is a download source with an allowed path. */
-  public static Optional<ModelRoots.Resolved> downloadDir(AgentModel model, ModelRoots roots) {
+  /**
+   * Where the agent downloads {@code model} to, if it is a download source whose directory the rules allow among
+   * {@code all} (a model refused for a conflict has no directory of its own: nothing is removed on its behalf).
+   */
+  public static Optional<ModelRoots.Resolved> downloadDir(AgentModel model, ModelRoots roots,
+      Collection<AgentModel> all) {
     if (model == null || model.storage() == null) {
       return Optional.empty();
     }
@@ -67,12 +89,23 @@ public final class ModelPlanner {
     } catch (StorageUriException e) {
       return Optional.empty();
     }
-    return roots.check(model.storage().path(), PATH_FIELD) instanceof ModelRoots.Check.Allowed a
+    List<ModelPaths.Claimant> claimants = new java.util.ArrayList<>(all.stream().map(AgentModel::claimant).toList());
+    if (all.stream().noneMatch(m -> m.key().equals(model.key()))) {
+      claimants.add(model.claimant());
+    }
+    return resolve(roots.paths().decide(model.claimant(), claimants), roots) instanceof ModelRoots.Check.Allowed a
         ? Optional.of(a.path()) : Optional.empty();
   }
 
-  private static AgentAction download(StorageUri uri, StorageSpec storage, ModelRoots roots) {
-    return switch (roots.check(storage.path(), PATH_FIELD)) {
+  private static ModelRoots.Check resolve(ModelPaths.Decision decision, ModelRoots roots) {
+    if (!(decision instanceof ModelPaths.Decision.OnNode on)) {
+      return new ModelRoots.Check.Refused(ModelPaths.POLICY_REFUSED, "no node directory");
+    }
+    return roots.check(on.path().toString(), on.field());
+  }
+
+  private static AgentAction download(StorageUri uri, ModelPaths.Decision decision, ModelRoots roots) {
+    return switch (resolve(decision, roots)) {
       case ModelRoots.Check.Allowed allowed -> new AgentAction.Download(uri, allowed.path());
       case ModelRoots.Check.Refused refused -> new AgentAction.Fail(refused.reason(), refused.message());
     };

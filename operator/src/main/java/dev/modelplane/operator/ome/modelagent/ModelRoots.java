@@ -110,6 +110,12 @@ public record ModelRoots(List<Root> roots) {
         + String.join(", ", roots.stream().map(r -> r.specPath().toString()).toList()) + ")");
   }
 
+  /** The directory rules over these roots, as model specs name them. */
+  public dev.modelplane.operator.ome.basemodel.ModelPaths paths() {
+    return new dev.modelplane.operator.ome.basemodel.ModelPaths(roots.stream().map(r -> r.specPath().toString())
+        .toList());
+  }
+
   private static boolean hasDotDot(String path) {
     for (String segment : path.split("/", -1)) {
       if (segment.equals("..")) {

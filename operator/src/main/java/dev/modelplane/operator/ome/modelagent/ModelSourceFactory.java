@@ -33,6 +33,9 @@ final class ModelSourceFactory {
     }
   }
 
+  /** Reason of a model whose Secret the agent has no permission to read. */
+  static final String SECRET_NOT_READABLE = "SecretNotReadable";
+
   private final SecretReader secrets;
   private final ModelAgentSettings settings;
 
@@ -48,7 +51,17 @@ final class ModelSourceFactory {
     Map<String, String> params = Optional.ofNullable(model.storage().parameters()).orElse(Map.of());
     String secretName = model.storage().key();
     String ns = model.secretNamespace(settings.namespace());
-    Map<String, String> data = secretName == null || secretName.isBlank() ? null : secrets.read(ns, secretName);
+    Map<String, String> data;
+    try {
+      data = secretName == null || secretName.isBlank() ? null : secrets.read(ns, secretName);
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() != 403) {
+        throw e;
+      }
+      return new Outcome.Refused(SECRET_NOT_READABLE, "spec.storage.key: the model agent may not read Secret " + ns
+          + "/" + secretName + ": a RoleBinding in namespace " + ns + " to the ClusterRole "
+          + "modelplane-model-agent-secrets for the agents' service account is needed (docs/model-agent.md)");
+    }
     try {
       return switch (uri) {
         case StorageUri.HuggingFace hf -> switch (StorageCredentials.huggingFaceToken(secretName, ns, data, params)) {
@@ -86,7 +99,7 @@ final class ModelSourceFactory {
             .orElse(""), found.value().map(StorageCredentials.S3Keys::secretAccessKey).orElse(""),
             found.value().flatMap(StorageCredentials.S3Keys::sessionToken), s3.bucket(), s3.prefix(), 1000,
             settings.requestTimeout());
-        yield new Outcome.Ready(new S3Client(s));
+        yield new Outcome.Ready(new S3Client(s, settings.limits().maxListedObjects()));
       }
     };
   }

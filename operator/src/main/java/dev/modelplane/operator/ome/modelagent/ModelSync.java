@@ -6,6 +6,8 @@ import dev.modelplane.operator.modelsource.fetch.DownloadOptions;
 import dev.modelplane.operator.modelsource.fetch.DownloadProgress;
 import dev.modelplane.operator.modelsource.fetch.DownloadResult;
 import dev.modelplane.operator.modelsource.fetch.FetchException;
+import dev.modelplane.operator.modelsource.fetch.ModelFileSource;
+import dev.modelplane.operator.modelsource.fetch.RemoteFile;
 import dev.modelplane.operator.modelsource.fetch.ResumableDownloader;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import dev.modelplane.operator.ome.basemodel.NodeReport;
@@ -15,6 +17,7 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,6 +64,7 @@ final class ModelSync {
   private final AgentMetrics metrics;
   private final ResumableDownloader downloader;
   private final ModelFileCleaner cleaner;
+  private final DiskBudget disk;
   private final Clock clock = Clock.systemUTC();
   private final Map<BaseModelKey, AgentModel> lastKnown = new ConcurrentHashMap<>();
   private final Map<BaseModelKey, Active> active = new ConcurrentHashMap<>();
@@ -82,6 +86,7 @@ final class ModelSync {
     this.downloader = new ResumableDownloader(new DownloadOptions(d.maxAttempts(), d.initialBackoff(),
         d.maxBackoff(), d.stallTimeout(), interval));
     this.cleaner = new ModelFileCleaner(settings.roots(), view, settings.nodeName());
+    this.disk = new DiskBudget(settings.roots(), settings.limits().diskBudgetBytes(), DiskBudget.FILES);
   }
 
   /** Where retries are scheduled (the work queue's delayed add). */
@@ -102,7 +107,8 @@ final class ModelSync {
       return;
     }
     AgentModel model = view.current(key);
-    AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots());
+    AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots(),
+        view.allModels());
     if (!(action instanceof AgentAction.Download) || !a.fingerprint().equals(model.fingerprint())) {
       LOG.info("agent.download-cancel model={} why=\"{}\"", key, action instanceof AgentAction.Remove r ? r.why()
           : "spec changed");
@@ -140,7 +146,8 @@ final class ModelSync {
     if (model != null) {
       lastKnown.put(key, model);
     }
-    AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots());
+    AgentAction action = ModelPlanner.plan(model, settings.nodeName(), view.nodeLabels(), settings.roots(),
+        view.allModels());
     if (action instanceof AgentAction.Remove remove) {
       remove(key, remove.why(), model == null);
       return;
@@ -157,6 +164,13 @@ final class ModelSync {
     if (last != null && last.dir() != null && !last.dir().equals(target)) {
       cleaner.delete(key, last.dir());
     }
+    if (!(action instanceof AgentAction.Fail) && overLimit(key)) {
+      fail(key, model, AgentLimits.NODE_MODEL_LIMIT, "node " + settings.nodeName() + " already holds "
+          + settings.limits().maxModelsPerNode() + " models, the most its model agent places (agent flag "
+          + "--max-models-per-node); retried when one goes", null);
+      later(key);
+      return;
+    }
     switch (action) {
       case AgentAction.Fail f -> fail(key, model, f.reason(), f.message(), null);
       case AgentAction.Download d -> download(key, model, d);
@@ -164,6 +178,28 @@ final class ModelSync {
       case AgentAction.UsePvc p -> pvc(key, model, p);
       case AgentAction.Remove r -> throw new IllegalStateException("handled above");
     }
+  }
+
+  /** Whether placing {@code key} would exceed the models this agent places on its node. */
+  private boolean overLimit(BaseModelKey key) {
+    java.util.Set<BaseModelKey> placed = new java.util.HashSet<>(active.keySet());
+    done.forEach((k, outcome) -> {
+      if (NodeReport.READY.equals(outcome.status())) {
+        placed.add(k);
+      }
+    });
+    return overLimit(placed, key, settings.limits().maxModelsPerNode());
+  }
+
+  /** Whether a model not yet among {@code placed} (ready or downloading) is one more than {@code max}. */
+  static boolean overLimit(java.util.Set<BaseModelKey> placed, BaseModelKey key, int max) {
+    return !placed.contains(key) && placed.size() >= max;
+  }
+
+  /** Forgets a failure that may pass by itself (space freed, a model gone) and looks again after the resync time. */
+  private void later(BaseModelKey key) {
+    done.remove(key);
+    retry.accept(key, settings.resync());
   }
 
   /** After a restart: a model reported Ready from the same URI, whose files are still there, is not fetched again. */
@@ -202,7 +238,16 @@ final class ModelSync {
     metrics.downloadStarted();
     LOG.info("agent.download-start model={} source={} dir={}", key, uri, into);
     try {
-      DownloadResult result = downloader.download(((ModelSourceFactory.Outcome.Ready) source).source(), action.dir().localPath(), p -> {
+      ModelFileSource files = ((ModelSourceFactory.Outcome.Ready) source).source();
+      List<RemoteFile> listed = downloader.list(files, handle.cancel()::get);
+      java.util.Optional<String> tooBig = disk.refusal(action.dir(), listed.stream().mapToLong(RemoteFile::size)
+          .sum());
+      if (tooBig.isPresent()) {
+        fail(key, model, DiskBudget.INSUFFICIENT_STORAGE, ModelPlanner.PATH_FIELD + ": " + tooBig.get(), null);
+        later(key);
+        return;
+      }
+      DownloadResult result = downloader.download(files, listed, action.dir().localPath(), p -> {
         progress.set(p);
         if (p.phase() != DownloadProgress.Phase.COMPLETED && p.phase() != DownloadProgress.Phase.FAILED
             && p.phase() != DownloadProgress.Phase.CANCELLED && throttle.admit(p)) {
@@ -333,7 +378,8 @@ final class ModelSync {
     Outcome outcome = done.remove(key);
     retries.remove(key);
     if (report != null || outcome != null) {
-      ModelPlanner.downloadDir(lastKnown.get(key), settings.roots()).ifPresent(dir -> cleaner.delete(key, dir));
+      ModelPlanner.downloadDir(lastKnown.get(key), settings.roots(), view.allModels())
+          .ifPresent(dir -> cleaner.delete(key, dir));
       if (outcome != null && outcome.dir() != null) {
         cleaner.delete(key, outcome.dir());
       }

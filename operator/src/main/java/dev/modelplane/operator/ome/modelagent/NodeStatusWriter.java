@@ -33,11 +33,17 @@ final class NodeStatusWriter {
   private final String nodeName;
   private final String namespace;
   private final Map<String, NodeReport> reports = new ConcurrentHashMap<>();
+  private final int maxReports;
 
-  NodeStatusWriter(KubernetesClient client, String nodeName, String namespace) {
+  /**
+   * @param maxReports the most models this agent reports (ConfigMap entries and node labels); a model beyond gets
+   *     neither, and a warning in the log
+   */
+  NodeStatusWriter(KubernetesClient client, String nodeName, String namespace, int maxReports) {
     this.client = client;
     this.nodeName = nodeName;
     this.namespace = namespace;
+    this.maxReports = maxReports;
   }
 
   /** Reads the reports already in the node's ConfigMap (from an earlier run) and remembers them. */
@@ -61,8 +67,9 @@ final class NodeStatusWriter {
 
   /** Publishes a state change: the report and the node label. */
   void publish(BaseModelKey key, NodeReport report) {
-    writeReport(key.reportKey(), report);
-    patchNodeLabel(key.labelKey(), report.status());
+    if (writeReport(key.reportKey(), report)) {
+      patchNodeLabel(key.labelKey(), report.status());
+    }
   }
 
   /** Publishes a progress update: the report only (the label stays Updating). */
@@ -113,7 +120,18 @@ final class NodeStatusWriter {
     }
   }
 
-  private void writeReport(String reportKey, NodeReport report) {
+  /** Whether a report under {@code key} may be written next to {@code present}: a known key, or room for one more. */
+  static boolean admits(java.util.Set<String> present, String key, int max) {
+    return present.contains(key) || present.size() < max;
+  }
+
+  /** Writes the report; false (nothing written) when it would be one model more than {@code maxReports}. */
+  private boolean writeReport(String reportKey, NodeReport report) {
+    if (!admits(reports.keySet(), reportKey, maxReports)) {
+      LOG.warn("agent.report-limit node={} model={} reports={} limit={}", nodeName, reportKey, reports.size(),
+          maxReports);
+      return false;
+    }
     String json = report.toJson();
     ObjectNode patch = JSON.createObjectNode();
     patch.putObject("metadata").putObject("labels").put(NodeReports.CONFIGMAP_LABEL, NodeReports.CONFIGMAP_LABEL_VALUE);
@@ -122,7 +140,7 @@ final class NodeStatusWriter {
       try {
         client.configMaps().inNamespace(namespace).withName(nodeName).patch(MERGE, patch.toString());
         reports.put(reportKey, report);
-        return;
+        return true;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 404) {
           throw e;
@@ -137,7 +155,7 @@ final class NodeStatusWriter {
             .withData(data).build()).create();
         LOG.info("agent.configmap-created configmap={}/{}", namespace, nodeName);
         reports.put(reportKey, report);
-        return;
+        return true;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409) {
           throw e; // 409: created meanwhile; patch it on the next round

@@ -77,6 +77,15 @@ class S3ClientIT {
   }
 
   @Test
+  void aListingLongerThanTheLimitFailsWithoutHoldingIt() {
+    S3Client s3 = new S3Client(settings(PREFIX).withPageSize(4), 10);
+    assertThatThrownBy(s3::list).isInstanceOf(FetchException.class)
+        .hasMessage("more than 10 objects under prefix 'llama/3b/' in S3 bucket 'models'; a model may have at most "
+            + "10 files (model agent flag --max-listed-objects)")
+        .extracting(e -> ((FetchException) e).kind()).isEqualTo(FetchException.Kind.INVALID);
+  }
+
+  @Test
   void readsARangeFromAnOffset() throws IOException {
     S3Client s3 = client(PREFIX);
     try (RemoteStream in = s3.open(RemoteFile.of("model.safetensors", WEIGHTS.length), 1_000_000)) {

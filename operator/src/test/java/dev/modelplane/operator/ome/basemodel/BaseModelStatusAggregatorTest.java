@@ -86,6 +86,20 @@ class BaseModelStatusAggregatorTest {
   }
 
   @Test
+  void aRefusedDirectoryIsNeverReadyWhateverANodeReports() {
+    FieldProblem p = FieldProblem.fatal("spec.storage.path", "PathConflict", "'/raid/models/a/x' is the same "
+        + "directory of basemodel/a/x, which claimed it first; a model's directory may not overlap another's");
+    ModelStatusSpec s = BaseModelStatusAggregator.aggregate(2, null, Map.of("node-a", report(NodeReport.READY)),
+        List.of(p), T0);
+    assertThat(s.state()).isEqualTo(LifeCycleState.Failed);
+    assertThat(s.nodesReady()).isEmpty();
+    Condition ready = Conditions.find(s.conditions(), "Ready");
+    assertThat(ready.getStatus()).isEqualTo("False");
+    assertThat(ready.getReason()).isEqualTo("PathConflict");
+    assertThat(ready.getMessage()).startsWith("spec.storage.path: '/raid/models/a/x'").contains("basemodel/a/x");
+  }
+
+  @Test
   void transitionTimeMovesOnlyOnChangeAndLifecycleIsKept() {
     ModelStatusSpec first = BaseModelStatusAggregator.aggregate(1,
         new ModelStatusSpec("Public", LifeCycleState.Creating, null, null, null, null),

@@ -19,6 +19,7 @@ class BaseModelValidatorTest {
   @ParameterizedTest
   @CsvSource(nullValues = "null", value = {
       "hf://meta-llama/Llama-3.1-8B, /mnt/models/llama",
+      "hf://meta-llama/Llama-3.1-8B, null",
       "s3://bucket@us-west-2/models/llama, /mnt/models/llama",
       "local:///mnt/models/llama, null",
       "pvc://models/llama, null",
@@ -36,8 +37,7 @@ class BaseModelValidatorTest {
       "vendor://nvidia/models/llama | null | spec.storage.storageUri | UnsupportedStorage | vendor://",
       "ftp://host/llama | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | ftp",
       "hf:// | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | model id",
-      "hf://org/model | null | spec.storage.path | MissingStoragePath | hf://",
-      "s3://bucket/prefix | relative/dir | spec.storage.path | InvalidStoragePath | not an absolute path"})
+      "gs://bucket/other | null | spec.storage.storageUri | UnsupportedStorage | gs://"})
   void problemsNameTheField(String uri, String path, String field, String reason, String fragment) {
     List<FieldProblem> problems = BaseModelValidator.validate(spec(uri, path), false);
     assertThat(problems).hasSize(1);

@@ -7,7 +7,9 @@ import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
+import dev.modelplane.operator.ome.basemodel.ModelPaths;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -58,7 +60,67 @@ class ModelResolutionTest {
     Map<String, FineTunedWeight> ftw = Map.of("ok", weight("ok", model, "LoRA"), "other", weight("other", "x",
         "lora"), "odd", weight("odd", model, "dpo"));
     return ModelResolution.resolve(spec, "llm", n -> Optional.ofNullable(ns.get(n)),
-        n -> Optional.ofNullable(cluster.get(n)), n -> Optional.ofNullable(ftw.get(n)));
+        n -> Optional.ofNullable(cluster.get(n)), n -> Optional.ofNullable(ftw.get(n)),
+        m -> new ModelPaths.Decision.NotOnNode());
+  }
+
+  private static BaseModel tenantModel(String name, String namespace, String path, String created) {
+    return Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: BaseModel
+        metadata: {name: %s, namespace: %s, creationTimestamp: "%s"}
+        spec: {storage: {storageUri: "%s"%s}}
+        """.formatted(name, namespace, created, path.startsWith("local://") ? path : "hf://meta/llama",
+        path.startsWith("local://") || path.isEmpty() ? "" : ", path: " + path), BaseModel.class);
+  }
+
+  /** Resolves {@code served} in namespace llm among {@code all}, with the roots /raid/models. */
+  private static ModelResolution.Result resolveAmong(BaseModel served, BaseModel... all) {
+    InferenceServiceSpec spec = Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: InferenceService
+        metadata: {name: s, namespace: llm}
+        spec: {model: {name: %s}, engine: {}}
+        """.formatted(served.getMetadata().getName()), InferenceService.class).getSpec();
+    ModelPaths paths = new ModelPaths(List.of("/raid/models"));
+    List<ModelPaths.Claimant> claimants = java.util.Arrays.stream(all).map(ModelPaths.Claimant::of).toList();
+    return ModelResolution.resolve(spec, "llm", n -> Optional.of(served), n -> Optional.empty(),
+        n -> Optional.empty(), m -> paths.decide(ModelPaths.Claimant.of(m), claimants));
+  }
+
+  @Test
+  void aModelWithoutAPathIsServedFromItsNamespacesDirectory() {
+    BaseModel mine = tenantModel("llama", "llm", "", "2026-01-01T00:00:00Z");
+    ModelResolution.Result result = resolveAmong(mine, mine);
+    assertThat(result).isInstanceOf(ModelResolution.Found.class);
+    assertThat(((ModelResolution.Found) result).model().modelDir()).isEqualTo("/raid/models/llm/llama");
+  }
+
+  @Test
+  void anotherTenantsDirectoryIsNotMounted() {
+    BaseModel victim = tenantModel("llama", "victim", "", "2026-01-01T00:00:00Z");
+    BaseModel thief = tenantModel("llama", "llm", "/raid/models/victim/llama", "2026-02-01T00:00:00Z");
+    ModelResolution.Result result = resolveAmong(thief, victim, thief);
+    assertThat(result).isInstanceOf(ModelResolution.Missing.class);
+    assertThat(((ModelResolution.Missing) result).blocked().reason()).isEqualTo("PolicyRefused");
+    assertThat(why(result)).isEqualTo("spec.model.name: basemodel/llm/llama may not use its node directory: "
+        + "spec.storage.path: '/raid/models/victim/llama' is outside the directories BaseModels of namespace llm "
+        + "may use (/raid/models/llm/…); leave spec.storage.path empty to download into /raid/models/llm/llama");
+    BaseModel local = tenantModel("llama", "llm", "local:///raid/models/victim/llama", "2026-02-01T00:00:00Z");
+    assertThat(((ModelResolution.Missing) resolveAmong(local, victim, local)).blocked().reason())
+        .isEqualTo("PolicyRefused");
+  }
+
+  @Test
+  void anOverlappingDirectoryIsNotMountedAndTheOlderModelKeepsIt() {
+    BaseModel older = tenantModel("base", "llm", "/raid/models/llm/base", "2026-01-01T00:00:00Z");
+    BaseModel younger = tenantModel("llama", "llm", "local:///raid/models/llm/base/sub", "2026-02-01T00:00:00Z");
+    ModelResolution.Result result = resolveAmong(younger, older, younger);
+    assertThat(((ModelResolution.Missing) result).blocked().reason()).isEqualTo("PathConflict");
+    assertThat(why(result)).isEqualTo("spec.model.name: basemodel/llm/llama may not use its node directory: "
+        + "spec.storage.storageUri: '/raid/models/llm/base/sub' is inside its directory /raid/models/llm/base of "
+        + "basemodel/llm/base, which claimed it first; a model's directory may not overlap another's");
+    assertThat(resolveAmong(older, older, younger)).isInstanceOf(ModelResolution.Found.class);
   }
 
   private static String why(ModelResolution.Result result) {

@@ -128,6 +128,14 @@ class ModelWiringTest {
   }
 
   @Test
+  void theDecidedDirectoryIsWhatIsMounted() {
+    assertThat(ModelLocation.of(storage("hf://meta/llama", null), "llm", "spec.storage", LABEL,
+        "/raid/models/llm/llama")).isEqualTo(new ModelLocation.HostDirectory("/raid/models/llm/llama", LABEL));
+    assertThat(ModelLocation.of(storage("local:///raid/models/llm/./llama/", null), "llm", "spec.storage", LABEL,
+        "/raid/models/llm/llama")).isEqualTo(new ModelLocation.HostDirectory("/raid/models/llm/llama", LABEL));
+  }
+
+  @Test
   void locationsThatCannotBeMountedAreExplained() {
     assertThatThrownBy(() -> ModelLocation.of(storage("pvc://other:models/llama", null), "llm", "spec.storage",
         LABEL)).hasMessage("spec.storage.storageUri: the claim models is in namespace other, but a pod can only "

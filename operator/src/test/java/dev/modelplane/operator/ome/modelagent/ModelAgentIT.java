@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The agent in-process ({@link ModelAgent#start}) against a real apiserver: local:// with GGUF metadata and the
  * parsing opt-out, pvc:// checks, S3 downloads kept across a restart, a changed URI fetched again into a ConfigMap
- * that was deleted meanwhile, and a directory shared by two models kept while one of them is deleted.
+ * that was deleted meanwhile, and a second model naming the first one's directory refused (and its deletion leaving
+ * the first one's files alone).
  */
 @WithControlPlane
 class ModelAgentIT {
@@ -76,14 +77,17 @@ class ModelAgentIT {
     String node = test.uniqueName("local");
     test.addNodes(FakeNode.cpu(node));
     Path root = Files.createDirectories(dir.resolve("root"));
-    Files.createDirectories(root.resolve("gguf"));
-    Files.write(root.resolve("gguf/tiny-q4.gguf"), gguf());
+    Path gguf0 = Files.createDirectories(root.resolve(ns).resolve("gguf"));
+    Files.write(gguf0.resolve("tiny-q4.gguf"), gguf());
+    // Two models may not share a directory: the opt-out one gets a copy of its own.
+    Path gguf1 = Files.createDirectories(root.resolve(ns).resolve("gguf-skip"));
+    Files.write(gguf1.resolve("tiny-q4.gguf"), gguf());
     start(test, node, root);
 
-    create(admin, "gguf", "local:///mnt/models/gguf", null, Map.of());
-    create(admin, "gguf-skip", "local:///mnt/models/gguf", null,
+    create(admin, "gguf", "local:///mnt/models/" + ns + "/gguf", null, Map.of());
+    create(admin, "gguf-skip", "local:///mnt/models/" + ns + "/gguf-skip", null,
         Map.of(AgentModel.SKIP_CONFIG_PARSING, "true"));
-    create(admin, "missing-local", "local:///mnt/models/nowhere", null, Map.of());
+    create(admin, "missing-local", "local:///mnt/models/" + ns + "/nowhere", null, Map.of());
     create(admin, "no-claim", "pvc://absent/models/x", null, Map.of());
     admin.persistentVolumeClaims().resource(new PersistentVolumeClaimBuilder().withNewMetadata()
         .withName("pending").endMetadata().withNewSpec().withAccessModes("ReadWriteOnce").withNewResources()
@@ -92,7 +96,7 @@ class ModelAgentIT {
     create(admin, "pending-claim", "pvc://pending/models/x", null, Map.of());
 
     NodeReport gguf = awaitStatus(admin, ns, node, "gguf", NodeReport.READY);
-    assertThat(gguf.message()).contains("files already on the node at /mnt/models/gguf; nothing copied",
+    assertThat(gguf.message()).contains("files already on the node at /mnt/models/" + ns + "/gguf; nothing copied",
         "GGUF header of tiny-q4.gguf");
     assertThat(gguf.config().path("modelFormat").path("name").asText()).isEqualTo("gguf");
     assertThat(gguf.config().path("modelArchitecture").asText()).isEqualTo("llama");
@@ -103,8 +107,8 @@ class ModelAgentIT {
     assertThat(skipped.message()).contains("metadata not read (ome.oracle.com/skip-config-parsing)");
     NodeReport missing = awaitStatus(admin, ns, node, "missing-local", NodeReport.FAILED);
     assertThat(missing.reason()).isEqualTo("LocalPathNotFound");
-    assertThat(missing.message()).isEqualTo("spec.storage.storageUri: directory /mnt/models/nowhere does not exist "
-        + "on node " + node);
+    assertThat(missing.message()).isEqualTo("spec.storage.storageUri: directory /mnt/models/" + ns + "/nowhere does "
+        + "not exist on node " + node);
     NodeReport noClaim = awaitStatus(admin, ns, node, "no-claim", NodeReport.FAILED);
     assertThat(noClaim.reason()).isEqualTo("PvcNotFound");
     assertThat(noClaim.message()).isEqualTo("spec.storage.storageUri: PersistentVolumeClaim " + ns
@@ -120,12 +124,13 @@ class ModelAgentIT {
     NodeReport bound = awaitStatus(admin, ns, node, "bound-claim", NodeReport.READY);
     assertThat(bound.message()).contains("PersistentVolumeClaim " + ns + "/pending", "nothing is copied");
     assertThat(label(admin, node, "bound-claim")).isEqualTo("Ready");
-    assertThat(Files.list(root).toList()).as("nothing written for local/pvc").containsExactly(root.resolve("gguf"));
+    assertThat(Files.list(root.resolve(ns)).toList()).as("nothing written for local/pvc")
+        .containsExactlyInAnyOrder(gguf0, gguf1);
 
     // local:// files are never removed.
     admin.resources(BaseModel.class).withName("gguf").delete();
     org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> report(admin, ns, node, "gguf") == null && label(admin, node, "gguf") == null);
-    assertThat(root.resolve("gguf/tiny-q4.gguf")).exists();
+    assertThat(gguf0.resolve("tiny-q4.gguf")).exists();
   }
 
   @Test
@@ -138,24 +143,26 @@ class ModelAgentIT {
     agent = ModelAgent.start(admin, ModelAgentSettings.of(node, ns, ModelRoots.parse(List.of("/mnt/models=" + root)))
         .withSimulatedDownloads());
 
-    create(admin, "sim-hf", "hf://org/private-model", "/mnt/models/sim-hf", Map.of());
+    create(admin, "sim-hf", "hf://org/private-model", null, Map.of());
     // The S3 model names a Secret that does not exist and an endpoint nothing listens on.
-    create(admin, "sim-s3", "s3://bucket/prefix", "/mnt/models/sim-s3", Map.of("endpoint", "http://127.0.0.1:9"));
+    create(admin, "sim-s3", "s3://bucket/prefix", "/mnt/models/" + ns + "/sim-s3",
+        Map.of("endpoint", "http://127.0.0.1:9"));
     create(admin, "sim-outside", "hf://org/model", "/elsewhere/model", Map.of());
 
     NodeReport hf = awaitStatus(admin, ns, node, "sim-hf", NodeReport.READY);
-    assertThat(hf.message()).contains("downloaded hf://org/private-model into /mnt/models/sim-hf (1 files");
-    assertThat(Files.readString(root.resolve("sim-hf").resolve(SimulatedModelSource.FILE)))
+    assertThat(hf.message()).contains("downloaded hf://org/private-model into /mnt/models/" + ns
+        + "/sim-hf (1 files");
+    assertThat(Files.readString(root.resolve(ns).resolve("sim-hf").resolve(SimulatedModelSource.FILE)))
         .contains("the model at hf://org/private-model", "nothing was downloaded");
     assertThat(label(admin, node, "sim-hf")).isEqualTo("Ready");
     awaitStatus(admin, ns, node, "sim-s3", NodeReport.READY);
-    assertThat(root.resolve("sim-s3").resolve(SimulatedModelSource.FILE)).exists();
+    assertThat(root.resolve(ns).resolve("sim-s3").resolve(SimulatedModelSource.FILE)).exists();
     // The path rules still hold.
     assertThat(awaitStatus(admin, ns, node, "sim-outside", NodeReport.FAILED).message()).contains("/elsewhere/model");
 
     admin.resources(BaseModel.class).withName("sim-hf").delete();
     org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> report(admin, ns, node, "sim-hf") == null
-        && !Files.exists(root.resolve("sim-hf")));
+        && !Files.exists(root.resolve(ns).resolve("sim-hf")));
   }
 
   @Test
@@ -216,10 +223,11 @@ class ModelAgentIT {
           .addToStringData("secret_access_key", S3Server.SECRET_KEY).build()).create();
       Map<String, String> params = Map.of("endpoint", s3.endpoint().toString());
       start(test, node, root);
-      create(admin, "first", "s3://models/v1", "/mnt/models/shared", params);
+      create(admin, "first", "s3://models/v1", "/mnt/models/" + ns + "/shared", params);
       NodeReport first = awaitStatus(admin, ns, node, "first", NodeReport.READY);
       assertThat(first.config().path("modelArchitecture").asText()).isEqualTo("GPT2LMHeadModel");
-      assertThat(root.resolve("shared/weights.bin")).hasSize(100_000);
+      Path shared = root.resolve(ns).resolve("shared");
+      assertThat(shared.resolve("weights.bin")).hasSize(100_000);
 
       // Restart: the Ready report is kept, nothing is written again.
       agent.close();
@@ -245,15 +253,63 @@ class ModelAgentIT {
       assertThat(admin.configMaps().withName(node).get().getMetadata().getLabels())
           .containsEntry("models.ome/basemodel-status", "true");
 
-      // Two models in one directory: deleting one keeps the files for the other.
-      create(admin, "second", "s3://models/v2", "/mnt/models/shared", params);
-      awaitStatus(admin, ns, node, "second", NodeReport.READY);
-      admin.resources(BaseModel.class).withName("first").delete();
-      org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> report(admin, ns, node, "first") == null
-          && label(admin, node, "first") == null);
-      assertThat(root.resolve("shared/config.json")).exists();
+      // A second model naming the same directory (or one inside it) is refused: it neither downloads into the
+      // first one's files nor removes them when it goes.
+      create(admin, "second", "s3://models/v2", "/mnt/models/" + ns + "/shared", params);
+      create(admin, "inner", "local:///mnt/models/" + ns + "/shared/sub", null, Map.of());
+      NodeReport second = awaitStatus(admin, ns, node, "second", NodeReport.FAILED);
+      assertThat(second.reason()).isEqualTo("PathConflict");
+      assertThat(second.message()).isEqualTo("spec.storage.path: '/mnt/models/" + ns + "/shared' is the same "
+          + "directory of basemodel/" + ns + "/first, which claimed it first; a model's directory may not overlap "
+          + "another's");
+      assertThat(awaitStatus(admin, ns, node, "inner", NodeReport.FAILED).reason()).isEqualTo("PathConflict");
       admin.resources(BaseModel.class).withName("second").delete();
-      org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> !Files.exists(root.resolve("shared")));
+      admin.resources(BaseModel.class).withName("inner").delete();
+      org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> report(admin, ns, node, "second") == null
+          && label(admin, node, "second") == null && report(admin, ns, node, "inner") == null);
+      assertThat(shared.resolve("config.json")).exists();
+      admin.resources(BaseModel.class).withName("first").delete();
+      org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> !Files.exists(shared));
+    }
+  }
+
+  @Test
+  void limitsFailModelsWithTheNumbersBeforeAnythingIsWritten(KubeTest test) throws Exception {
+    KubernetesClient admin = test.client();
+    String ns = test.namespace();
+    String node = test.uniqueName("limits");
+    test.addNodes(FakeNode.cpu(node));
+    Path root = Files.createDirectories(dir.resolve("root"));
+    try (S3Server s3 = S3Server.startOrSkip(dir.resolve("s3"))) {
+      put(s3, "/limits", new byte[0]);
+      put(s3, "/limits/big/config.json", "{}".getBytes(StandardCharsets.UTF_8));
+      put(s3, "/limits/big/weights.bin", new byte[100_000]);
+      for (int i = 0; i < 3; i++) {
+        put(s3, "/limits/many/part-" + i, new byte[] {1});
+      }
+      admin.secrets().resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+          .withName("creds").endMetadata().addToStringData("access_key_id", S3Server.ACCESS_KEY)
+          .addToStringData("secret_access_key", S3Server.SECRET_KEY).build()).create();
+      Map<String, String> params = Map.of("endpoint", s3.endpoint().toString());
+      agent = ModelAgent.start(admin, ModelAgentSettings.of(node, ns, ModelRoots.parse(List.of("/mnt/models="
+          + root))).withLimits(new AgentLimits(50_000, 2, 100)));
+
+      create(admin, "big", "s3://limits/big", null, params);
+      create(admin, "many", "s3://limits/many", null, params);
+      NodeReport big = awaitStatus(admin, ns, node, "big", NodeReport.FAILED);
+      assertThat(big.reason()).isEqualTo("InsufficientStorage");
+      assertThat(big.message()).startsWith("spec.storage.path: the model needs 100002 bytes (97.7 KiB) more in "
+          + "/mnt/models/" + ns + "/big (100002 bytes (97.7 KiB) in all, 0 bytes already there), but the disk "
+          + "budget of /mnt/models is 50000 bytes (48.8 KiB) and ").endsWith("; agent flag --disk-budget)");
+      assertThat(root.resolve(ns).resolve("big")).doesNotExist();
+      NodeReport many = awaitStatus(admin, ns, node, "many", NodeReport.FAILED);
+      assertThat(many.reason()).isEqualTo("InvalidSource");
+      assertThat(many.message()).isEqualTo("more than 2 objects under prefix 'many/' in S3 bucket 'limits'; a model "
+          + "may have at most 2 files (model agent flag --max-listed-objects)");
+    } finally {
+      // Other tests' agents see every model: leave none whose source is about to disappear.
+      admin.resources(BaseModel.class).inNamespace(ns).withName("big").delete();
+      admin.resources(BaseModel.class).inNamespace(ns).withName("many").delete();
     }
   }
 

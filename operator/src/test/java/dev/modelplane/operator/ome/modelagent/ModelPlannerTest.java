@@ -7,6 +7,7 @@ import dev.modelplane.api.ome.v1beta1.StorageSpec;
 import dev.modelplane.operator.modelsource.StorageUri;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,18 +33,32 @@ class ModelPlannerTest {
 
   @Test
   void hfAndS3DownloadIntoTheStoragePath() {
-    assertThat(plan(model("hf://org/model", "/mnt/models/llama"))).isEqualTo(new AgentAction.Download(
+    assertThat(plan(model("hf://org/model", "/mnt/models/team/llama"))).isEqualTo(new AgentAction.Download(
         new StorageUri.HuggingFace("org/model", "main"),
-        new ModelRoots.Resolved(Path.of("/mnt/models/llama"), Path.of("/mnt/models/llama"))));
-    assertThat(plan(model("s3://bucket@eu-west-1/models/llama", "/raid/models/./llama/"))).isEqualTo(
+        new ModelRoots.Resolved(Path.of("/mnt/models/team/llama"), Path.of("/mnt/models/team/llama"))));
+    assertThat(plan(model("s3://bucket@eu-west-1/models/llama", "/raid/models/./team/llama/"))).isEqualTo(
         new AgentAction.Download(StorageUri.parse("s3://bucket@eu-west-1/models/llama", "f"),
-            new ModelRoots.Resolved(Path.of("/raid/models/llama"), Path.of("/host/raid/llama"))));
+            new ModelRoots.Resolved(Path.of("/raid/models/team/llama"), Path.of("/host/raid/team/llama"))));
+    assertThat(plan(model(CLUSTER_KEY, "hf://org/model", "/raid/models/shared/llama", null))).isEqualTo(
+        new AgentAction.Download(new StorageUri.HuggingFace("org/model", "main"),
+            new ModelRoots.Resolved(Path.of("/raid/models/shared/llama"), Path.of("/host/raid/shared/llama"))));
+  }
+
+  @Test
+  void withoutAStoragePathTheDirectoryIsDerivedFromNamespaceAndName() {
+    AgentAction.Download expected = new AgentAction.Download(new StorageUri.HuggingFace("org/model", "main"),
+        new ModelRoots.Resolved(Path.of("/mnt/models/team/llama"), Path.of("/mnt/models/team/llama")));
+    assertThat(plan(model("hf://org/model", null))).isEqualTo(expected);
+    assertThat(plan(model("hf://org/model", "  "))).isEqualTo(expected);
+    assertThat(plan(model(CLUSTER_KEY, "hf://org/model", null, null))).isEqualTo(new AgentAction.Download(
+        new StorageUri.HuggingFace("org/model", "main"),
+        new ModelRoots.Resolved(Path.of("/mnt/models/_cluster/llama"), Path.of("/mnt/models/_cluster/llama"))));
   }
 
   @Test
   void localAndPvcNeedNoCopy() {
-    assertThat(plan(model("local:///mnt/models/ready", null))).isEqualTo(new AgentAction.UseLocal(
-        new ModelRoots.Resolved(Path.of("/mnt/models/ready"), Path.of("/mnt/models/ready"))));
+    assertThat(plan(model("local:///mnt/models/team/ready", null))).isEqualTo(new AgentAction.UseLocal(
+        new ModelRoots.Resolved(Path.of("/mnt/models/team/ready"), Path.of("/mnt/models/team/ready"))));
     assertThat(plan(model("pvc://claim/sub/dir", null))).isEqualTo(new AgentAction.UsePvc("team", "claim",
         "sub/dir"));
     assertThat(plan(model("pvc://other:claim/sub", null))).isEqualTo(new AgentAction.UsePvc("other", "claim",
@@ -51,6 +66,34 @@ class ModelPlannerTest {
     assertThat(plan(model(CLUSTER_KEY, "pvc://claim/sub", null, null))).isEqualTo(new AgentAction.Fail(
         "InvalidStorageUri", "spec.storage.storageUri: a ClusterBaseModel's pvc:// URI must name the claim's "
             + "namespace, as pvc://<namespace>:<claim>/<path>"));
+  }
+
+  @Test
+  void anotherTenantsDirectoryIsNeitherDownloadedIntoNorRead() {
+    String outside = "is outside the directories BaseModels of namespace team may use (/mnt/models/team/…, "
+        + "/raid/models/team/…); leave spec.storage.path empty to download into /mnt/models/team/llama";
+    assertThat(plan(model("hf://org/model", "/mnt/models/other/llama"))).isEqualTo(new AgentAction.Fail(
+        "PolicyRefused", "spec.storage.path: '/mnt/models/other/llama' " + outside));
+    assertThat(plan(model("local:///raid/models/other/llama", null))).isEqualTo(new AgentAction.Fail(
+        "PolicyRefused", "spec.storage.storageUri: '/raid/models/other/llama' " + outside));
+    assertThat(plan(model("hf://org/model", "/mnt/models/team"))).isEqualTo(new AgentAction.Fail(
+        "PolicyRefused", "spec.storage.path: '/mnt/models/team' " + outside));
+  }
+
+  @Test
+  void aDirectoryOverlappingAnOlderModelsIsRefusedAndTheOlderKeepsIt() {
+    AgentModel older = new AgentModel(new BaseModelKey(null, "shared"), new StorageSpec("/mnt/models/team",
+        null, null, null, "hf://org/shared", null, null, null), false, false, Instant.parse("2026-01-01T00:00:00Z"));
+    AgentModel younger = new AgentModel(KEY, new StorageSpec(null, null, null, null, "hf://org/model", null, null,
+        null), false, false, Instant.parse("2026-02-01T00:00:00Z"));
+    List<AgentModel> all = List.of(older, younger);
+    assertThat(ModelPlanner.plan(younger, "node-a", Map.of(), ROOTS, all)).isEqualTo(new AgentAction.Fail(
+        "PathConflict", "spec.storage.path: '/mnt/models/team/llama' is inside its directory /mnt/models/team of "
+            + "clusterbasemodel/shared, which claimed it first; a model's directory may not overlap another's"));
+    assertThat(ModelPlanner.plan(older, "node-a", Map.of(), ROOTS, all)).isInstanceOf(AgentAction.Download.class);
+    // Nothing is removed in the name of the refused model: the directory is the older one's.
+    assertThat(ModelPlanner.downloadDir(younger, ROOTS, all)).isEmpty();
+    assertThat(ModelPlanner.downloadDir(older, ROOTS, all)).isPresent();
   }
 
   @ParameterizedTest
@@ -75,61 +118,51 @@ class ModelPlannerTest {
     assertThat(fail.message()).startsWith("spec.storage.storageUri").contains("ftp");
   }
 
-  @Test
-  void downloadsNeedAStoragePath() {
-    AgentAction.Fail expected = new AgentAction.Fail("MissingStoragePath", "spec.storage.path: a hf:// model is "
-        + "downloaded onto each selected node and needs the directory to put it in");
-    assertThat(plan(model("hf://org/model", null))).isEqualTo(expected);
-    assertThat(plan(model("hf://org/model", "  "))).isEqualTo(expected);
-  }
-
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "/mnt/models/../etc | spec.storage.path '/mnt/models/../etc' contains '..'; refused",
-      "/mnt/models/a/../../etc | spec.storage.path '/mnt/models/a/../../etc' contains '..'; refused",
-      "/etc/models | spec.storage.path '/etc/models' is not inside an allowed models root (/mnt/models, /raid/models)",
-      "/mnt/modelsx/a | spec.storage.path '/mnt/modelsx/a' is not inside an allowed models root (/mnt/models, /raid/models)",
-      "/mnt/models | spec.storage.path '/mnt/models' is the models root /mnt/models itself; a model needs a directory of its own inside it",
-      "/mnt/models/ | spec.storage.path '/mnt/models/' is the models root /mnt/models itself; a model needs a directory of its own inside it"})
+      "/mnt/models/team/../etc | spec.storage.path: '/mnt/models/team/../etc' contains '..'",
+      "/etc/models | spec.storage.path: '/etc/models' is outside the directories models may use (/mnt/models/…, /raid/models/…)",
+      "/mnt/modelsx/a | spec.storage.path: '/mnt/modelsx/a' is outside the directories models may use (/mnt/models/…, /raid/models/…)",
+      "/mnt/models | spec.storage.path: '/mnt/models' is outside the directories models may use (/mnt/models/…, /raid/models/…)",
+      "relative/dir | spec.storage.path: 'relative/dir' is not an absolute directory"})
   void pathsOutsideTheRootsAreRefused(String path, String message) {
-    assertThat(plan(model("hf://org/model", path))).isEqualTo(new AgentAction.Fail("PathNotAllowed", message));
-  }
-
-  @Test
-  void aRelativePathIsInvalidOnEveryNode() {
-    assertThat(plan(model("hf://org/model", "relative/dir"))).isEqualTo(new AgentAction.Fail("InvalidStoragePath",
-        "spec.storage.path: \"relative/dir\" is not an absolute path on the node"));
+    assertThat(plan(model(CLUSTER_KEY, "hf://org/model", path, null))).isEqualTo(new AgentAction.Fail(
+        "PolicyRefused", message));
   }
 
   @Test
   void controlCharactersAndLocalEscapesAreRefused() {
-    assertThat(plan(model("hf://org/model", "/mnt/models/a\nb"))).isEqualTo(new AgentAction.Fail(
-        "PathNotAllowed", "spec.storage.path contains a control character"));
-    assertThat(plan(model("local:///var/lib/secret", null))).isEqualTo(new AgentAction.Fail("PathNotAllowed",
-        "spec.storage.storageUri (local://) '/var/lib/secret' is not inside an allowed models root (/mnt/models, "
-            + "/raid/models)"));
-    assertThat(plan(model("local://./models", null))).isEqualTo(new AgentAction.Fail("PathNotAllowed",
-        "spec.storage.storageUri (local://) must be an absolute directory, got './models'"));
+    assertThat(plan(model("hf://org/model", "/mnt/models/team/a\nb"))).isEqualTo(new AgentAction.Fail(
+        "PolicyRefused", "spec.storage.path: the directory contains a control character"));
+    assertThat(plan(model(CLUSTER_KEY, "local:///var/lib/secret", null, null))).isEqualTo(new AgentAction.Fail(
+        "PolicyRefused", "spec.storage.storageUri: '/var/lib/secret' is outside the directories models may use "
+            + "(/mnt/models/…, /raid/models/…)"));
+    assertThat(plan(model("local://./models", null))).isEqualTo(new AgentAction.Fail("PolicyRefused",
+        "spec.storage.storageUri: './models' is not an absolute directory"));
   }
 
   @Test
   void removedWhenGoneDeletedOrNotForThisNode() {
     assertThat(plan(null)).isEqualTo(new AgentAction.Remove("the model no longer exists"));
-    AgentModel m = model("hf://org/model", "/mnt/models/x");
+    AgentModel m = model("hf://org/model", "/mnt/models/team/x");
     assertThat(plan(new AgentModel(KEY, m.storage(), true, false)))
         .isEqualTo(new AgentAction.Remove("the model is being deleted"));
     assertThat(plan(model(KEY, "hf://org/model", "/mnt/models/x", Map.of("gpu", "false"))))
         .isInstanceOf(AgentAction.Remove.class);
-    assertThat(plan(model(KEY, "hf://org/model", "/mnt/models/x", Map.of("gpu", "true"))))
+    assertThat(plan(model(KEY, "hf://org/model", "/mnt/models/team/x", Map.of("gpu", "true"))))
         .isInstanceOf(AgentAction.Download.class);
   }
 
   @Test
   void downloadDirOnlyForDownloadedSources() {
-    assertThat(ModelPlanner.downloadDir(model("hf://org/model", "/mnt/models/x"), ROOTS)).isPresent();
-    assertThat(ModelPlanner.downloadDir(model("local:///mnt/models/x", "/mnt/models/x"), ROOTS)).isEmpty();
-    assertThat(ModelPlanner.downloadDir(model("pvc://c/x", "/mnt/models/x"), ROOTS)).isEmpty();
-    assertThat(ModelPlanner.downloadDir(model("hf://org/model", "/etc"), ROOTS)).isEmpty();
+    assertThat(ModelPlanner.downloadDir(model("hf://org/model", "/mnt/models/team/x"), ROOTS, List.of()))
+        .isPresent();
+    assertThat(ModelPlanner.downloadDir(model("local:///mnt/models/team/x", "/mnt/models/team/x"), ROOTS,
+        List.of())).isEmpty();
+    assertThat(ModelPlanner.downloadDir(model("pvc://c/x", "/mnt/models/team/x"), ROOTS, List.of())).isEmpty();
+    assertThat(ModelPlanner.downloadDir(model("hf://org/model", "/etc"), ROOTS, List.of())).isEmpty();
+    assertThat(ModelPlanner.downloadDir(model("hf://org/model", "/mnt/models/other/x"), ROOTS, List.of()))
+        .isEmpty();
   }
 
   @Test
