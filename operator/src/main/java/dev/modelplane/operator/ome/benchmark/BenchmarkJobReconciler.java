@@ -102,8 +102,8 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
   private UpdateControl<BenchmarkJob> start(BenchmarkJob benchmark, Context<BenchmarkJob> context) {
     BenchmarkJobStatus old = benchmark.getStatus();
     KubernetesClient client = context.getClient();
-    var resolution = new EndpointResolver(client, settings.benchmark()).resolve(benchmark.getMetadata().getNamespace(),
-        benchmark.getSpec().endpoint());
+    var resolution = new EndpointResolver(client, settings.benchmark(), settings.modelStorage().paths())
+        .resolve(benchmark.getMetadata().getNamespace(), benchmark.getSpec().endpoint());
     if (resolution.refused() != null) {
       return refused(benchmark, resolution.refused().field(), resolution.refused().message(), context);
     }

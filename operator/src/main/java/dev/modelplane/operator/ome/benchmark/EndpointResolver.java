@@ -13,6 +13,7 @@ import dev.modelplane.operator.BenchmarkSettings;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EnumValues;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.basemodel.ModelPaths;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -41,15 +42,18 @@ final class EndpointResolver {
   private final KubernetesClient client;
   private final BenchmarkSettings settings;
   private final ReferenceGrants.Lister grants;
+  private final ModelPaths paths;
 
-  EndpointResolver(KubernetesClient client, BenchmarkSettings settings) {
-    this(client, settings, ReferenceGrants.of(client));
+  EndpointResolver(KubernetesClient client, BenchmarkSettings settings, ModelPaths paths) {
+    this(client, settings, ReferenceGrants.of(client), paths);
   }
 
-  EndpointResolver(KubernetesClient client, BenchmarkSettings settings, ReferenceGrants.Lister grants) {
+  EndpointResolver(KubernetesClient client, BenchmarkSettings settings, ReferenceGrants.Lister grants,
+      ModelPaths paths) {
     this.client = client;
     this.settings = settings;
     this.grants = grants;
+    this.paths = paths;
   }
 
   /**
@@ -123,19 +127,22 @@ final class EndpointResolver {
     InferenceService isvc = client.resources(InferenceService.class).inNamespace(ref.namespace())
         .withName(ref.name()).get();
     return ome(namespace, ref, isvc, name -> baseModel(ref.namespace(), name),
-        labels -> pods(ref.namespace(), labels));
+        labels -> pods(ref.namespace(), labels), paths);
   }
 
   /**
-   * An OME InferenceService: ready, with a URL; the tokenizer is its model's directory, unless that is a BaseModel of
-   * another namespace than the benchmark's (then the model name).
+   * An OME InferenceService: ready, with a URL; the tokenizer is its model's node directory as the model directory
+   * rules decide it from the model's own spec (the directory it is served from), unless that is a BaseModel of another
+   * namespace than the benchmark's, or a directory the rules refuse, or the model is not on the node (then the model
+   * name).
    *
    * @param namespace the benchmark's namespace
    * @param models the BaseModel (namespace first) or ClusterBaseModel of a name, or null
    * @param pods the pods carrying some labels
+   * @param paths the model directory rules the agents and InferenceServices follow
    */
   static Resolution ome(String namespace, InferenceServiceReference ref, InferenceService isvc,
-      Function<String, Model> models, Function<Map<String, String>, List<Pod>> pods) {
+      Function<String, Model> models, Function<Map<String, String>, List<Pod>> pods, ModelPaths paths) {
     String what = "InferenceService " + ref.namespace() + "/" + ref.name();
     if (isvc == null) {
       return Resolution.waitingFor(what + " does not exist");
@@ -156,11 +163,13 @@ final class EndpointResolver {
       }
       BaseModelSpec spec = found.spec();
       boolean othersModel = found.key().namespace() != null && !found.key().namespace().equals(namespace);
-      if (!othersModel && spec.storage() != null && spec.storage().path() != null) {
+      ModelPaths.Decision dir = othersModel || spec == null ? new ModelPaths.Decision.NotOnNode()
+          : paths.own(new ModelPaths.Claimant(found.key(), spec.storage(), null));
+      if (dir instanceof ModelPaths.Decision.OnNode onNode) {
         Map<String, String> nodes = new LinkedHashMap<>(spec.storage().nodeSelector() == null ? Map.of()
             : spec.storage().nodeSelector());
         nodes.put(found.key().labelKey(), "Ready");
-        tokenizer = new BenchmarkTarget.Tokenizer(spec.storage().path(), nodes);
+        tokenizer = new BenchmarkTarget.Tokenizer(onNode.path().toString(), nodes);
       }
     }
     String base = origin(isvc.getStatus().url());

@@ -11,6 +11,8 @@ import dev.modelplane.api.ome.v1beta1.UrlEndpoint;
 import dev.modelplane.api.ome.v1beta1.ApiFormat;
 import dev.modelplane.operator.BenchmarkSettings;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.basemodel.ModelPaths;
+import dev.modelplane.operator.ome.basemodel.ModelStorageSettings;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -57,6 +59,11 @@ class EndpointResolverTest {
   private static final BaseModelSpec MODEL = Serialization.unmarshal("""
       storage: {storageUri: "hf://meta-llama/Llama-3.1-8B", path: /raid/models/llama, nodeSelector: {gpu: h100}}
       """, BaseModelSpec.class);
+  /** A BaseModel of namespace serving in its own directory. */
+  private static final BaseModelSpec SERVING_MODEL = Serialization.unmarshal("""
+      storage: {storageUri: "hf://meta-llama/Llama-3.1-8B", path: /raid/models/serving/llama}
+      """, BaseModelSpec.class);
+  private static final ModelPaths PATHS = ModelStorageSettings.defaults().paths();
 
   private static Function<Map<String, String>, List<Pod>> pods(Map<String, String> wanted, Pod... pods) {
     return labels -> labels.equals(wanted) ? List.of(pods) : List.of();
@@ -70,7 +77,7 @@ class EndpointResolverTest {
           conditions: [{type: Ready, status: "True"}]
         """), name -> name.equals("llama-3-1-8b") ? new EndpointResolver.Model(new BaseModelKey(null, name), MODEL)
         : null, pods(Map.of("ome.io/inferenceservice", "llama", "component", "engine"),
-        pod("10.0.0.7", true, 8080), pod("10.0.0.8", false, 8080)));
+        pod("10.0.0.7", true, 8080), pod("10.0.0.8", false, 8080)), PATHS);
     assertThat(resolution.waiting()).isNull();
     BenchmarkTarget t = resolution.target();
     assertThat(t.apiBase()).isEqualTo("http://llama.serving.svc.cluster.local");
@@ -91,15 +98,35 @@ class EndpointResolverTest {
           conditions: [{type: Ready, status: "True"}]
         """);
     Function<String, EndpointResolver.Model> namespaced = name -> new EndpointResolver.Model(
-        new BaseModelKey("serving", name), MODEL);
-    assertThat(EndpointResolver.ome("bench", OME, isvc, namespaced, l -> List.of()).target().tokenizer())
+        new BaseModelKey("serving", name), SERVING_MODEL);
+    assertThat(EndpointResolver.ome("bench", OME, isvc, namespaced, l -> List.of(), PATHS).target().tokenizer())
         .as("the BaseModel of serving is not the benchmark's: the model name is the tokenizer").isNull();
-    assertThat(EndpointResolver.ome("serving", OME, isvc, namespaced, l -> List.of()).target().tokenizer().path())
-        .isEqualTo("/raid/models/llama");
+    assertThat(EndpointResolver.ome("serving", OME, isvc, namespaced, l -> List.of(), PATHS).target().tokenizer().path())
+        .isEqualTo("/raid/models/serving/llama");
     Function<String, EndpointResolver.Model> cluster = name -> new EndpointResolver.Model(
         new BaseModelKey(null, name), MODEL);
-    assertThat(EndpointResolver.ome("bench", OME, isvc, cluster, l -> List.of()).target().tokenizer().path())
+    assertThat(EndpointResolver.ome("bench", OME, isvc, cluster, l -> List.of(), PATHS).target().tokenizer().path())
         .as("a ClusterBaseModel belongs to no namespace").isEqualTo("/raid/models/llama");
+  }
+
+  @Test
+  void aModelDirectoryTheDirectoryRulesRefuseIsNeverMountedAndADerivedOneIs() {
+    var isvc = omeService("""
+        status:
+          url: http://llama.serving.svc.cluster.local
+          conditions: [{type: Ready, status: "True"}]
+        """);
+    Function<String, EndpointResolver.Model> outside = name -> new EndpointResolver.Model(
+        new BaseModelKey("serving", name), MODEL);
+    assertThat(EndpointResolver.ome("serving", OME, isvc, outside, l -> List.of(), PATHS).target().tokenizer())
+        .as("/raid/models/llama is outside serving's directory: the model name is the tokenizer").isNull();
+    BaseModelSpec derived = Serialization.unmarshal("""
+        storage: {storageUri: "hf://meta-llama/Llama-3.1-8B"}
+        """, BaseModelSpec.class);
+    Function<String, EndpointResolver.Model> noPath = name -> new EndpointResolver.Model(
+        new BaseModelKey("serving", name), derived);
+    assertThat(EndpointResolver.ome("serving", OME, isvc, noPath, l -> List.of(), PATHS).target().tokenizer().path())
+        .as("no storage.path: the directory the agent downloads into").isEqualTo("/raid/models/serving/llama-3-1-8b");
   }
 
   static Stream<Arguments> crossNamespaceTargets() {
@@ -117,30 +144,30 @@ class EndpointResolverTest {
   @MethodSource("crossNamespaceTargets")
   void aTargetInAnotherNamespaceWithoutAGrantIsRefusedBeforeAnythingIsRead(EndpointSpec endpoint, String field,
       String what) {
-    var resolver = new EndpointResolver(null, BenchmarkSettings.defaults(), ns -> List.of());
+    var resolver = new EndpointResolver(null, BenchmarkSettings.defaults(), ns -> List.of(), PATHS);
     var resolution = resolver.resolve("bench", endpoint);
     assertThat(resolution.target()).isNull();
     assertThat(resolution.refused().field()).isEqualTo(field);
     assertThat(resolution.refused().message()).startsWith(what + " is in another namespace than this "
         + "BenchmarkJob (bench), and no ReferenceGrant in serving allows it");
-    var noCrd = new EndpointResolver(null, BenchmarkSettings.defaults(), ns -> null).resolve("bench", endpoint);
+    var noCrd = new EndpointResolver(null, BenchmarkSettings.defaults(), ns -> null, PATHS).resolve("bench", endpoint);
     assertThat(noCrd.refused().message()).endsWith("the ReferenceGrant CRD is not installed");
   }
 
   @Test
   void anOmeServiceThatIsNotReadyOrHasNoUrlOrModelIsWaitedFor() {
     Function<String, EndpointResolver.Model> none = name -> null;
-    assertThat(EndpointResolver.ome("serving", OME, null, none, l -> List.of()).waiting())
+    assertThat(EndpointResolver.ome("serving", OME, null, none, l -> List.of(), PATHS).waiting())
         .isEqualTo("InferenceService serving/llama does not exist");
     assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {conditions: [{type: Ready, status: "False"}]}
-        """), none, l -> List.of()).waiting()).isEqualTo("InferenceService serving/llama is not Ready");
+        """), none, l -> List.of(), PATHS).waiting()).isEqualTo("InferenceService serving/llama is not Ready");
     assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {conditions: [{type: Ready, status: "True"}]}
-        """), none, l -> List.of()).waiting()).isEqualTo("InferenceService serving/llama has no URL in its status");
+        """), none, l -> List.of(), PATHS).waiting()).isEqualTo("InferenceService serving/llama has no URL in its status");
     assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {url: "http://llama", conditions: [{type: Ready, status: "True"}]}
-        """), none, l -> List.of()).waiting()).isEqualTo("InferenceService serving/llama serves model llama-3-1-8b, "
+        """), none, l -> List.of(), PATHS).waiting()).isEqualTo("InferenceService serving/llama serves model llama-3-1-8b, "
         + "which exists neither as a BaseModel in serving nor as a ClusterBaseModel");
   }
 
