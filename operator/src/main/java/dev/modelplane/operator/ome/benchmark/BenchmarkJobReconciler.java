@@ -7,6 +7,7 @@ import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.CreateOrTake;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.StatusWriter;
+import dev.modelplane.operator.common.WorkloadPolicy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -122,6 +123,13 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
       record(benchmark, BenchmarkStatuses.invalid(old, e.getMessage()), context);
       return UpdateControl.noUpdate();
     }
+    var refused = BenchmarkPolicy.violations(benchmark, target, desired);
+    if (!refused.isEmpty() && !WorkloadPolicy.lifted(client, benchmark.getMetadata().getNamespace())) {
+      // Refused once and for all, like any invalid spec: the benchmark does not run until its spec is changed.
+      record(benchmark, BenchmarkStatuses.invalid(old, WorkloadPolicy.REASON + ": "
+          + WorkloadPolicy.describe(refused)), context);
+      return UpdateControl.noUpdate();
+    }
     Job created = CreateOrTake.create(desired, client, () -> client.resource(desired).create());
     if (created.getMetadata().getOwnerReferences().stream()
         .noneMatch(r -> Objects.equals(r.getUid(), benchmark.getMetadata().getUid()))) {
@@ -178,7 +186,8 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
       }
       case Failed -> {
         if (was != BenchmarkState.Failed || !Objects.equals(old.failureMessage(), now.failureMessage())) {
-          events.warning(benchmark, "BenchmarkFailed", now.failureMessage());
+          events.warning(benchmark, now.failureMessage() != null && now.failureMessage().startsWith(
+              WorkloadPolicy.REASON + ":") ? WorkloadPolicy.REASON : "BenchmarkFailed", now.failureMessage());
         }
       }
       default -> throw new IllegalStateException("unknown state " + now.state());

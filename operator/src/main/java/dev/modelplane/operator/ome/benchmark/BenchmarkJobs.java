@@ -41,7 +41,7 @@ final class BenchmarkJobs {
   static final String HF_KEY = "HUGGINGFACE_API_KEY";
   /** Where genai-bench's OpenAI backend reads the key when no {@code --api-key} is given. */
   static final String OPENAI_KEY = "OPENAI_API_KEY";
-  private static final String TOKENIZER_VOLUME = "model";
+  static final String TOKENIZER_VOLUME = "model";
 
   private BenchmarkJobs() {
   }
