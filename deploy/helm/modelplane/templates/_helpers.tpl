@@ -43,6 +43,11 @@ capabilities:
 - apiGroups: [scheduling.k8s.io]
   resources: [priorityclasses]
   verbs: [get, list, watch]
+# Workload policy: a namespace's label modelplane.dev/workload-policy=privileged lets its resources ask for host
+# access, root or external Services. Read only; unreadable means restricted.
+- apiGroups: [""]
+  resources: [namespaces]
+  verbs: [get, list, watch]
 # Events of cluster-scoped objects go to the default namespace.
 - apiGroups: [""]
   resources: [events]
