@@ -55,6 +55,9 @@ public final class WorkloadPolicy {
       "net.ipv4.ip_local_reserved_ports", "net.ipv4.tcp_keepalive_time", "net.ipv4.tcp_fin_timeout",
       "net.ipv4.tcp_keepalive_intvl", "net.ipv4.tcp_keepalive_probes");
   private static final String APPARMOR_ANNOTATION = "container.apparmor.security.beta.kubernetes.io/";
+  /** The deprecated seccomp annotations, pod-wide and per container. */
+  private static final List<String> SECCOMP_ANNOTATIONS = List.of("seccomp.security.alpha.kubernetes.io/pod",
+      "container.seccomp.security.alpha.kubernetes.io/");
   private static final String HINT = " (label the namespace " + LABEL + "=" + PRIVILEGED + " to allow it)";
 
   private WorkloadPolicy() {
@@ -131,6 +134,10 @@ public final class WorkloadPolicy {
       annotations.forEach((k, v) -> {
         if (k.startsWith(APPARMOR_ANNOTATION) && "unconfined".equalsIgnoreCase(v)) {
           out.add(new Violation(where.apply("metadata.annotations[" + k + "]"), "an unconfined AppArmor profile "
+              + "is refused" + HINT));
+        }
+        if (SECCOMP_ANNOTATIONS.stream().anyMatch(k::startsWith) && "unconfined".equalsIgnoreCase(v)) {
+          out.add(new Violation(where.apply("metadata.annotations[" + k + "]"), "an unconfined seccomp profile "
               + "is refused" + HINT));
         }
       });

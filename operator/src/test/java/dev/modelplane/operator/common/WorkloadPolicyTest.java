@@ -86,6 +86,9 @@ class WorkloadPolicyTest {
       "{metadata: {annotations: {container.apparmor.security.beta.kubernetes.io/server: unconfined}},"
           + " spec: {containers: [{name: server, image: x}]}}"
           + "|metadata.annotations[container.apparmor.security.beta.kubernetes.io/server]",
+      "{metadata: {annotations: {seccomp.security.alpha.kubernetes.io/pod: unconfined}},"
+          + " spec: {containers: [{name: server, image: x}]}}"
+          + "|metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]",
   })
   void eachHostOrRootFieldIsRefusedAndNamed(String podYaml, String field) {
     List<WorkloadPolicy.Violation> violations = check(podYaml);
