@@ -89,6 +89,9 @@ class WorkloadAdmissionPolicyIT {
         "spec.securityContext.capabilities.add: only NET_BIND_SERVICE may be added");
     assertRefusedOnlyUnlabelled(llmkube("spec: {modelRef: m, extraVolumes: [{name: h, hostPath: {path: /}}]}"),
         "spec.extraVolumes: hostPath volumes are refused");
+    assertRefusedOnlyUnlabelled(llmkube("spec: {modelRef: m, podAnnotations: "
+        + "{seccomp.security.alpha.kubernetes.io/pod: unconfined}}"),
+        "spec.podAnnotations: an unconfined AppArmor or seccomp annotation is refused");
     assertRefusedOnlyUnlabelled(llmkube("spec: {modelRef: m, endpoint: {type: LoadBalancer}}"),
         "spec.endpoint.type: only ClusterIP Services are allowed");
   }
@@ -145,7 +148,7 @@ class WorkloadAdmissionPolicyIT {
     assertThat(refusal(parse(ms.formatted("team: a")), ns)).isNull();
     assertRefusedOnlyUnlabelled(parse(ms.formatted(
         "container.apparmor.security.beta.kubernetes.io/vllm: unconfined")),
-        "spec.decode/prefill.annotations: an unconfined AppArmor annotation is refused");
+        "spec.decode/prefill.annotations: an unconfined AppArmor or seccomp annotation is refused");
 
     String bench = """
         apiVersion: ome.io/v1beta1
