@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -27,11 +28,12 @@ import org.junit.jupiter.api.Test;
  * deploy/admission/workload-policy.yaml on the real kube-apiserver: each of the modelplane resources that asks for
  * the node (privileged, root, capabilities, host namespaces and ports, hostPath, external Services) is refused when
  * written into an unlabelled namespace, with the policy's message naming the field; the same resource is admitted in
- * a namespace labelled {@code modelplane.dev/workload-policy=privileged}, and a benign one everywhere. The bindings
+ * a namespace labelled {@code modelplane.dev/workload-policy=privileged}, and a benign one everywhere; the
+ * controller-manager's type check of the expressions against the resources' schemas finds nothing. The bindings
  * are narrowed to this test's two namespaces, so other tests sharing the control plane are not affected, and the
  * policies are removed afterwards.
  */
-@WithControlPlane
+@WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER})
 class WorkloadAdmissionPolicyIT {
   private static final String HINT = "label the namespace modelplane.dev/workload-policy=privileged";
 
@@ -64,6 +66,25 @@ class WorkloadAdmissionPolicyIT {
     // The apiserver picks the policies up from its informer: wait until a refused object is refused.
     await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
         assertThat(refusal(llmkube("spec: {modelRef: m, securityContext: {privileged: true}}"), ns)).isNotNull());
+  }
+
+  @Test
+  void thePoliciesTypeCheckAgainstTheResourcesSchemas() {
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+      for (HasMetadata policy : installed) {
+        if (!policy.getKind().equals("ValidatingAdmissionPolicy")) {
+          continue;
+        }
+        GenericKubernetesResource live = admin.genericKubernetesResources("admissionregistration.k8s.io/v1",
+            "ValidatingAdmissionPolicy").withName(policy.getMetadata().getName()).get();
+        Object status = live.getAdditionalProperties().get("status");
+        assertThat(status).as(policy.getMetadata().getName() + " status").isNotNull();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> typeChecking = (Map<String, Object>) ((Map<String, Object>) status).get("typeChecking");
+        assertThat(typeChecking).as(policy.getMetadata().getName() + " typeChecking").isNotNull();
+        assertThat(typeChecking.get("expressionWarnings")).as(policy.getMetadata().getName()).isNull();
+      }
+    });
   }
 
   @AfterEach
