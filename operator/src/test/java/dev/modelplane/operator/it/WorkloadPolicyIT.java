@@ -8,8 +8,13 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServicePhase;
+import dev.modelplane.api.ome.v1beta1.BenchmarkJob;
+import dev.modelplane.api.ome.v1beta1.BenchmarkJobStatus;
+import dev.modelplane.api.ome.v1beta1.BenchmarkState;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
+import dev.modelplane.api.otterscale.v1alpha1.ModelService;
+import dev.modelplane.api.otterscale.v1alpha1.ModelServicePhase;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
@@ -32,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * The operator's workload policy on a real kube-apiserver: a resource asking for the node in an unlabelled namespace
  * gets a {@code PolicyRefused} condition naming the field and a Warning Event, and no workload; a workload applied
  * before the spec asked for it is deleted; in a namespace labelled {@code modelplane.dev/workload-policy=privileged}
- * the same spec is served.
+ * the same spec is served. LLMKube and OME services, BenchmarkJobs and ModelServices each show the refusal in their
+ * own status.
  */
 @WithControlPlane({ControlPlane.Component.CONTROLLER_MANAGER})
 class WorkloadPolicyIT {
@@ -195,5 +201,51 @@ class WorkloadPolicyIT {
           .isNotNull());
     });
     assertThat(client.apps().deployments().withName("host-engine").get()).isNull();
+  }
+
+  @Test
+  void aBenchmarkOnANodeDirectoryAndAModelServiceUnconfinedByAnnotationAreRefused(KubeTest test) {
+    admin = test.controlPlane().client();
+    KubernetesClient client = test.client();
+    client.resource(Serialization.unmarshal("""
+        apiVersion: ome.io/v1beta1
+        kind: BenchmarkJob
+        metadata: {name: local}
+        spec:
+          endpoint: {endpoint: {url: "http://llm.test:8000", apiFormat: openai, modelName: tiny}}
+          task: text-to-text
+          maxTimePerIteration: 1
+          maxRequestsPerIteration: 20
+          outputLocation: {storageUri: "pvc://results/runs"}
+          dataset: {storageUri: "local:///etc"}
+        """, BenchmarkJob.class)).create();
+    client.resource(Serialization.unmarshal("""
+        apiVersion: model.otterscale.io/v1alpha1
+        kind: ModelService
+        metadata: {name: qwen}
+        spec:
+          model: {name: Qwen/Qwen3-0.6B, image: registry.example/models/qwen3:0.6b}
+          engine: {image: vllm/vllm-openai:v0.11.0}
+          accelerator: {type: nvidia}
+          decode: {annotations: {container.apparmor.security.beta.kubernetes.io/vllm: unconfined}}
+        """, ModelService.class)).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      BenchmarkJobStatus status = client.resources(BenchmarkJob.class).withName("local").get().getStatus();
+      assertThat(status).as("status").isNotNull();
+      assertThat(status.state()).isEqualTo(BenchmarkState.Failed);
+      assertThat(status.failureMessage()).startsWith("PolicyRefused: spec.dataset.storageUri: a hostPath volume "
+          + "(/etc) is refused");
+      assertWarning(client, "local", "spec.dataset.storageUri");
+      ModelService ms = client.resources(ModelService.class).withName("qwen").get();
+      assertThat(ms.getStatus()).as("status").isNotNull();
+      assertThat(ms.getStatus().phase()).isEqualTo(ModelServicePhase.Failed);
+      Condition ready = condition(ms.getStatus().conditions(), "Ready");
+      assertThat(ready.getReason()).isEqualTo("PolicyRefused");
+      assertThat(ready.getMessage()).startsWith(
+          "spec.decode.annotations[container.apparmor.security.beta.kubernetes.io/vllm]: an unconfined AppArmor");
+      assertWarning(client, "qwen", "spec.decode.annotations");
+    });
+    assertThat(client.batch().v1().jobs().withName("local").get()).isNull();
+    assertThat(client.apps().deployments().list().getItems()).isEmpty();
   }
 }
