@@ -47,6 +47,11 @@ rule. No Secrets, no ClusterRoles, no ClusterRoleBinding writes here (see operat
 - apiGroups: [scheduling.k8s.io]
   resources: [priorityclasses]
   verbs: [get, list, watch]
+# Workload policy: a namespace's label modelplane.dev/workload-policy=privileged lets its resources ask for host
+# access, root or external Services. Read only; unreadable means restricted.
+- apiGroups: [""]
+  resources: [namespaces]
+  verbs: [get, list, watch]
 {{- end -}}
 
 {{- /* What the operator does in the namespaces it serves. */ -}}

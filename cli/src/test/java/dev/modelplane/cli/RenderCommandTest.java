@@ -50,7 +50,7 @@ class RenderCommandTest {
         root.resolve("deploy/runtimes").toString());
     assertThat(r.err()).contains("InferenceService llm/llama-3-1-8b (ome.io): runtime: ClusterServingRuntime "
         + "vllm-llama-small (named in spec.runtime)", "InferenceService llm/llama-3-3-70b-pd (ome.io): runtime: "
-        + "ServingRuntime sglang-llama-pd (named in spec.runtime)");
+        + "ClusterServingRuntime sglang-llama-pd (named in spec.runtime)");
     assertThat(r.out()).contains("name: llama-3-1-8b-engine", "kind: ScaledObject", "name: llama-3-3-70b-pd-router",
         "--disaggregation-mode=decode", "name: mistral-7b-legacy-engine", "kind: InferencePool");
   }

@@ -28,7 +28,9 @@ import java.util.Map;
  *
  * <p>A result with {@code runAsNonRoot: false}, {@code runAsUser: 0}, {@code privileged: true}, an unconfined
  * seccomp profile or an added capability other than {@code NET_BIND_SERVICE} no longer meets the "restricted" Pod
- * Security Standard: these are the user's explicit opt-outs.
+ * Security Standard: these are the user's explicit opt-outs, which {@link WorkloadPolicy} refuses unless the
+ * namespace is labelled {@code modelplane.dev/workload-policy=privileged}. The merge itself keeps them, so that the
+ * policy sees what would really be applied.
  */
 public final class SecurityContextMerge {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();

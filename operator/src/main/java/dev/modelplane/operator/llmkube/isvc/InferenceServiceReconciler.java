@@ -55,6 +55,8 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
   private static final Logger LOG = LoggerFactory.getLogger(InferenceServiceReconciler.class);
   private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
   private static final Duration CONFLICT_RETRY = Duration.ofMillis(500);
+  /** A service the workload policy refuses is looked at again this often, so a namespace label takes effect. */
+  private static final Duration POLICY_RECHECK = Duration.ofMinutes(1);
 
   private final OperatorSettings settings;
   private final EventRecorder events;
@@ -115,9 +117,14 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
    * @param conflict the objects changed under us: run again shortly
    * @param rollout the waitForIdle decision, or null
    * @param integrations the SLO and gateway outcome, or null when nothing was applied
+   * @param refused what the workload policy refuses ({@link IsvcPolicy}); nothing was applied then
    */
   private record Applied(ServingPlan plan, ModelGate gate, Deployment live, String error, boolean conflict,
-      RolloutGate.Decision rollout, Integrations.Outcome integrations) {
+      RolloutGate.Decision rollout, Integrations.Outcome integrations, List<FieldProblem> refused) {
+    Applied(ServingPlan plan, ModelGate gate, Deployment live, String error, boolean conflict,
+        RolloutGate.Decision rollout, Integrations.Outcome integrations) {
+      this(plan, gate, live, error, conflict, rollout, integrations, List.of());
+    }
   }
 
   @Override
@@ -133,7 +140,8 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
             context.getSecondaryResources(Pod.class), context.getClient()),
         applied.integrations() == null ? null : applied.integrations().recheck(),
         applied.rollout() == null ? null : applied.rollout().recheck(),
-        applied.error() == null ? null : ERROR_RETRY, nudge.nudge(applied.live(), context.getClient()));
+        applied.error() == null ? null : ERROR_RETRY, nudge.nudge(applied.live(), context.getClient()),
+        applied.refused().isEmpty() ? null : POLICY_RECHECK);
     UpdateControl<InferenceService> control = UpdateControl.noUpdate();
     return next == null ? control : control.rescheduleAfter(next);
   }
@@ -170,6 +178,12 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
     Deployment live = seen.live();
     IsvcObjects objects = IsvcObjects.build(plan, live == null || live.getSpec() == null ? null
         : live.getSpec().getReplicas());
+    List<FieldProblem> refused = IsvcPolicy.refusals(plan, objects, context.getClient());
+    if (!refused.isEmpty()) {
+      // Nothing of a refused service runs: what an earlier spec (or an earlier namespace label) let through goes.
+      removeWorkload(isvc, context);
+      return new Applied(null, seen.gate(), null, null, false, null, null, refused);
+    }
     RolloutGate.Decision rollout = RolloutGate.decide(isvc, plan.renderer().runtimeName(), objects.deployment(), live,
         List.copyOf(context.getSecondaryResources(Pod.class)), plan.containerPort(), RolloutGate.deferredSince(isvc),
         clock.instant(), t -> idleProbe.probe(t.ip(), t.port(), t.check()));
@@ -207,8 +221,10 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
         && desired > 0;
     int position = gpuWaits.track(isvc, waiting, effectivePriority, gpu.count() > 0 && (waiting
         || seen.problems().stream().anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"))));
+    List<FieldProblem> problems = new ArrayList<>(seen.problems());
+    problems.addAll(applied.refused());
     IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), applied.gate(),
-        seen.problems(), applied.error(), live, desired, scheduling, position, effectivePriority,
+        problems, applied.error(), live, desired, scheduling, position, effectivePriority,
         plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
         LlmkubeServerSpec.mode(isvc.getSpec()).value(),
         plan == null ? null : acceleration.read(isvc, plan, gpu, context.getSecondaryResources(Pod.class),
@@ -224,6 +240,19 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
           status.phase(), status.readyReplicas(), status.desiredReplicas(), status.queuePosition(),
           isvc.getMetadata().getGeneration());
       StatusWriter.write(isvc, status, InferenceService::new, context, settings.useSsa());
+    }
+  }
+
+  /** Deletes the service's Deployment and Service, when they exist. */
+  private static void removeWorkload(InferenceService isvc, Context<InferenceService> context) {
+    String ns = isvc.getMetadata().getNamespace();
+    String name = isvc.getMetadata().getName();
+    if (context.getSecondaryResource(Deployment.class).isPresent()) {
+      LOG.info("deleting deployment isvc={}/{} reason=PolicyRefused", ns, name);
+      context.getClient().apps().deployments().inNamespace(ns).withName(name).delete();
+    }
+    if (context.getSecondaryResource(io.fabric8.kubernetes.api.model.Service.class).isPresent()) {
+      context.getClient().services().inNamespace(ns).withName(ServingPlan.serviceName(name)).delete();
     }
   }
 

@@ -7,6 +7,7 @@ import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.CreateOrTake;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.StatusWriter;
+import dev.modelplane.operator.common.WorkloadPolicy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -130,6 +131,12 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
       desired = BenchmarkJobs.build(benchmark, target, settings);
     } catch (BenchmarkConfigException e) {
       record(benchmark, BenchmarkStatuses.invalid(old, e.getMessage()), context);
+      return UpdateControl.noUpdate();
+    }
+    var refused = BenchmarkPolicy.violations(benchmark, target, desired);
+    if (!refused.isEmpty() && !WorkloadPolicy.lifted(client, benchmark.getMetadata().getNamespace())) {
+      // Refused once and for all, like any invalid spec: the benchmark does not run until its spec is changed.
+      record(benchmark, BenchmarkStatuses.refused(old, WorkloadPolicy.describe(refused)), context);
       return UpdateControl.noUpdate();
     }
     Job created = CreateOrTake.create(desired, client, () -> client.resource(desired).create());

@@ -45,7 +45,7 @@ final class BenchmarkJobs {
   static final String MODEL_KEY = "MODEL_API_KEY";
   /** The key of an endpoint that checks none. */
   static final String KEY_PLACEHOLDER = "none";
-  private static final String TOKENIZER_VOLUME = "model";
+  static final String TOKENIZER_VOLUME = "model";
 
   private BenchmarkJobs() {
   }

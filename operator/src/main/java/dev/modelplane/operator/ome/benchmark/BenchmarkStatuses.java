@@ -26,7 +26,7 @@ final class BenchmarkStatuses {
   }
 
   /** The reason of a refusal, which starts its failure message. */
-  static final String POLICY_REFUSED = "PolicyRefused";
+  static final String POLICY_REFUSED = dev.modelplane.operator.common.WorkloadPolicy.REASON;
 
   /**
    * The operator refuses to run the spec for the tenant (a target in another namespace without a grant, an endpoint

@@ -2,8 +2,10 @@ package dev.modelplane.operator.ome.isvc;
 
 import dev.modelplane.api.ome.v1beta1.ComponentExtensionSpec;
 import dev.modelplane.api.ome.v1beta1.KedaConfig;
+import dev.modelplane.operator.common.WorkloadPolicy;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One component of an InferenceService, ready to become objects: merged, its mode decided, its model wired in.
@@ -23,12 +25,16 @@ import java.util.Map;
  * @param defaultMaxReplicas the maximum when {@code maxReplicas} is unset (3, or 2 for a router)
  * @param servingPort the port the serving container listens on
  * @param mainContainer the name of the serving container (or the router's)
+ * @param operatorHostPaths the hostPath volumes the model wiring added (the model's and an adapter's directories on
+ *     the node), which the {@link WorkloadPolicy} allows; a user's hostPath volume is not among them
  */
 public record ComponentPlan(String isvc, String component, String name, ComponentModes.Mode mode,
     PodTemplateSpec pod, PodTemplateSpec worker, int workerSize, ComponentExtensionSpec settings,
     Map<String, String> labels, Map<String, String> annotations, Map<String, String> serviceAnnotations,
-    KedaConfig keda, int defaultMaxReplicas, int servingPort, String mainContainer) {
+    KedaConfig keda, int defaultMaxReplicas, int servingPort, String mainContainer,
+    Set<WorkloadPolicy.OperatorHostPath> operatorHostPaths) {
   public ComponentPlan {
+    operatorHostPaths = operatorHostPaths == null ? Set.of() : Set.copyOf(operatorHostPaths);
     labels = Map.copyOf(labels);
     annotations = Map.copyOf(annotations);
     serviceAnnotations = serviceAnnotations == null ? Map.of() : Map.copyOf(serviceAnnotations);

@@ -6,6 +6,7 @@ import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
 import dev.modelplane.api.ome.v1beta1.MultiNodeComponentSpec;
 import dev.modelplane.api.ome.v1beta1.RouterSpec;
 import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.WorkloadPolicy;
 import dev.modelplane.operator.ome.basemodel.BaseModelKey;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -13,7 +14,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,9 +91,10 @@ final class ComponentPlanner {
           + "image; give one in spec." + component + ".runner.image or choose a runtime whose " + component
           + "Config sets it");
     }
-    pod = harden(wire(pod, main, component, merged.workerSize()), main, component);
+    Set<WorkloadPolicy.OperatorHostPath> hostPaths = new HashSet<>();
+    pod = harden(wire(pod, main, component, merged.workerSize(), hostPaths), main, component);
     if (worker != null) {
-      worker = harden(wire(worker, main, component, merged.workerSize()), main, component);
+      worker = harden(wire(worker, main, component, merged.workerSize(), hostPaths), main, component);
     }
     Map<String, String> labels = OmeLabels.labels(isvc, component, merged.spec().getLabels(), model, runtimeName);
     Map<String, String> annotations = OmeLabels.annotations(isvc, merged.spec().getAnnotations(), model,
@@ -109,7 +113,7 @@ final class ComponentPlanner {
         annotations), worker == null ? null : template(worker, podLabels, annotations), merged.workerSize(),
         merged.spec(), labels, annotations, isvc.getMetadata().getAnnotations(),
         merged.spec().getKedaConfig() != null ? merged.spec().getKedaConfig() : spec.kedaConfig(),
-        component.equals(ROUTER) ? 2 : 3, port, serving == null ? null : serving.getName());
+        component.equals(ROUTER) ? 2 : 3, port, serving == null ? null : serving.getName(), hostPaths);
   }
 
   /** The router's identity, and the InferencePool the default router serves. */
@@ -154,7 +158,12 @@ final class ComponentPlanner {
     }
   }
 
-  private PodSpec wire(PodSpec pod, String main, String component, int workerSize) {
+  /**
+   * The pod with the model wired in; the hostPath volumes the wiring added (not in the pod before) are put in
+   * {@code hostPaths}, as the operator's own.
+   */
+  private PodSpec wire(PodSpec pod, String main, String component, int workerSize,
+      Set<WorkloadPolicy.OperatorHostPath> hostPaths) {
     String ns = isvc.getMetadata().getNamespace();
     boolean merged = model.mergedWeights();
     var weight = model.fineTuned();
@@ -171,8 +180,14 @@ final class ComponentPlanner {
           fineTunedWeightLabel(adapterName), model.weightDir());
     }
     boolean serving = !component.equals(ROUTER);
+    Set<Volume> before = new HashSet<>(pod.getVolumes() == null ? List.of() : pod.getVolumes());
     PodSpec wired = ModelWiring.wire(pod, new ModelWiring.Wiring(merged ? weight.getMetadata().getName()
         : model.name(), location, serving ? adapter : null, adapterName, serving, main, workerSize));
+    for (Volume v : wired.getVolumes() == null ? List.<Volume>of() : wired.getVolumes()) {
+      if (v.getHostPath() != null && !before.contains(v)) {
+        hostPaths.add(new WorkloadPolicy.OperatorHostPath(v.getName(), v.getHostPath().getPath()));
+      }
+    }
     if (serving && adapter != null) {
       Container container = ModelWiring.mainContainer(wired, main);
       if ("tfew".equals(model.strategy())) {

@@ -10,6 +10,7 @@ import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.StatusWriter;
+import dev.modelplane.operator.common.WorkloadPolicy;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -45,6 +46,8 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
   private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
   private static final Duration NOT_INSTALLED_RECHECK = Duration.ofSeconds(60);
   private static final Duration UNWATCHED_RECHECK = Duration.ofSeconds(10);
+  /** A service the workload policy refuses is looked at again this often, so a namespace label takes effect. */
+  private static final Duration POLICY_RECHECK = Duration.ofMinutes(1);
 
   private final OperatorSettings settings;
   private final EventRecorder events;
@@ -74,6 +77,12 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
     OmeServingPlanner.Result planned = plan(isvc, spec, context);
     switch (planned) {
       case OmeServingPlanner.Blocked blocked -> outcome = blocked.blocked();
+      case OmeServingPlanner.Planned plan when refused(plan.plan(), ns, context) instanceof String refusal -> {
+        // Nothing of a refused service runs: what an earlier spec (or namespace label) let through is deleted.
+        applied = applier.apply(isvc, List.of(), previous).applied();
+        outcome = new OmeStatusAggregator.Blocked(OmeStatusAggregator.READY, WorkloadPolicy.REASON, refusal, null);
+        next = POLICY_RECHECK;
+      }
       case OmeServingPlanner.Planned plan -> {
         ObjectApplier.Result result = applier.apply(isvc, plan.plan().objects(), previous);
         if (result.conflict()) {
@@ -90,6 +99,13 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
     record(isvc, outcome, applied, context);
     UpdateControl<InferenceService> control = UpdateControl.noUpdate();
     return next == null ? control : control.rescheduleAfter(next);
+  }
+
+  /** What the workload policy refuses in the plan, described; null when nothing or the namespace lifts it. */
+  private static String refused(OmePlan plan, String ns, Context<InferenceService> context) {
+    var violations = OmePolicy.violations(plan);
+    return violations.isEmpty() || WorkloadPolicy.lifted(context.getClient(), ns) ? null
+        : WorkloadPolicy.describe(violations);
   }
 
   private OmeServingPlanner.Result plan(InferenceService isvc, InferenceServiceSpec spec,

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.ome.isvc;
 
+import dev.modelplane.api.ome.v1beta1.ServingRuntimeSpec;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 
@@ -11,11 +12,18 @@ import java.util.List;
  * @param objects every object to apply
  * @param entry the component the service's own Service sends traffic to, or null for a virtual deployment
  * @param virtual whether the service is a VirtualDeployment (no workloads)
+ * @param clusterRuntime the chosen runtime's spec when it is a ClusterServingRuntime (the administrators', whose
+ *     own pod fields the {@link OmePolicy} trusts), else null
  */
 public record OmePlan(String runtime, List<ComponentPlan> components, List<HasMetadata> objects, ComponentPlan entry,
-    boolean virtual) {
+    boolean virtual, ServingRuntimeSpec clusterRuntime) {
   public OmePlan {
     components = List.copyOf(components);
     objects = List.copyOf(objects);
+  }
+
+  public OmePlan(String runtime, List<ComponentPlan> components, List<HasMetadata> objects, ComponentPlan entry,
+      boolean virtual) {
+    this(runtime, components, objects, entry, virtual, null);
   }
 }

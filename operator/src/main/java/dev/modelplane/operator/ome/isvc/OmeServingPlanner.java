@@ -97,7 +97,8 @@ final class OmeServingPlanner {
       objects.addAll(planner.routerObjects(components));
       objects.addAll(Exposure.objects(isvc.getMetadata().getName(), ns, entry, isvc.getMetadata().getLabels(),
           isvc.getMetadata().getAnnotations(), settings.omeServing()));
-      return new Planned(new OmePlan(chosen.describe(), components, objects, entry, false));
+      return new Planned(new OmePlan(chosen.describe(), components, objects, entry, false,
+          chosen.runtime().scope() == RuntimeCandidate.Scope.CLUSTER ? runtime : null));
     } catch (IllegalArgumentException e) {
       return invalid(e.getMessage());
     }

@@ -9,6 +9,7 @@ import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.StatusWriter;
+import dev.modelplane.operator.common.WorkloadPolicy;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -49,6 +50,7 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
   private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
   private static final Duration NOT_INSTALLED_RECHECK = Duration.ofSeconds(60);
   /** Objects without an informer (Services, RBAC, routes, monitors) are put back this often if changed by hand. */
+  private static final Duration POLICY_RECHECK = Duration.ofMinutes(1);
   private static final Duration DRIFT_RECHECK = Duration.ofMinutes(10);
 
   private final OperatorSettings settings;
@@ -72,6 +74,10 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
     String ns = ms.getMetadata().getNamespace();
     ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService(), settings.securityDefaults());
     ObjectApplier applier = new ObjectApplier(context.getClient(), false);
+    var refused = ModelServicePolicy.violations(new ModelServiceNames(ms.getMetadata().getName(), ns), plan.owned());
+    if (!refused.isEmpty() && !WorkloadPolicy.lifted(context.getClient(), ns)) {
+      return refuse(ms, refused, applier, context);
+    }
     ObjectApplier.Result owned = applier.apply(ms, plan.owned(), Set.of());
     ModelServiceNames names = new ModelServiceNames(ms.getMetadata().getName(), ns);
     PickerClusterBinding.Outcome cluster = clusterBinding(context, names, plan);
@@ -101,6 +107,28 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
     Duration next = Reschedule.earliest(missing.isEmpty() ? null : NOT_INSTALLED_RECHECK,
         errors.isEmpty() ? null : ERROR_RETRY, DRIFT_RECHECK);
     return UpdateControl.<ModelService>noUpdate().rescheduleAfter(next);
+  }
+
+  /**
+   * Applies nothing and deletes the serving Deployments (what an earlier spec or namespace label let through);
+   * Failed with the reason {@code PolicyRefused}. Looked at again every minute, so a namespace labelled meanwhile
+   * takes effect.
+   */
+  private UpdateControl<ModelService> refuse(ModelService ms, List<WorkloadPolicy.Violation> refused,
+      ObjectApplier applier, Context<ModelService> context) {
+    String ns = ms.getMetadata().getNamespace();
+    ModelServiceNames names = new ModelServiceNames(ms.getMetadata().getName(), ns);
+    for (String role : List.of(ModelServiceNames.DECODE, ModelServiceNames.PREFILL)) {
+      applier.deleteIfPresent("apps/v1", "Deployment", ns, names.serving(role));
+    }
+    long generation = Objects.requireNonNullElse(ms.getMetadata().getGeneration(), 0L);
+    String message = WorkloadPolicy.describe(refused);
+    ModelServiceStatus status = new ModelServiceStatus(generation, ModelServicePhase.Failed, 0, 0,
+        ms.getSpec().prefill() == null ? null : 0, ms.getSpec().prefill() == null ? null : 0,
+        Conditions.set(ms.getStatus() == null ? null : ms.getStatus().conditions(), ModelServiceStatusAggregator.READY,
+            Conditions.FALSE, WorkloadPolicy.REASON, message, generation, clock.instant()));
+    record(ms, status, context);
+    return UpdateControl.<ModelService>noUpdate().rescheduleAfter(POLICY_RECHECK);
   }
 
   @Override
@@ -153,6 +181,8 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
         || !Objects.equals(was.getReason(), now.getReason());
     if (changed && Conditions.TRUE.equals(now.getStatus())) {
       events.normal(ms, "Ready", "All serving replicas are ready");
+    } else if (changed && WorkloadPolicy.REASON.equals(now.getReason())) {
+      events.warning(ms, now.getReason(), now.getMessage());
     } else if (changed && (status.phase() == ModelServicePhase.Failed || "ReconcileError".equals(now.getReason()))) {
       events.warning(ms, now.getReason(), now.getMessage());
     }

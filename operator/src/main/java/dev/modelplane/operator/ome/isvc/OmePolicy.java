@@ -1,0 +1,108 @@
+package dev.modelplane.operator.ome.isvc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.api.ome.v1beta1.ServingRuntimeSpec;
+import dev.modelplane.operator.common.WorkloadPolicy;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * The {@link WorkloadPolicy} applied to an OME InferenceService's plan: every component's pod as it would be applied
+ * (the InferenceService's component merged over the runtime's template, so a namespaced ServingRuntime, which its
+ * tenant writes, is checked as well as the service), and every Service, whose type and load-balancer IP the
+ * InferenceService's annotations choose. A ClusterServingRuntime is the administrators': what its own templates set
+ * (the same field with the same value, e.g. the {@code hostNetwork} of an RDMA runtime) is not refused; publishing
+ * such a runtime lets every namespace use it. Fields are named under the component ({@code spec.engine.hostNetwork},
+ * {@code spec.engine.containers[ome-container].securityContext.privileged}, the runner being the container of that
+ * name) or by the annotation. The hostPath volumes the model wiring added are the operator's own.
+ */
+final class OmePolicy {
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  private OmePolicy() {
+  }
+
+  /** The violations of the plan, whatever the namespace. */
+  static List<WorkloadPolicy.Violation> violations(OmePlan plan) {
+    List<WorkloadPolicy.Violation> out = new ArrayList<>();
+    for (ComponentPlan c : plan.components()) {
+      out.addAll(pod(c.pod(), "spec." + c.component(), c));
+      out.addAll(pod(c.worker(), "spec." + c.component() + ".worker", c));
+    }
+    for (HasMetadata object : plan.objects()) {
+      if (object instanceof Service service) {
+        out.addAll(WorkloadPolicy.service(service, p -> switch (p) {
+          case "spec.type" -> "metadata.annotations[" + RawWorkloads.SERVICE_TYPE + "]";
+          case "spec.loadBalancerIP" -> "metadata.annotations[" + RawWorkloads.LOAD_BALANCER_IP + "]";
+          default -> "Service " + service.getMetadata().getName() + " " + p;
+        }));
+      }
+    }
+    if (plan.clusterRuntime() != null) {
+      Set<WorkloadPolicy.Violation> trusted = new HashSet<>(runtimeViolations(plan.clusterRuntime()));
+      out.removeIf(trusted::contains);
+    }
+    return out.stream().distinct().toList();
+  }
+
+  /** What the policy would refuse in a runtime's own templates, named as in a service using it. */
+  static List<WorkloadPolicy.Violation> runtimeViolations(ServingRuntimeSpec runtime) {
+    JsonNode top = JSON.convertValue(runtime, JsonNode.class);
+    List<WorkloadPolicy.Violation> out = new ArrayList<>();
+    for (String[] c : new String[][] {{"engine", "engineConfig"}, {"decoder", "decoderConfig"},
+        {"router", "routerConfig"}}) {
+      String prefix = "spec." + c[0];
+      out.addAll(template(top, prefix));
+      out.addAll(template(top.get("workers"), prefix + ".worker"));
+      JsonNode config = top.get(c[1]);
+      out.addAll(template(config, prefix));
+      if (config != null) {
+        out.addAll(template(config.get("leader"), prefix));
+        out.addAll(template(config.get("worker"), prefix + ".worker"));
+      }
+    }
+    return out;
+  }
+
+  /** A runtime template (pod fields, its runner, its annotations) as a pod template, checked. */
+  private static List<WorkloadPolicy.Violation> template(JsonNode node, String prefix) {
+    if (!(node instanceof ObjectNode object)) {
+      return List.of();
+    }
+    ObjectNode pod = object.deepCopy();
+    ArrayNode containers = pod.get("containers") instanceof ArrayNode a ? a : pod.putArray("containers");
+    if (pod.get("runner") instanceof ObjectNode runner) {
+      containers.add(runner);
+    }
+    ObjectNode template = JSON.convertValue(Map.of(), ObjectNode.class);
+    template.putObject("metadata").set("annotations", pod.get("annotations"));
+    for (String key : List.of("runner", "leader", "worker", "annotations", "labels", "workers", "engineConfig",
+        "decoderConfig", "routerConfig", "supportedModelFormats")) {
+      pod.remove(key);
+    }
+    template.set("spec", pod);
+    return pod(JSON.convertValue(template, PodTemplateSpec.class), prefix, Set.of());
+  }
+
+  private static List<WorkloadPolicy.Violation> pod(PodTemplateSpec template, String component, ComponentPlan c) {
+    return template == null ? List.of() : pod(template, component, c.operatorHostPaths());
+  }
+
+  private static List<WorkloadPolicy.Violation> pod(PodTemplateSpec template, String component,
+      Set<WorkloadPolicy.OperatorHostPath> ours) {
+    UnaryOperator<String> where = p -> p.startsWith("spec.") ? component + "." + p.substring("spec.".length())
+        : p.startsWith("metadata.annotations") ? component + ".annotations"
+            + p.substring("metadata.annotations".length()) : component + "." + p;
+    return WorkloadPolicy.pod(template, where, ours);
+  }
+}

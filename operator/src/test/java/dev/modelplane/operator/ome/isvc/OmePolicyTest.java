@@ -1,0 +1,142 @@
+package dev.modelplane.operator.ome.isvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
+import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.api.ome.v1beta1.ServingRuntime;
+import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.WorkloadPolicy;
+import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OmePolicyTest {
+  private static final ClusterBaseModel MODEL = Serialization.unmarshal("""
+      apiVersion: ome.io/v1beta1
+      kind: ClusterBaseModel
+      metadata: {name: llama}
+      spec:
+        modelFormat: {name: safetensors, version: "1.0.0"}
+        modelArchitecture: LlamaForCausalLM
+        storage: {storageUri: "hf://meta/llama", path: /raid/llama}
+      """, ClusterBaseModel.class);
+  private static final String RUNTIME_SPEC = """
+      spec:
+        supportedModelFormats:
+          - {name: llama, modelFormat: {name: safetensors, version: "1.0.0"}, modelArchitecture: LlamaForCausalLM,
+             autoSelect: true}
+        engineConfig:
+          %s
+          runner:
+            name: ome-container
+            image: vllm
+            args: [--model=$(MODEL_PATH), --port=8080]
+            ports: [{containerPort: 8080}]
+      """;
+
+  private static List<String> fields(String isvcYaml, String runtimePod, boolean namespaced) {
+    InferenceService isvc = Serialization.unmarshal("apiVersion: ome.io/v1beta1\nkind: InferenceService\n"
+        + isvcYaml, InferenceService.class);
+    String runtime = RUNTIME_SPEC.formatted(runtimePod);
+    List<ServingRuntime> own = namespaced ? List.of(Serialization.unmarshal("apiVersion: ome.io/v1beta1\n"
+        + "kind: ServingRuntime\nmetadata: {name: mine, namespace: llm}\n" + runtime, ServingRuntime.class))
+        : List.of();
+    List<ClusterServingRuntime> cluster = namespaced ? List.of() : List.of(Serialization.unmarshal(
+        "apiVersion: ome.io/v1beta1\nkind: ClusterServingRuntime\nmetadata: {name: vllm}\n" + runtime,
+        ClusterServingRuntime.class));
+    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), null);
+    OmeServingPlanner.Result r = OmeServingPlanner.plan(isvc, PredictorConversion.effective(isvc.getSpec()), model,
+        own, cluster, OperatorSettings.defaults());
+    assertThat(r).as("%s", r).isInstanceOf(OmeServingPlanner.Planned.class);
+    return OmePolicy.violations(((OmeServingPlanner.Planned) r).plan()).stream()
+        .map(WorkloadPolicy.Violation::field).toList();
+  }
+
+  private static List<String> fields(String isvcYaml) {
+    return fields(isvcYaml, "", false);
+  }
+
+  @Test
+  void aServiceOnTheModelsNodeDirectoryPasses() {
+    // The model wiring's hostPath (/raid/llama, mounted read-only) is the operator's own.
+    assertThat(fields("""
+        metadata: {name: chat, namespace: llm}
+        spec: {model: {name: llama}, engine: {minReplicas: 1}, router: {}}
+        """)).isEmpty();
+  }
+
+  @Test
+  void hostNamespacesPortsAndVolumesOfTheServiceAreRefused() {
+    assertThat(fields("""
+        metadata: {name: chat, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine:
+            hostNetwork: true
+            hostPID: true
+            volumes: [{name: root, hostPath: {path: /}}]
+            runner:
+              securityContext: {privileged: true}
+              ports: [{containerPort: 8080, hostPort: 80}]
+        """)).contains("spec.engine.hostNetwork", "spec.engine.hostPID", "spec.engine.volumes[root].hostPath",
+        "spec.engine.containers[ome-container].securityContext.privileged",
+        "spec.engine.containers[ome-container].ports[8080].hostPort");
+  }
+
+  @Test
+  void aWritableMountOfTheModelDirectoryIsRefused() {
+    assertThat(fields("""
+        metadata: {name: chat, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine:
+            runner: {volumeMounts: [{name: llama, mountPath: /scratch}]}
+        """)).containsExactly("spec.engine.containers[ome-container].volumeMounts[/scratch]");
+  }
+
+  @Test
+  void aNamespacedServingRuntimesTemplateIsCheckedToo() {
+    assertThat(fields("""
+        metadata: {name: chat, namespace: llm}
+        spec: {model: {name: llama}, engine: {}}
+        """, "hostIPC: true", true)).containsExactly("spec.engine.hostIPC");
+  }
+
+  @Test
+  void whatAClusterServingRuntimeSetsItselfIsTheAdministratorsAndAllowed() {
+    String runtime = "hostNetwork: true\n    volumes: [{name: cache, hostPath: {path: /var/cache/models}}]";
+    String isvc = """
+        metadata: {name: chat, namespace: llm}
+        spec: {model: {name: llama}, engine: {}}
+        """;
+    assertThat(fields(isvc, runtime, false)).isEmpty();
+    // The same template in a ServingRuntime of the tenant's namespace is the tenant's.
+    assertThat(fields(isvc, runtime, true)).containsExactly("spec.engine.hostNetwork",
+        "spec.engine.volumes[cache].hostPath");
+    // The service's own additions, or the runtime's volume pointed elsewhere, are the tenant's.
+    assertThat(fields("""
+        metadata: {name: chat, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine:
+            hostPID: true
+            volumes: [{name: cache, hostPath: {path: /}}]
+        """, runtime, false)).containsExactly("spec.engine.hostPID", "spec.engine.volumes[cache].hostPath");
+  }
+
+  @Test
+  void theServiceTypeAndLoadBalancerIpAnnotationsAreRefused() {
+    assertThat(fields("""
+        metadata:
+          name: chat
+          namespace: llm
+          annotations: {ome.io/service-type: LoadBalancer, ome.io/load-balancer-ip: 203.0.113.9}
+        spec: {model: {name: llama}, engine: {}}
+        """)).containsExactly("metadata.annotations[ome.io/service-type]",
+        "metadata.annotations[ome.io/load-balancer-ip]");
+  }
+}
