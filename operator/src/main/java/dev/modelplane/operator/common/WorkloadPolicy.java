@@ -1,5 +1,6 @@
 package dev.modelplane.operator.common;
 
+import io.fabric8.kubernetes.api.model.AppArmorProfile;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -7,6 +8,7 @@ import io.fabric8.kubernetes.api.model.EphemeralContainer;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.SeccompProfile;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceSpec;
@@ -220,14 +222,7 @@ public final class WorkloadPolicy {
     if (Boolean.FALSE.equals(sc.getRunAsNonRoot())) {
       out.add(new Violation(where.apply(p + ".runAsNonRoot"), "runAsNonRoot: false is refused" + HINT));
     }
-    if (sc.getSeccompProfile() != null && "Unconfined".equalsIgnoreCase(sc.getSeccompProfile().getType())) {
-      out.add(new Violation(where.apply(p + ".seccompProfile.type"), "an unconfined seccomp profile is refused"
-          + HINT));
-    }
-    if (sc.getAppArmorProfile() != null && "Unconfined".equalsIgnoreCase(sc.getAppArmorProfile().getType())) {
-      out.add(new Violation(where.apply(p + ".appArmorProfile.type"), "an unconfined AppArmor profile is refused"
-          + HINT));
-    }
+    profiles(out, where, p, sc.getSeccompProfile(), sc.getAppArmorProfile());
     hostProcess(out, where, p, sc.getWindowsOptions());
     for (Sysctl s : sc.getSysctls() == null ? List.<Sysctl>of() : sc.getSysctls()) {
       if (!SAFE_SYSCTLS.contains(s.getName())) {
@@ -272,18 +267,24 @@ public final class WorkloadPolicy {
             + " is refused; only NET_BIND_SERVICE may be added" + HINT));
       }
     }
-    if (sc.getSeccompProfile() != null && "Unconfined".equalsIgnoreCase(sc.getSeccompProfile().getType())) {
-      out.add(new Violation(where.apply(p + ".seccompProfile.type"), "an unconfined seccomp profile is refused"
-          + HINT));
-    }
-    if (sc.getAppArmorProfile() != null && "Unconfined".equalsIgnoreCase(sc.getAppArmorProfile().getType())) {
-      out.add(new Violation(where.apply(p + ".appArmorProfile.type"), "an unconfined AppArmor profile is refused"
-          + HINT));
-    }
+    profiles(out, where, p, sc.getSeccompProfile(), sc.getAppArmorProfile());
     if (sc.getProcMount() != null && !"Default".equals(sc.getProcMount())) {
       out.add(new Violation(where.apply(p + ".procMount"), "procMount " + sc.getProcMount() + " is refused" + HINT));
     }
     hostProcess(out, where, p, sc.getWindowsOptions());
+  }
+
+  /** Seccomp and AppArmor profiles, set on the pod or on a container: Unconfined is refused. */
+  private static void profiles(List<Violation> out, UnaryOperator<String> where, String p,
+      SeccompProfile seccomp, AppArmorProfile appArmor) {
+    if (seccomp != null && "Unconfined".equalsIgnoreCase(seccomp.getType())) {
+      out.add(new Violation(where.apply(p + ".seccompProfile.type"), "an unconfined seccomp profile is refused"
+          + HINT));
+    }
+    if (appArmor != null && "Unconfined".equalsIgnoreCase(appArmor.getType())) {
+      out.add(new Violation(where.apply(p + ".appArmorProfile.type"), "an unconfined AppArmor profile is refused"
+          + HINT));
+    }
   }
 
   private static void hostProcess(List<Violation> out, UnaryOperator<String> where, String prefix,
