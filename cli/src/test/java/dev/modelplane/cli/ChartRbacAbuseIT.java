@@ -92,6 +92,11 @@ class ChartRbacAbuseIT {
         ClusterRoleBinding two = binding(test.uniqueName("picker"), ModelServiceNames.PICKER_CLUSTER_ROLE, ns, "a");
         two.getSubjects().add(two.getSubjects().get(0).toBuilder().withName("b").build());
         assertRefused(() -> operator.rbac().clusterRoleBindings().resource(two).dryRun().create());
+        // ... only to a picker's ServiceAccount, never to another account nor in a system namespace.
+        assertRefused(() -> operator.rbac().clusterRoleBindings().resource(binding(test.uniqueName("picker"),
+            ModelServiceNames.PICKER_CLUSTER_ROLE, ns, "default")).dryRun().create());
+        assertRefused(() -> operator.rbac().clusterRoleBindings().resource(binding(test.uniqueName("picker"),
+            ModelServiceNames.PICKER_CLUSTER_ROLE, "kube-system", "chat-epp")).dryRun().create());
         // ... and write picker ConfigMaps, no other.
         assertThatCode(() -> operator.configMaps().inNamespace(ns).resource(pickerConfig("chat-epp-config"))
             .dryRun().create()).doesNotThrowAnyException();

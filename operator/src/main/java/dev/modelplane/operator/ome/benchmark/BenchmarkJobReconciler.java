@@ -135,9 +135,9 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
     }
     var refused = BenchmarkPolicy.violations(benchmark, target, desired);
     if (!refused.isEmpty() && !WorkloadPolicy.lifted(client, benchmark.getMetadata().getNamespace())) {
-      // Refused once and for all, like any invalid spec: the benchmark does not run until its spec is changed.
+      // Looked at again, like a missing grant: the platform team may label the namespace without a spec change.
       record(benchmark, BenchmarkStatuses.refused(old, WorkloadPolicy.describe(refused)), context);
-      return UpdateControl.noUpdate();
+      return UpdateControl.<BenchmarkJob>noUpdate().rescheduleAfter(settings.benchmark().pendingRecheck());
     }
     Job created = CreateOrTake.create(desired, client, () -> client.resource(desired).create());
     if (created.getMetadata().getOwnerReferences().stream()

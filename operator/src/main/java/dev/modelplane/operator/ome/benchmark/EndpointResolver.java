@@ -5,6 +5,7 @@ import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.EndpointSpec;
+import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferencePoolEndpoint;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceReference;
@@ -127,22 +128,22 @@ final class EndpointResolver {
     InferenceService isvc = client.resources(InferenceService.class).inNamespace(ref.namespace())
         .withName(ref.name()).get();
     return ome(namespace, ref, isvc, name -> baseModel(ref.namespace(), name),
-        labels -> pods(ref.namespace(), labels), paths);
+        labels -> pods(ref.namespace(), labels), model -> paths.decide(claimant(model), models(ref.namespace())));
   }
 
   /**
    * An OME InferenceService: ready, with a URL; the tokenizer is its model's node directory as the model directory
-   * rules decide it from the model's own spec (the directory it is served from), unless that is a BaseModel of another
-   * namespace than the benchmark's, or a directory the rules refuse, or the model is not on the node (then the model
-   * name).
+   * rules decide it (the directory it is served from), unless that is a BaseModel of another namespace than the
+   * benchmark's, or a directory the rules refuse, or the model is not on the node (then the model name).
    *
    * @param namespace the benchmark's namespace
    * @param models the BaseModel (namespace first) or ClusterBaseModel of a name, or null
    * @param pods the pods carrying some labels
-   * @param paths the model directory rules the agents and InferenceServices follow
+   * @param dirs the model directory rules the agents and InferenceServices follow, applied to a model
    */
   static Resolution ome(String namespace, InferenceServiceReference ref, InferenceService isvc,
-      Function<String, Model> models, Function<Map<String, String>, List<Pod>> pods, ModelPaths paths) {
+      Function<String, Model> models, Function<Map<String, String>, List<Pod>> pods,
+      Function<Model, ModelPaths.Decision> dirs) {
     String what = "InferenceService " + ref.namespace() + "/" + ref.name();
     if (isvc == null) {
       return Resolution.waitingFor(what + " does not exist");
@@ -163,8 +164,7 @@ final class EndpointResolver {
       }
       BaseModelSpec spec = found.spec();
       boolean othersModel = found.key().namespace() != null && !found.key().namespace().equals(namespace);
-      ModelPaths.Decision dir = othersModel || spec == null ? new ModelPaths.Decision.NotOnNode()
-          : paths.own(new ModelPaths.Claimant(found.key(), spec.storage(), null));
+      ModelPaths.Decision dir = othersModel || spec == null ? new ModelPaths.Decision.NotOnNode() : dirs.apply(found);
       if (dir instanceof ModelPaths.Decision.OnNode onNode) {
         Map<String, String> nodes = new LinkedHashMap<>(spec.storage().nodeSelector() == null ? Map.of()
             : spec.storage().nodeSelector());
@@ -176,6 +176,21 @@ final class EndpointResolver {
     Map<String, String> labels = Map.of("ome.io/inferenceservice", ref.name(), "component", "engine");
     return new Resolution(new BenchmarkTarget(base, backend(isvc), "none", null, tokenizer,
         probes(readyPodBases(pods.apply(labels), 0), base)), null);
+  }
+
+  /** A model as the directory rules see it; without its creation time it counts as the newest of any overlap. */
+  private static ModelPaths.Claimant claimant(Model model) {
+    return new ModelPaths.Claimant(model.key(), model.spec() == null ? null : model.spec().storage(), null);
+  }
+
+  /** The models whose directories may overlap one of {@code namespace}'s: its BaseModels and the cluster's. */
+  private List<ModelPaths.Claimant> models(String namespace) {
+    List<ModelPaths.Claimant> all = new ArrayList<>();
+    client.resources(BaseModel.class).inNamespace(namespace).list().getItems()
+        .forEach(m -> all.add(ModelPaths.Claimant.of(m)));
+    client.resources(ClusterBaseModel.class).list().getItems().forEach(m -> all.add(ModelPaths.Claimant.of(m)));
+    client.resources(FineTunedWeight.class).list().getItems().forEach(m -> all.add(ModelPaths.Claimant.of(m)));
+    return all;
   }
 
   private Model baseModel(String namespace, String name) {

@@ -64,6 +64,9 @@ class EndpointResolverTest {
       storage: {storageUri: "hf://meta-llama/Llama-3.1-8B", path: /raid/models/serving/llama}
       """, BaseModelSpec.class);
   private static final ModelPaths PATHS = ModelStorageSettings.defaults().paths();
+  /** The directory rules with no other model around. */
+  private static final Function<EndpointResolver.Model, ModelPaths.Decision> DIRS = m -> PATHS.own(
+      new ModelPaths.Claimant(m.key(), m.spec().storage(), null));
 
   private static Function<Map<String, String>, List<Pod>> pods(Map<String, String> wanted, Pod... pods) {
     return labels -> labels.equals(wanted) ? List.of(pods) : List.of();
@@ -77,7 +80,7 @@ class EndpointResolverTest {
           conditions: [{type: Ready, status: "True"}]
         """), name -> name.equals("llama-3-1-8b") ? new EndpointResolver.Model(new BaseModelKey(null, name), MODEL)
         : null, pods(Map.of("ome.io/inferenceservice", "llama", "component", "engine"),
-        pod("10.0.0.7", true, 8080), pod("10.0.0.8", false, 8080)), PATHS);
+        pod("10.0.0.7", true, 8080), pod("10.0.0.8", false, 8080)), DIRS);
     assertThat(resolution.waiting()).isNull();
     BenchmarkTarget t = resolution.target();
     assertThat(t.apiBase()).isEqualTo("http://llama.serving.svc.cluster.local");
@@ -99,13 +102,13 @@ class EndpointResolverTest {
         """);
     Function<String, EndpointResolver.Model> namespaced = name -> new EndpointResolver.Model(
         new BaseModelKey("serving", name), SERVING_MODEL);
-    assertThat(EndpointResolver.ome("bench", OME, isvc, namespaced, l -> List.of(), PATHS).target().tokenizer())
+    assertThat(EndpointResolver.ome("bench", OME, isvc, namespaced, l -> List.of(), DIRS).target().tokenizer())
         .as("the BaseModel of serving is not the benchmark's: the model name is the tokenizer").isNull();
-    assertThat(EndpointResolver.ome("serving", OME, isvc, namespaced, l -> List.of(), PATHS).target().tokenizer().path())
+    assertThat(EndpointResolver.ome("serving", OME, isvc, namespaced, l -> List.of(), DIRS).target().tokenizer().path())
         .isEqualTo("/raid/models/serving/llama");
     Function<String, EndpointResolver.Model> cluster = name -> new EndpointResolver.Model(
         new BaseModelKey(null, name), MODEL);
-    assertThat(EndpointResolver.ome("bench", OME, isvc, cluster, l -> List.of(), PATHS).target().tokenizer().path())
+    assertThat(EndpointResolver.ome("bench", OME, isvc, cluster, l -> List.of(), DIRS).target().tokenizer().path())
         .as("a ClusterBaseModel belongs to no namespace").isEqualTo("/raid/models/llama");
   }
 
@@ -118,15 +121,32 @@ class EndpointResolverTest {
         """);
     Function<String, EndpointResolver.Model> outside = name -> new EndpointResolver.Model(
         new BaseModelKey("serving", name), MODEL);
-    assertThat(EndpointResolver.ome("serving", OME, isvc, outside, l -> List.of(), PATHS).target().tokenizer())
+    assertThat(EndpointResolver.ome("serving", OME, isvc, outside, l -> List.of(), DIRS).target().tokenizer())
         .as("/raid/models/llama is outside serving's directory: the model name is the tokenizer").isNull();
     BaseModelSpec derived = Serialization.unmarshal("""
         storage: {storageUri: "hf://meta-llama/Llama-3.1-8B"}
         """, BaseModelSpec.class);
     Function<String, EndpointResolver.Model> noPath = name -> new EndpointResolver.Model(
         new BaseModelKey("serving", name), derived);
-    assertThat(EndpointResolver.ome("serving", OME, isvc, noPath, l -> List.of(), PATHS).target().tokenizer().path())
+    assertThat(EndpointResolver.ome("serving", OME, isvc, noPath, l -> List.of(), DIRS).target().tokenizer().path())
         .as("no storage.path: the directory the agent downloads into").isEqualTo("/raid/models/serving/llama-3-1-8b");
+  }
+
+  @Test
+  void aModelDirectoryOverlappingAnotherModelsIsNeverMounted() {
+    var isvc = omeService("""
+        status:
+          url: http://llama.serving.svc.cluster.local
+          conditions: [{type: Ready, status: "True"}]
+        """);
+    Function<String, EndpointResolver.Model> mine = name -> new EndpointResolver.Model(
+        new BaseModelKey("serving", name), SERVING_MODEL);
+    ModelPaths.Claimant older = new ModelPaths.Claimant(new BaseModelKey("serving", "older"), SERVING_MODEL.storage(),
+        java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    Function<EndpointResolver.Model, ModelPaths.Decision> decided = m -> PATHS.decide(
+        new ModelPaths.Claimant(m.key(), m.spec().storage(), null), List.of(older));
+    assertThat(EndpointResolver.ome("serving", OME, isvc, mine, l -> List.of(), decided).target().tokenizer())
+        .as("the directory is an older model's: the model name is the tokenizer").isNull();
   }
 
   static Stream<Arguments> crossNamespaceTargets() {
@@ -157,17 +177,17 @@ class EndpointResolverTest {
   @Test
   void anOmeServiceThatIsNotReadyOrHasNoUrlOrModelIsWaitedFor() {
     Function<String, EndpointResolver.Model> none = name -> null;
-    assertThat(EndpointResolver.ome("serving", OME, null, none, l -> List.of(), PATHS).waiting())
+    assertThat(EndpointResolver.ome("serving", OME, null, none, l -> List.of(), DIRS).waiting())
         .isEqualTo("InferenceService serving/llama does not exist");
     assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {conditions: [{type: Ready, status: "False"}]}
-        """), none, l -> List.of(), PATHS).waiting()).isEqualTo("InferenceService serving/llama is not Ready");
+        """), none, l -> List.of(), DIRS).waiting()).isEqualTo("InferenceService serving/llama is not Ready");
     assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {conditions: [{type: Ready, status: "True"}]}
-        """), none, l -> List.of(), PATHS).waiting()).isEqualTo("InferenceService serving/llama has no URL in its status");
+        """), none, l -> List.of(), DIRS).waiting()).isEqualTo("InferenceService serving/llama has no URL in its status");
     assertThat(EndpointResolver.ome("serving", OME, omeService("""
         status: {url: "http://llama", conditions: [{type: Ready, status: "True"}]}
-        """), none, l -> List.of(), PATHS).waiting()).isEqualTo("InferenceService serving/llama serves model llama-3-1-8b, "
+        """), none, l -> List.of(), DIRS).waiting()).isEqualTo("InferenceService serving/llama serves model llama-3-1-8b, "
         + "which exists neither as a BaseModel in serving nor as a ClusterBaseModel");
   }
 
