@@ -25,11 +25,11 @@ public final class RequestJson {
    */
   public record Limits(int maxDepth, long maxElements, int maxStringLength) {
     /**
-     * 128 levels (tool schemas nest a few dozen at most); a million elements (a 128k-token prompt as token ids, or an
-     * embeddings batch of 2,048 × 512 ids, fits); strings up to 8 Mi chars (an inline image as base64 in a
-     * default-sized body).
+     * 128 levels (tool schemas nest a few dozen at most); 4 Mi elements (8 MiB of {@code 0,} cannot hold more, so
+     * any body within the default size limit of a plausible shape fits, e.g. an embeddings batch of 2,048 × 512
+     * token ids); strings up to 8 Mi chars (an inline image as base64 in a default-sized body).
      */
-    public static final Limits DEFAULT = new Limits(128, 1_000_000, 8 * 1024 * 1024);
+    public static final Limits DEFAULT = new Limits(128, 4 * 1024 * 1024, 8 * 1024 * 1024);
 
     public Limits {
       if (maxDepth < 1 || maxElements < 1 || maxStringLength < 1) {

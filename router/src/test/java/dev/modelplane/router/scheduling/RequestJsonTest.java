@@ -42,7 +42,28 @@ class RequestJsonTest {
     byte[] hostile = emptyObjects(32 * 1024 * 1024 / 3 + 1); // a little over 32 MiB
     assertThat(hostile.length).isGreaterThan(32 * 1024 * 1024);
     assertThatThrownBy(() -> RequestJson.defaults().scan(hostile))
-        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("more than 1000000 JSON elements");
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("more than 4194304 JSON elements");
+  }
+
+  @Test
+  void theDefaultElementLimitFitsAnEmbeddingsBatchOf2048Times512TokenIdsAndAnyDefaultSizedBody() throws Exception {
+    StringBuilder sb = new StringBuilder(7 << 20).append("{\"model\":\"e\",\"input\":[");
+    for (int i = 0; i < 2048; i++) {
+      sb.append(i == 0 ? "[" : ",[");
+      for (int j = 0; j < 512; j++) {
+        sb.append(j == 0 ? "" : ",").append(10_000 + (i * 512 + j) % 90_000);
+      }
+      sb.append(']');
+    }
+    byte[] batch = bytes(sb.append("]}").toString());
+    assertThat(batch.length).isLessThan(8 * 1024 * 1024);
+    assertThat(RequestJson.defaults().scan(batch).inputPresent()).isTrue(); // 1,050,626 elements
+    // 8 MiB of "0,": the most elements a default-sized body can hold
+    StringBuilder zeros = new StringBuilder(8 << 20).append("{\"model\":\"e\",\"input\":[0");
+    while (zeros.length() < 8 * 1024 * 1024 - 4) {
+      zeros.append(",0");
+    }
+    assertThat(RequestJson.defaults().scan(bytes(zeros.append("]}").toString())).inputPresent()).isTrue();
   }
 
   @Test
