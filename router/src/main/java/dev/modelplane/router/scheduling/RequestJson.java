@@ -66,11 +66,21 @@ public final class RequestJson {
       boolean promptNonEmpty, boolean inputPresent) {
   }
 
+  /**
+   * Longest number, in chars, anywhere in a body (Jackson allows 1,000): token ids, floats in any notation and the
+   * largest integers real requests carry are far shorter; longer ones would cost big-number arithmetic to parse.
+   */
+  public static final int MAX_NUMBER_LENGTH = 100;
+
   private static final RequestJson DEFAULT = new RequestJson(Limits.DEFAULT);
-  /** For bodies already checked: the limits were applied by {@link #scan}. */
-  private static final JsonFactory UNLIMITED = JsonFactory.builder()
+  /**
+   * For bodies already checked: the shape limits were applied by {@link #scan}; the number limit is kept, so a body
+   * read again is never read more permissively than it was checked.
+   */
+  private static final JsonFactory CHECKED = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Integer.MAX_VALUE)
-          .maxStringLength(Integer.MAX_VALUE).maxNameLength(Integer.MAX_VALUE).maxDocumentLength(-1).build())
+          .maxStringLength(Integer.MAX_VALUE).maxNameLength(Integer.MAX_VALUE).maxDocumentLength(-1)
+          .maxNumberLength(MAX_NUMBER_LENGTH).build())
       .build();
 
   private final Limits limits;
@@ -80,7 +90,8 @@ public final class RequestJson {
     this.limits = limits;
     this.factory = JsonFactory.builder()
         .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(limits.maxDepth())
-            .maxStringLength(limits.maxStringLength()).maxNameLength(limits.maxStringLength()).build())
+            .maxStringLength(limits.maxStringLength()).maxNameLength(limits.maxStringLength())
+            .maxNumberLength(MAX_NUMBER_LENGTH).build())
         .build();
   }
 
@@ -183,10 +194,12 @@ public final class RequestJson {
 
   /**
    * Skips the value starting at {@code t}, counting the elements inside it on top of {@code values}; returns the new
-   * count. Iterative: depth costs no stack (the parser itself refuses what is too deep).
+   * count. Every string is decoded (Jackson skips an unread string without checking its length; the body may be read
+   * again in full later). Iterative: depth costs no stack (the parser itself refuses what is too deep).
    */
   private long skipValue(JsonParser p, JsonToken t, long values) throws IOException, Refused {
     if (!t.isStructStart()) {
+      checkScalar(p, t);
       return values;
     }
     int depth = 1;
@@ -207,9 +220,29 @@ public final class RequestJson {
       }
       if (n.isStructStart()) {
         depth++;
+      } else {
+        checkScalar(p, n);
       }
     }
     return values;
+  }
+
+  /**
+   * Applies the string limit to a string token, read or not, and the number limit to a number token (Jackson counts
+   * only digits; this counts sign, point and exponent too).
+   */
+  private void checkScalar(JsonParser p, JsonToken t) throws IOException, Refused {
+    if (t.isNumeric() && p.getTextLength() > MAX_NUMBER_LENGTH) {
+      throw new Refused("Number value length (" + p.getTextLength() + ") exceeds the maximum allowed ("
+          + MAX_NUMBER_LENGTH + ")");
+    }
+    if (t == JsonToken.VALUE_STRING) {
+      int length = p.getTextLength(); // decodes it: Jackson's own check applies past its first buffer
+      if (length > limits.maxStringLength()) {
+        throw new Refused("String value length (" + length + ") exceeds the maximum allowed ("
+            + limits.maxStringLength() + ")");
+      }
+    }
   }
 
   // --- Streaming the raw bytes again, for bodies scan() accepted ---
@@ -230,7 +263,7 @@ public final class RequestJson {
    */
   static byte[][] members(byte[] body, String... names) {
     byte[][] out = new byte[names.length][];
-    try (JsonParser p = UNLIMITED.createParser(body)) {
+    try (JsonParser p = CHECKED.createParser(body)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return out;
       }
@@ -243,8 +276,8 @@ public final class RequestJson {
           continue;
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try (JsonGenerator g = UNLIMITED.createGenerator(buf)) {
-          g.copyCurrentStructure(p);
+        try (JsonGenerator g = CHECKED.createGenerator(buf)) {
+          copyValue(p, g);
         }
         out[i] = buf.toByteArray();
       }
@@ -260,7 +293,7 @@ public final class RequestJson {
    */
   static String promptText(byte[] body) {
     String text = "";
-    try (JsonParser p = UNLIMITED.createParser(body)) {
+    try (JsonParser p = CHECKED.createParser(body)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return "";
       }
@@ -305,7 +338,7 @@ public final class RequestJson {
    */
   public static byte[] withModel(byte[] body, String target) {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(body.length + target.length() + 16);
-    try (JsonParser p = UNLIMITED.createParser(body); JsonGenerator g = UNLIMITED.createGenerator(buf)) {
+    try (JsonParser p = CHECKED.createParser(body); JsonGenerator g = CHECKED.createGenerator(buf)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalStateException("expected a JSON object");
       }
@@ -318,7 +351,7 @@ public final class RequestJson {
           p.skipChildren();
           g.writeString(target);
         } else {
-          g.copyCurrentStructure(p);
+          copyValue(p, g);
         }
       }
       g.writeEndObject();
@@ -326,6 +359,37 @@ public final class RequestJson {
       throw new IllegalStateException(e.getMessage(), e);
     }
     return buf.toByteArray();
+  }
+
+  /**
+   * Copies the value {@code p} is at, as a tree would serialise it, but writes integers as their text: no
+   * {@code BigInteger} is made of a long one and turned back into digits. Iterative, like {@link #skipValue}.
+   */
+  private static void copyValue(JsonParser p, JsonGenerator g) throws IOException {
+    int depth = 0;
+    for (JsonToken t = p.currentToken(); ; t = p.nextToken()) {
+      if (t == null) {
+        throw new IOException("Unexpected end-of-input");
+      }
+      if (t == JsonToken.VALUE_NUMBER_INT) {
+        String digits = p.getText();
+        if (digits.equals("-0")) {
+          g.writeNumber(0); // as a tree reads it
+        } else {
+          g.writeNumber(digits);
+        }
+      } else {
+        g.copyCurrentEvent(p);
+      }
+      if (t.isStructStart()) {
+        depth++;
+      } else if (t.isStructEnd()) {
+        depth--;
+      }
+      if (depth == 0) {
+        return;
+      }
+    }
   }
 
   private static int indexOf(String[] names, String name) {

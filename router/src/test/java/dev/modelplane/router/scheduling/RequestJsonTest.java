@@ -87,6 +87,42 @@ class RequestJsonTest {
   }
 
   @Test
+  void stringLimitCoversStringsTheScanDoesNotRead() throws Exception {
+    RequestJson json = new RequestJson(new RequestJson.Limits(8, 1000, 10));
+    assertThat(json.scan(bytes("{\"x\":\"0123456789\",\"messages\":[{\"content\":\"0123456789\"}]}")).object())
+        .isTrue();
+    assertThatThrownBy(() -> json.scan(bytes("{\"messages\":[{\"content\":\"0123456789a\"}]}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("String value length (11)");
+    assertThatThrownBy(() -> json.scan(bytes("{\"x\":\"0123456789a\"}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("String value length (11)");
+    // past Jackson's first buffer too
+    RequestJson wider = new RequestJson(new RequestJson.Limits(8, 1000, 100_000));
+    assertThatThrownBy(() -> wider.scan(bytes("{\"messages\":[\"" + "x".repeat(300_000) + "\"]}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("String value length");
+  }
+
+  @Test
+  void numbersLongerThan100CharsAreRefusedAndReadingABodyAgainKeepsIntegersAsTheirDigits() throws Exception {
+    String digits = "9".repeat(RequestJson.MAX_NUMBER_LENGTH);
+    String fraction = "0." + "1".repeat(RequestJson.MAX_NUMBER_LENGTH - 2);
+    byte[] ok = bytes("{\"model\":\"m\",\"input\":[" + digits + ",-" + digits.substring(1) + "," + fraction
+        + ",1e300,-0,50256]}");
+    assertThat(RequestJson.defaults().scan(ok).inputPresent()).isTrue();
+    assertThat(new String(RequestJson.member(ok, "input"), StandardCharsets.UTF_8))
+        .isEqualTo(JSON.writeValueAsString(JSON.readTree(ok).get("input")));
+    assertThat(JSON.readTree(RequestJson.withModel(ok, "t")).get("input")).isEqualTo(JSON.readTree(ok).get("input"));
+    for (String tooLong : new String[] {digits + "9", "-" + digits, fraction + "1", "1" + fraction}) {
+      byte[] body = bytes("{\"model\":\"m\",\"input\":[" + tooLong + "]}");
+      assertThatThrownBy(() -> RequestJson.defaults().scan(body)).as(tooLong)
+          .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("Number value length");
+    }
+    // reading a body again is not more permissive than the scan (Jackson's limit, in digits)
+    byte[] body = bytes("{\"model\":\"m\",\"input\":[" + digits + "9]}");
+    assertThatThrownBy(() -> RequestJson.member(body, "input")).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> RequestJson.withModel(body, "t")).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
   void malformedAndNonObjectBodiesAreRefusedWithTheParsersMessage() {
     assertThatThrownBy(() -> RequestJson.defaults().scan(new byte[0])).hasMessage("empty body");
     assertThatThrownBy(() -> RequestJson.defaults().scan(bytes("[1,2]"))).hasMessage("expected a JSON object");
