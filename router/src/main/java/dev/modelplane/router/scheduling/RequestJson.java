@@ -71,6 +71,11 @@ public final class RequestJson {
    * largest integers real requests carry are far shorter; longer ones would cost big-number arithmetic to parse.
    */
   public static final int MAX_NUMBER_LENGTH = 100;
+  /**
+   * Longest {@code model}, in chars. Model names become metric labels, log fields and the {@code model} of every
+   * rewritten response chunk; real ones (a Hugging Face repo id, a LoRA adapter name) are far shorter.
+   */
+  public static final int MAX_MODEL_LENGTH = 1024;
 
   private static final RequestJson DEFAULT = new RequestJson(Limits.DEFAULT);
   /**
@@ -165,9 +170,9 @@ public final class RequestJson {
      * Records top-level member {@code name}; {@code p} is at the end of its value, {@code first} the value's first
      * token, {@code nonEmpty} whether a container value held anything.
      */
-    void top(String name, JsonParser p, JsonToken first, boolean nonEmpty) throws IOException {
+    void top(String name, JsonParser p, JsonToken first, boolean nonEmpty) throws IOException, Refused {
       switch (name) {
-        case "model" -> model = first == JsonToken.VALUE_STRING ? p.getText() : null;
+        case "model" -> model = first == JsonToken.VALUE_STRING ? model(p) : null;
         case "stream" -> stream = first == JsonToken.VALUE_TRUE;
         case "cache_salt" -> cacheSalt = first == JsonToken.VALUE_STRING ? p.getText() : "";
         case "max_completion_tokens" -> maxCompletionTokens = intValue(p, first);
@@ -185,6 +190,13 @@ public final class RequestJson {
     Fields fields() {
       return new Fields(true, model, stream, cacheSalt, maxCompletionTokens, maxTokens, maxOutputTokens, messages,
           items, prompt, input);
+    }
+
+    private static String model(JsonParser p) throws IOException, Refused {
+      if (p.getTextLength() > MAX_MODEL_LENGTH) {
+        throw new Refused("'model' is longer than " + MAX_MODEL_LENGTH + " characters");
+      }
+      return p.getText();
     }
 
     private static Integer intValue(JsonParser p, JsonToken t) throws IOException {

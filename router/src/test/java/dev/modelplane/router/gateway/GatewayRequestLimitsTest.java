@@ -61,6 +61,20 @@ class GatewayRequestLimitsTest extends GatewayHarness {
   }
 
   @Test
+  void aModelNameOver1024CharsIs400NamingTheFieldAndNeverReachesTheMetrics() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), RequestLimits.defaults());
+    String name = "m".repeat(1025);
+    HttpResponse<String> r = post("/v1/chat/completions",
+        CHAT.replace("\"model\":\"m\"", "\"model\":\"" + name + "\""));
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("\"type\":\"invalid_request_error\"")
+        .contains("'model' is longer than 1024 characters");
+    assertThat(a.requests()).isZero();
+    assertThat(router.metrics().scrape()).doesNotContain(name);
+  }
+
+  @Test
   void tooDeepJsonIs400() throws Exception {
     FakeModelServer a = server("a");
     router(a.hostPort(), RequestLimits.defaults());

@@ -102,6 +102,17 @@ class RequestJsonTest {
   }
 
   @Test
+  void aModelNameLongerThan1024CharsIsRefusedNamingTheField() throws Exception {
+    String longest = "m".repeat(RequestJson.MAX_MODEL_LENGTH);
+    assertThat(RequestJson.defaults().scan(bytes("{\"model\":\"" + longest + "\"}")).model()).isEqualTo(longest);
+    assertThatThrownBy(() -> RequestJson.defaults().scan(bytes("{\"model\":\"" + longest + "m\"}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessage("'model' is longer than 1024 characters");
+    // one of 8 MB, within the string limit
+    assertThatThrownBy(() -> RequestJson.defaults().scan(bytes("{\"model\":\"" + "m".repeat(8_000_000) + "\"}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("'model'");
+  }
+
+  @Test
   void numbersLongerThan100CharsAreRefusedAndReadingABodyAgainKeepsIntegersAsTheirDigits() throws Exception {
     String digits = "9".repeat(RequestJson.MAX_NUMBER_LENGTH);
     String fraction = "0." + "1".repeat(RequestJson.MAX_NUMBER_LENGTH - 2);
