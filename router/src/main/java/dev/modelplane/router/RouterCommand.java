@@ -115,8 +115,9 @@ public final class RouterCommand implements Callable<Integer> {
       description = "Deepest nesting of arrays and objects in a request body (400 above). Default: ${DEFAULT-VALUE}.")
   int maxJsonDepth;
 
-  @Option(names = "--max-request-json-elements", defaultValue = "1000000",
-      description = "Array elements plus object members in a request body (400 above). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--max-request-json-elements", defaultValue = "4194304",
+      description = "Array elements plus object members in a request body, counted over the whole body (400 above); "
+          + "the default fits any body of 8 MiB. Default: ${DEFAULT-VALUE}.")
   long maxJsonElements;
 
   @Option(names = "--max-request-json-string-length", defaultValue = "8Mi",

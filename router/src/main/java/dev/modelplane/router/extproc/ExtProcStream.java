@@ -40,7 +40,8 @@ import org.slf4j.MDC;
  * (destination header, {@code Content-Length}, {@code clear_route_cache}, {@code envoy.lb} metadata) followed by the
  * body as streamed mutations of at most 62,000 bytes. On the response path, read the served endpoint from the
  * metadata, mark response headers, pass streamed bodies through (rewriting the model name back), buffer non-streamed
- * ones up to the body cap (past it they pass through unparsed). A request body over the cap is answered 413, one
+ * ones whose model name needs rewriting back up to the body cap (past it they pass through unparsed; bodies needing
+ * no rewrite are never buffered). A request body over the cap is answered 413, one
  * that does not fit the in-flight bytes budget 429 with {@code retry-after} (its reservation is released when the
  * stream or the response ends), and nothing is routed before endpoint discovery has synced (503 with the reason). Errors with a known HTTP status become
  * an ImmediateResponse; anything else fails the gRPC stream so the
@@ -267,6 +268,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
         && decision.request().body().stream()) {
       responseStreaming = true;
     }
+    if (!responseStreaming && !rewriteNeeded()) {
+      responseStreaming = true; // nothing to rewrite, so nothing to buffer: chunks go out as they come
+      unparsed = true;
+    }
     send(ExtProcMessages.responseHeaders(Map.of(EppProtocol.RESPONSE_HEADERS_MARKER, "true")));
     if (req.getResponseHeaders().getEndOfStream()) {
       complete(true);
@@ -343,6 +348,16 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
+  }
+
+  /** Whether responses carry a model name to rewrite back: the request was sent on under another name. */
+  private boolean rewriteNeeded() {
+    if (decision == null) {
+      return false;
+    }
+    String target = decision.request().targetModel();
+    String incoming = decision.request().incomingModel();
+    return target != null && incoming != null && !target.equals(incoming);
   }
 
   private byte[] rewrite(byte[] chunk) {

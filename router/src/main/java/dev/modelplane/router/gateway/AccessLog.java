@@ -24,6 +24,9 @@ public final class AccessLog implements AutoCloseable {
       int attempts, String pool, String error) {
   }
 
+  /** Longest model name written as is; longer ones (client input) are cut. */
+  static final int MAX_MODEL_CHARS = 256;
+
   private final BlockingQueue<Entry> queue = new ArrayBlockingQueue<>(65_536);
   private final Thread writer;
   private final AtomicLong dropped = new AtomicLong();
@@ -67,8 +70,8 @@ public final class AccessLog implements AutoCloseable {
           .addKeyValue("ttfb_ms", e.ttfbMicros() < 0 ? "-" : e.ttfbMicros() / 1000.0)
           .addKeyValue("bytes_in", e.requestBytes()).addKeyValue("bytes_out", e.responseBytes())
           .addKeyValue("endpoint", e.endpoint() == null ? "-" : e.endpoint())
-          .addKeyValue("model", e.model() == null ? "-" : e.model())
-          .addKeyValue("target_model", e.targetModel() == null ? "-" : e.targetModel())
+          .addKeyValue("model", clip(e.model()))
+          .addKeyValue("target_model", clip(e.targetModel()))
           .addKeyValue("attempts", e.attempts()).addKeyValue("pool", e.pool() == null ? "-" : e.pool());
       if (e.error() != null) {
         line = line.addKeyValue("error", e.error());
@@ -77,6 +80,18 @@ public final class AccessLog implements AutoCloseable {
     } finally {
       MDC.remove(RequestIds.MDC_KEY);
     }
+  }
+
+  /** A model name for a log line: "-" for none, else at most {@link #MAX_MODEL_CHARS} chars and a length note. */
+  static String clip(String model) {
+    if (model == null) {
+      return "-";
+    }
+    if (model.length() <= MAX_MODEL_CHARS) {
+      return model;
+    }
+    int end = Character.isHighSurrogate(model.charAt(MAX_MODEL_CHARS - 1)) ? MAX_MODEL_CHARS - 1 : MAX_MODEL_CHARS;
+    return model.substring(0, end) + "...(" + model.length() + " chars)";
   }
 
   @Override

@@ -42,9 +42,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client request through the gateway — the accept and forward steps of the request lifecycle: read the body (413
- * over the limit, 429 with {@code Retry-After} when the in-flight bytes budget has no room for it; its reservation is
- * released in {@link #finish}), ask the director where it goes, forward, stream the response back chunk by chunk with back-pressure,
- * retry another destination if the upstream fails before the first response body byte (the response head is held
+ * over the limit, 429 with {@code Retry-After} when the in-flight bytes budget has no room for it — a declared length
+ * is only checked for room, bytes are reserved as they arrive, and released once the body is over the limit or in
+ * {@link #finish}), ask the director where it goes, forward, stream the response back chunk by chunk with
+ * back-pressure, retry another destination if the upstream fails before the first response body byte (the response head is held
  * until then), reset the upstream request when the client goes away, and report every step back to the director.
  * An upstream that sends no body byte within the response timeout is given up on like a failed one (retried while
  * nothing was relayed, else 504); one that pauses longer than the idle timeout mid-response ends the client's response
@@ -173,7 +174,8 @@ final class ProxyExchange {
     }
     reservation = director.inflight().reserve();
     long declared = body.declaredWithinLimit(req.getHeader(HttpHeaders.CONTENT_LENGTH));
-    if (declared > 0 && !reservation.ensure(declared)) {
+    // Only a check: bytes are reserved as they arrive, so idle clients declaring large bodies hold nothing.
+    if (declared > 0 && !director.inflight().hasRoom(declared)) {
       resp.putHeader(HttpHeaders.CONNECTION, "close");
       fail(director.inflight().refusal()); // before reading a byte of the body
       return;
@@ -185,6 +187,9 @@ final class ProxyExchange {
 
   private void onChunk(Buffer chunk) {
     BoundedBody.State state = body.append(chunk);
+    if (state != BoundedBody.State.COLLECTING) {
+      reservation.release(); // nothing is kept of a body over the limit, however long the client trickles the rest
+    }
     if (state == BoundedBody.State.OVER_HARD_LIMIT && !done) {
       resp.putHeader(HttpHeaders.CONNECTION, "close");
       fail(body.tooLarge());

@@ -12,7 +12,8 @@ import java.util.function.Predicate;
  * <p>A model name is its own label when the pools serve it (an InferenceObjective's name, a LoRA adapter an endpoint
  * reports), when a model server answered a request for it with a 2xx ({@link #served}, at most
  * {@link #MAX_SERVED} names), or while fewer than {@link #MAX_UNCONFIRMED} other names have been admitted (so the
- * first requests of a new model are labelled before its first answer); any other name is {@value #OTHER}.
+ * first requests of a new model are labelled before its first answer); any other name, and any name longer than
+ * {@link #MAX_NAME_LENGTH}, is {@value #OTHER}.
  * A fairness id becomes one of {@link #FAIRNESS_BUCKETS} hash buckets (the default flow keeps its name).
  */
 public final class MetricLabels {
@@ -22,6 +23,8 @@ public final class MetricLabels {
   public static final int MAX_SERVED = 1024;
   /** Model names admitted before anything confirmed them. */
   public static final int MAX_UNCONFIRMED = 32;
+  /** Longest model name that may be a label value (the request parser refuses longer ones anyway). */
+  public static final int MAX_NAME_LENGTH = 1024;
   /** Buckets fairness ids are hashed into. */
   public static final int FAIRNESS_BUCKETS = 64;
   /** The fairness id of requests that name none (kept as is). */
@@ -42,6 +45,9 @@ public final class MetricLabels {
     if (name == null || name.isEmpty()) {
       return "";
     }
+    if (name.length() > MAX_NAME_LENGTH) {
+      return OTHER;
+    }
     if (admitted.containsKey(name)) {
       return name;
     }
@@ -57,7 +63,8 @@ public final class MetricLabels {
 
   /** A model server answered a request for {@code name} with a 2xx: the name is real. */
   public void served(String name) {
-    if (name == null || name.isEmpty() || Boolean.TRUE.equals(admitted.get(name))) {
+    if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH
+        || Boolean.TRUE.equals(admitted.get(name))) {
       return;
     }
     if (served.get() < MAX_SERVED && served.incrementAndGet() <= MAX_SERVED) {

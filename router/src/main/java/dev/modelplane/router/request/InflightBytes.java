@@ -33,6 +33,18 @@ public final class InflightBytes {
     return new Reservation();
   }
 
+  /**
+   * Whether {@code bytes} more would fit now, reserving nothing: a declared {@code Content-Length} is checked with
+   * this, so a client that declares a body and sends nothing holds nothing. A {@code false} counts as a rejection.
+   */
+  public boolean hasRoom(long bytes) {
+    if (used.get() + bytes > limit) {
+      onRejection.run();
+      return false;
+    }
+    return true;
+  }
+
   /** The 429 a request over the budget gets. */
   public RouterException refusal() {
     return new RouterException(ErrorCode.RESOURCE_EXHAUSTED, "too many request bytes in flight (limit " + limit

@@ -25,11 +25,11 @@ public final class RequestJson {
    */
   public record Limits(int maxDepth, long maxElements, int maxStringLength) {
     /**
-     * 128 levels (tool schemas nest a few dozen at most); a million elements (a 128k-token prompt as token ids, or an
-     * embeddings batch of 2,048 × 512 ids, fits); strings up to 8 Mi chars (an inline image as base64 in a
-     * default-sized body).
+     * 128 levels (tool schemas nest a few dozen at most); 4 Mi elements (8 MiB of {@code 0,} cannot hold more, so
+     * any body within the default size limit of a plausible shape fits, e.g. an embeddings batch of 2,048 × 512
+     * token ids); strings up to 8 Mi chars (an inline image as base64 in a default-sized body).
      */
-    public static final Limits DEFAULT = new Limits(128, 1_000_000, 8 * 1024 * 1024);
+    public static final Limits DEFAULT = new Limits(128, 4 * 1024 * 1024, 8 * 1024 * 1024);
 
     public Limits {
       if (maxDepth < 1 || maxElements < 1 || maxStringLength < 1) {
@@ -66,11 +66,26 @@ public final class RequestJson {
       boolean promptNonEmpty, boolean inputPresent) {
   }
 
+  /**
+   * Longest number, in chars, anywhere in a body (Jackson allows 1,000): token ids, floats in any notation and the
+   * largest integers real requests carry are far shorter; longer ones would cost big-number arithmetic to parse.
+   */
+  public static final int MAX_NUMBER_LENGTH = 100;
+  /**
+   * Longest {@code model}, in chars. Model names become metric labels, log fields and the {@code model} of every
+   * rewritten response chunk; real ones (a Hugging Face repo id, a LoRA adapter name) are far shorter.
+   */
+  public static final int MAX_MODEL_LENGTH = 1024;
+
   private static final RequestJson DEFAULT = new RequestJson(Limits.DEFAULT);
-  /** For bodies already checked: the limits were applied by {@link #scan}. */
-  private static final JsonFactory UNLIMITED = JsonFactory.builder()
+  /**
+   * For bodies already checked: the shape limits were applied by {@link #scan}; the number limit is kept, so a body
+   * read again is never read more permissively than it was checked.
+   */
+  private static final JsonFactory CHECKED = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(Integer.MAX_VALUE)
-          .maxStringLength(Integer.MAX_VALUE).maxNameLength(Integer.MAX_VALUE).maxDocumentLength(-1).build())
+          .maxStringLength(Integer.MAX_VALUE).maxNameLength(Integer.MAX_VALUE).maxDocumentLength(-1)
+          .maxNumberLength(MAX_NUMBER_LENGTH).build())
       .build();
 
   private final Limits limits;
@@ -80,7 +95,8 @@ public final class RequestJson {
     this.limits = limits;
     this.factory = JsonFactory.builder()
         .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(limits.maxDepth())
-            .maxStringLength(limits.maxStringLength()).maxNameLength(limits.maxStringLength()).build())
+            .maxStringLength(limits.maxStringLength()).maxNameLength(limits.maxStringLength())
+            .maxNumberLength(MAX_NUMBER_LENGTH).build())
         .build();
   }
 
@@ -154,9 +170,9 @@ public final class RequestJson {
      * Records top-level member {@code name}; {@code p} is at the end of its value, {@code first} the value's first
      * token, {@code nonEmpty} whether a container value held anything.
      */
-    void top(String name, JsonParser p, JsonToken first, boolean nonEmpty) throws IOException {
+    void top(String name, JsonParser p, JsonToken first, boolean nonEmpty) throws IOException, Refused {
       switch (name) {
-        case "model" -> model = first == JsonToken.VALUE_STRING ? p.getText() : null;
+        case "model" -> model = first == JsonToken.VALUE_STRING ? model(p) : null;
         case "stream" -> stream = first == JsonToken.VALUE_TRUE;
         case "cache_salt" -> cacheSalt = first == JsonToken.VALUE_STRING ? p.getText() : "";
         case "max_completion_tokens" -> maxCompletionTokens = intValue(p, first);
@@ -176,6 +192,13 @@ public final class RequestJson {
           items, prompt, input);
     }
 
+    private static String model(JsonParser p) throws IOException, Refused {
+      if (p.getTextLength() > MAX_MODEL_LENGTH) {
+        throw new Refused("'model' is longer than " + MAX_MODEL_LENGTH + " characters");
+      }
+      return p.getText();
+    }
+
     private static Integer intValue(JsonParser p, JsonToken t) throws IOException {
       return t == JsonToken.VALUE_NUMBER_INT ? p.getNumberValue().intValue() : null;
     }
@@ -183,10 +206,12 @@ public final class RequestJson {
 
   /**
    * Skips the value starting at {@code t}, counting the elements inside it on top of {@code values}; returns the new
-   * count. Iterative: depth costs no stack (the parser itself refuses what is too deep).
+   * count. Every string is decoded (Jackson skips an unread string without checking its length; the body may be read
+   * again in full later). Iterative: depth costs no stack (the parser itself refuses what is too deep).
    */
   private long skipValue(JsonParser p, JsonToken t, long values) throws IOException, Refused {
     if (!t.isStructStart()) {
+      checkScalar(p, t);
       return values;
     }
     int depth = 1;
@@ -207,9 +232,29 @@ public final class RequestJson {
       }
       if (n.isStructStart()) {
         depth++;
+      } else {
+        checkScalar(p, n);
       }
     }
     return values;
+  }
+
+  /**
+   * Applies the string limit to a string token, read or not, and the number limit to a number token (Jackson counts
+   * only digits; this counts sign, point and exponent too).
+   */
+  private void checkScalar(JsonParser p, JsonToken t) throws IOException, Refused {
+    if (t.isNumeric() && p.getTextLength() > MAX_NUMBER_LENGTH) {
+      throw new Refused("Number value length (" + p.getTextLength() + ") exceeds the maximum allowed ("
+          + MAX_NUMBER_LENGTH + ")");
+    }
+    if (t == JsonToken.VALUE_STRING) {
+      int length = p.getTextLength(); // decodes it: Jackson's own check applies past its first buffer
+      if (length > limits.maxStringLength()) {
+        throw new Refused("String value length (" + length + ") exceeds the maximum allowed ("
+            + limits.maxStringLength() + ")");
+      }
+    }
   }
 
   // --- Streaming the raw bytes again, for bodies scan() accepted ---
@@ -230,7 +275,7 @@ public final class RequestJson {
    */
   static byte[][] members(byte[] body, String... names) {
     byte[][] out = new byte[names.length][];
-    try (JsonParser p = UNLIMITED.createParser(body)) {
+    try (JsonParser p = CHECKED.createParser(body)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return out;
       }
@@ -243,8 +288,8 @@ public final class RequestJson {
           continue;
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try (JsonGenerator g = UNLIMITED.createGenerator(buf)) {
-          g.copyCurrentStructure(p);
+        try (JsonGenerator g = CHECKED.createGenerator(buf)) {
+          copyValue(p, g);
         }
         out[i] = buf.toByteArray();
       }
@@ -260,7 +305,7 @@ public final class RequestJson {
    */
   static String promptText(byte[] body) {
     String text = "";
-    try (JsonParser p = UNLIMITED.createParser(body)) {
+    try (JsonParser p = CHECKED.createParser(body)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return "";
       }
@@ -305,7 +350,7 @@ public final class RequestJson {
    */
   public static byte[] withModel(byte[] body, String target) {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(body.length + target.length() + 16);
-    try (JsonParser p = UNLIMITED.createParser(body); JsonGenerator g = UNLIMITED.createGenerator(buf)) {
+    try (JsonParser p = CHECKED.createParser(body); JsonGenerator g = CHECKED.createGenerator(buf)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalStateException("expected a JSON object");
       }
@@ -318,7 +363,7 @@ public final class RequestJson {
           p.skipChildren();
           g.writeString(target);
         } else {
-          g.copyCurrentStructure(p);
+          copyValue(p, g);
         }
       }
       g.writeEndObject();
@@ -326,6 +371,37 @@ public final class RequestJson {
       throw new IllegalStateException(e.getMessage(), e);
     }
     return buf.toByteArray();
+  }
+
+  /**
+   * Copies the value {@code p} is at, as a tree would serialise it, but writes integers as their text: no
+   * {@code BigInteger} is made of a long one and turned back into digits. Iterative, like {@link #skipValue}.
+   */
+  private static void copyValue(JsonParser p, JsonGenerator g) throws IOException {
+    int depth = 0;
+    for (JsonToken t = p.currentToken(); ; t = p.nextToken()) {
+      if (t == null) {
+        throw new IOException("Unexpected end-of-input");
+      }
+      if (t == JsonToken.VALUE_NUMBER_INT) {
+        String digits = p.getText();
+        if (digits.equals("-0")) {
+          g.writeNumber(0); // as a tree reads it
+        } else {
+          g.writeNumber(digits);
+        }
+      } else {
+        g.copyCurrentEvent(p);
+      }
+      if (t.isStructStart()) {
+        depth++;
+      } else if (t.isStructEnd()) {
+        depth--;
+      }
+      if (depth == 0) {
+        return;
+      }
+    }
   }
 
   private static int indexOf(String[] names, String name) {

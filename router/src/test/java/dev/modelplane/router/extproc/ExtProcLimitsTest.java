@@ -84,7 +84,9 @@ class ExtProcLimitsTest {
   @Test
   void aResponseBodyOverTheCapStreamsThroughUnbufferedAndUnchanged() throws Exception {
     try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
-      envoy.requestHeaders(headers(), false);
+      Map<String, String> rewritten = new java.util.HashMap<>(headers());
+      rewritten.put("x-gateway-model-name-rewrite", "m-v2"); // so that the response is buffered to rewrite it back
+      envoy.requestHeaders(rewritten, false);
       envoy.requestBody("{\"model\":\"m\",\"prompt\":\"hi\"}", true);
       envoy.next(); // request headers response
       envoy.next(); // request body
@@ -109,6 +111,28 @@ class ExtProcLimitsTest {
           .isTrue();
     }
     assertThat(metrics.scrape()).contains("modelplane_extproc_streams_total{outcome=\"response_unbuffered\"} 1");
+  }
+
+  @Test
+  void aResponseWithNoModelNameToRewriteBackIsPassedOnChunkByChunkNeverBuffered() throws Exception {
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers(), false);
+      envoy.requestBody("{\"model\":\"m\",\"prompt\":\"hi\"}", true);
+      envoy.next(); // request headers response
+      envoy.next(); // request body
+      envoy.responseHeaders(Map.of(":status", "200", "content-type", "application/json"), null, false);
+      envoy.next(); // response headers response
+      for (String chunk : List.of("{\"model\":\"m\",", "\"choices\":[{\"text\":\"" + "y".repeat(CAP - 100))) {
+        envoy.responseBody(chunk, false);
+        assertThat(envoy.pending()).as("passed on at once").isEqualTo(1);
+        assertThat(envoy.next().getResponseBody().getResponse().getBodyMutation().getStreamedResponse().getBody()
+            .toStringUtf8()).isEqualTo(chunk);
+      }
+      envoy.responseBody("\"}]}", true);
+      assertThat(envoy.next().getResponseBody().getResponse().getBodyMutation().getStreamedResponse()
+          .getEndOfStream()).isTrue();
+    }
+    assertThat(metrics.scrape()).doesNotContain("outcome=\"response_unbuffered\"} 1");
   }
 
   /** An ext_proc server whose director has these limits; the caller closes the channel. */

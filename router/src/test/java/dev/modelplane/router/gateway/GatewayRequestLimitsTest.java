@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.router.request.RequestLimits;
 import dev.modelplane.router.testing.FakeModelServer;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -53,11 +55,25 @@ class GatewayRequestLimitsTest extends GatewayHarness {
     router(a.hostPort(), RequestLimits.defaults().withMaxBodyBytes(40L * 1024 * 1024));
     HttpResponse<String> r = postBytes("/v1/chat/completions", hostile(32L * 1024 * 1024));
     assertThat(r.statusCode()).isEqualTo(400);
-    assertThat(r.body()).contains("\"type\":\"invalid_request_error\"").contains("more than 1000000 JSON elements");
+    assertThat(r.body()).contains("\"type\":\"invalid_request_error\"").contains("more than 4194304 JSON elements");
     assertThat(a.requests()).isZero();
     await().atMost(Duration.ofSeconds(10)).until(() -> router.director().inflight().used() == 0);
     assertThat(post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(200);
     assertThat(a.requests()).isEqualTo(1);
+  }
+
+  @Test
+  void aModelNameOver1024CharsIs400NamingTheFieldAndNeverReachesTheMetrics() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), RequestLimits.defaults());
+    String name = "m".repeat(1025);
+    HttpResponse<String> r = post("/v1/chat/completions",
+        CHAT.replace("\"model\":\"m\"", "\"model\":\"" + name + "\""));
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("\"type\":\"invalid_request_error\"")
+        .contains("'model' is longer than 1024 characters");
+    assertThat(a.requests()).isZero();
+    assertThat(router.metrics().scrape()).doesNotContain(name);
   }
 
   @Test
@@ -93,6 +109,71 @@ class GatewayRequestLimitsTest extends GatewayHarness {
     String metrics = router.metrics().scrape();
     assertThat(metrics).contains("modelplane_router_inflight_bytes_rejections_total 1.0")
         .contains("modelplane_router_inflight_request_bytes 0.0");
+  }
+
+  /** A connection that sent the head of a POST declaring {@code contentLength} body bytes, and nothing else yet. */
+  private Socket declare(long contentLength) throws Exception {
+    Socket s = new Socket();
+    s.connect(new InetSocketAddress("127.0.0.1", router.gatewayPort()), 5_000);
+    s.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + "Content-Type: application/json\r\nContent-Length: " + contentLength + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII));
+    s.getOutputStream().flush();
+    return s;
+  }
+
+  @Test
+  void aClientDeclaringALargeBodyHoldsOnlyTheBytesItSentSoOthersAreServed() throws Exception {
+    FakeModelServer a = server("a");
+    long max = 64 * 1024;
+    router(a.hostPort(), RequestLimits.defaults().withMaxBodyBytes(max).withMaxInflightBytes(max + max / 2));
+    try (Socket idle = declare(max)) {
+      idle.getOutputStream().write('{');
+      idle.getOutputStream().flush();
+      await().atMost(Duration.ofSeconds(10)).until(() -> router.director().inflight().used() > 0);
+      assertThat(router.director().inflight().used()).as("the byte sent, not the length declared").isEqualTo(1);
+      String padded = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"" + "x".repeat(40_000)
+          + "\"}]}";
+      assertThat(post("/v1/chat/completions", padded).statusCode()).as("1 + 40 KB of 96 KiB").isEqualTo(200);
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.director().inflight().used() == 0);
+  }
+
+  @Test
+  void aDeclaredLengthWithoutRoomIs429BeforeTheBodyIsRead() throws Exception {
+    FakeModelServer a = server("a");
+    long max = 64 * 1024;
+    router(a.hostPort(), RequestLimits.defaults().withMaxBodyBytes(max).withMaxInflightBytes(max + max / 2));
+    try (Socket held = declare(max)) {
+      held.getOutputStream().write(new byte[(int) max / 2]); // 32 KiB held of 96
+      await().atMost(Duration.ofSeconds(10)).until(() -> router.director().inflight().used() == max / 2);
+      try (Socket second = declare(max)) { // 32 + 64 = 96 fits
+        second.getOutputStream().write('{');
+        await().atMost(Duration.ofSeconds(10)).until(() -> router.director().inflight().used() == max / 2 + 1);
+        try (Socket third = declare(max)) { // 32 + 1 + 64 > 96: answered without sending a body byte
+          third.setSoTimeout(10_000);
+          String head = new String(third.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+          assertThat(head).isEqualTo("HTTP/1.1 429");
+        }
+      }
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> router.director().inflight().used() == 0);
+  }
+
+  @Test
+  void aBodyOverTheLimitGivesItsBytesBackWhileTheClientTricklesTheRest() throws Exception {
+    FakeModelServer a = server("a");
+    long max = 64 * 1024;
+    router(a.hostPort(), RequestLimits.defaults().withMaxBodyBytes(max).withMaxInflightBytes(max + max / 2));
+    try (Socket trickler = declare(2 * max)) { // over the limit, under the hard limit: read, then drained
+      trickler.getOutputStream().write(new byte[(int) max / 2]);
+      trickler.getOutputStream().flush();
+      await().atMost(Duration.ofSeconds(10)).until(() -> router.director().inflight().used() == max / 2);
+      trickler.getOutputStream().write(new byte[(int) max / 2 + 1]);
+      trickler.getOutputStream().flush();
+      await().atMost(Duration.ofSeconds(10)).until(() -> router.director().inflight().used() == 0);
+      assertThat(post("/v1/chat/completions", CHAT).statusCode()).isEqualTo(200);
+    }
   }
 
   @Test

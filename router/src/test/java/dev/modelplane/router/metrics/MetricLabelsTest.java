@@ -137,6 +137,20 @@ class MetricLabelsTest {
   }
 
   @Test
+  void aModelNameOverTheLengthLimitIsNeverItsOwnLabelEvenWhenServedOrKnown() {
+    MetricLabels labels = new MetricLabels();
+    String longest = "m".repeat(MetricLabels.MAX_NAME_LENGTH);
+    String tooLong = "m".repeat(MetricLabels.MAX_NAME_LENGTH + 1);
+    labels.knownModels(n -> n.startsWith("m"));
+    assertThat(labels.model(tooLong)).isEqualTo(MetricLabels.OTHER);
+    labels.knownModels(n -> false);
+    assertThat(labels.model(tooLong)).as("unconfirmed slots are free, yet").isEqualTo(MetricLabels.OTHER);
+    labels.served(tooLong);
+    assertThat(labels.model(tooLong)).isEqualTo(MetricLabels.OTHER);
+    assertThat(labels.model(longest)).isEqualTo(longest);
+  }
+
+  @Test
   void fairnessIdsFallIntoStableBuckets() {
     Set<String> buckets = new TreeSet<>();
     for (int i = 0; i < 10_000; i++) {

@@ -32,6 +32,17 @@ class InflightBytesTest {
   }
 
   @Test
+  void hasRoomChecksWithoutReserving() {
+    AtomicInteger rejections = new AtomicInteger();
+    InflightBytes budget = new InflightBytes(100, rejections::incrementAndGet);
+    budget.reserve().ensure(30);
+    assertThat(budget.hasRoom(70)).isTrue();
+    assertThat(budget.used()).as("nothing taken").isEqualTo(30);
+    assertThat(budget.hasRoom(71)).isFalse();
+    assertThat(rejections).hasValue(1);
+  }
+
+  @Test
   void refusalIsA429WithRetryAfter() {
     RouterException e = new InflightBytes(10, null).refusal();
     assertThat(e.code().httpStatus()).isEqualTo(429);

@@ -42,7 +42,28 @@ class RequestJsonTest {
     byte[] hostile = emptyObjects(32 * 1024 * 1024 / 3 + 1); // a little over 32 MiB
     assertThat(hostile.length).isGreaterThan(32 * 1024 * 1024);
     assertThatThrownBy(() -> RequestJson.defaults().scan(hostile))
-        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("more than 1000000 JSON elements");
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("more than 4194304 JSON elements");
+  }
+
+  @Test
+  void theDefaultElementLimitFitsAnEmbeddingsBatchOf2048Times512TokenIdsAndAnyDefaultSizedBody() throws Exception {
+    StringBuilder sb = new StringBuilder(7 << 20).append("{\"model\":\"e\",\"input\":[");
+    for (int i = 0; i < 2048; i++) {
+      sb.append(i == 0 ? "[" : ",[");
+      for (int j = 0; j < 512; j++) {
+        sb.append(j == 0 ? "" : ",").append(10_000 + (i * 512 + j) % 90_000);
+      }
+      sb.append(']');
+    }
+    byte[] batch = bytes(sb.append("]}").toString());
+    assertThat(batch.length).isLessThan(8 * 1024 * 1024);
+    assertThat(RequestJson.defaults().scan(batch).inputPresent()).isTrue(); // 1,050,626 elements
+    // 8 MiB of "0,": the most elements a default-sized body can hold
+    StringBuilder zeros = new StringBuilder(8 << 20).append("{\"model\":\"e\",\"input\":[0");
+    while (zeros.length() < 8 * 1024 * 1024 - 4) {
+      zeros.append(",0");
+    }
+    assertThat(RequestJson.defaults().scan(bytes(zeros.append("]}").toString())).inputPresent()).isTrue();
   }
 
   @Test
@@ -63,6 +84,53 @@ class RequestJsonTest {
     assertThatThrownBy(() -> json.scan(bytes("{\"model\":\"0123456789a\"}")))
         .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("String value length");
     assertThatThrownBy(() -> json.scan(bytes("{\"0123456789a\":1}"))).isInstanceOf(RequestJson.Refused.class);
+  }
+
+  @Test
+  void stringLimitCoversStringsTheScanDoesNotRead() throws Exception {
+    RequestJson json = new RequestJson(new RequestJson.Limits(8, 1000, 10));
+    assertThat(json.scan(bytes("{\"x\":\"0123456789\",\"messages\":[{\"content\":\"0123456789\"}]}")).object())
+        .isTrue();
+    assertThatThrownBy(() -> json.scan(bytes("{\"messages\":[{\"content\":\"0123456789a\"}]}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("String value length (11)");
+    assertThatThrownBy(() -> json.scan(bytes("{\"x\":\"0123456789a\"}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("String value length (11)");
+    // past Jackson's first buffer too
+    RequestJson wider = new RequestJson(new RequestJson.Limits(8, 1000, 100_000));
+    assertThatThrownBy(() -> wider.scan(bytes("{\"messages\":[\"" + "x".repeat(300_000) + "\"]}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("String value length");
+  }
+
+  @Test
+  void aModelNameLongerThan1024CharsIsRefusedNamingTheField() throws Exception {
+    String longest = "m".repeat(RequestJson.MAX_MODEL_LENGTH);
+    assertThat(RequestJson.defaults().scan(bytes("{\"model\":\"" + longest + "\"}")).model()).isEqualTo(longest);
+    assertThatThrownBy(() -> RequestJson.defaults().scan(bytes("{\"model\":\"" + longest + "m\"}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessage("'model' is longer than 1024 characters");
+    // one of 8 MB, within the string limit
+    assertThatThrownBy(() -> RequestJson.defaults().scan(bytes("{\"model\":\"" + "m".repeat(8_000_000) + "\"}")))
+        .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("'model'");
+  }
+
+  @Test
+  void numbersLongerThan100CharsAreRefusedAndReadingABodyAgainKeepsIntegersAsTheirDigits() throws Exception {
+    String digits = "9".repeat(RequestJson.MAX_NUMBER_LENGTH);
+    String fraction = "0." + "1".repeat(RequestJson.MAX_NUMBER_LENGTH - 2);
+    byte[] ok = bytes("{\"model\":\"m\",\"input\":[" + digits + ",-" + digits.substring(1) + "," + fraction
+        + ",1e300,-0,50256]}");
+    assertThat(RequestJson.defaults().scan(ok).inputPresent()).isTrue();
+    assertThat(new String(RequestJson.member(ok, "input"), StandardCharsets.UTF_8))
+        .isEqualTo(JSON.writeValueAsString(JSON.readTree(ok).get("input")));
+    assertThat(JSON.readTree(RequestJson.withModel(ok, "t")).get("input")).isEqualTo(JSON.readTree(ok).get("input"));
+    for (String tooLong : new String[] {digits + "9", "-" + digits, fraction + "1", "1" + fraction}) {
+      byte[] body = bytes("{\"model\":\"m\",\"input\":[" + tooLong + "]}");
+      assertThatThrownBy(() -> RequestJson.defaults().scan(body)).as(tooLong)
+          .isInstanceOf(RequestJson.Refused.class).hasMessageContaining("Number value length");
+    }
+    // reading a body again is not more permissive than the scan (Jackson's limit, in digits)
+    byte[] body = bytes("{\"model\":\"m\",\"input\":[" + digits + "9]}");
+    assertThatThrownBy(() -> RequestJson.member(body, "input")).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> RequestJson.withModel(body, "t")).isInstanceOf(IllegalStateException.class);
   }
 
   @Test
