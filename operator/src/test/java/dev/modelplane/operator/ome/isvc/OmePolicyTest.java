@@ -51,9 +51,21 @@ class OmePolicyTest {
 
   private static OmeServingPlanner.Result plan(String isvcYaml, String runtimePod, boolean namespaced,
       ServedModel model) {
+    return planWith(isvcYaml, RUNTIME_SPEC.formatted(runtimePod), namespaced, model);
+  }
+
+  /** The violations with a ClusterServingRuntime whose whole {@code spec:} block is {@code runtime}. */
+  private static List<String> fieldsWithRuntime(String isvcYaml, String runtime) {
+    OmeServingPlanner.Result r = planWith(isvcYaml, runtime, false, DECIDED);
+    assertThat(r).as("%s", r).isInstanceOf(OmeServingPlanner.Planned.class);
+    return OmePolicy.violations(((OmeServingPlanner.Planned) r).plan()).stream()
+        .map(WorkloadPolicy.Violation::field).toList();
+  }
+
+  private static OmeServingPlanner.Result planWith(String isvcYaml, String runtime, boolean namespaced,
+      ServedModel model) {
     InferenceService isvc = Serialization.unmarshal("apiVersion: ome.io/v1beta1\nkind: InferenceService\n"
         + isvcYaml, InferenceService.class);
-    String runtime = RUNTIME_SPEC.formatted(runtimePod);
     List<ServingRuntime> own = namespaced ? List.of(Serialization.unmarshal("apiVersion: ome.io/v1beta1\n"
         + "kind: ServingRuntime\nmetadata: {name: mine, namespace: llm}\n" + runtime, ServingRuntime.class))
         : List.of();
@@ -187,5 +199,55 @@ class OmePolicyTest {
               + "directory on the node the operator may mount")
           .doesNotContain("/etc/kubernetes/pki");
     }
+  }
+
+  @Test
+  void aClusterServingRuntimesTopLevelPodFieldsVouchForNoComponent() {
+    // Top-level pod fields are not merged into any component: they cannot make the same field a tenant sets on
+    // spec.router (or spec.engine) the administrators'.
+    String runtime = RUNTIME_SPEC.formatted("").replace("spec:\n", """
+        spec:
+          hostNetwork: true
+          hostIPC: true
+          volumes: [{name: etc, hostPath: {path: /etc}}]
+          containers: [{name: router, securityContext: {privileged: true}}]
+        """);
+    assertThat(fieldsWithRuntime("""
+        metadata: {name: chat, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine: {}
+          router:
+            hostNetwork: true
+            hostIPC: true
+            volumes: [{name: etc, hostPath: {path: /etc}}]
+            runner: {name: router, image: r, securityContext: {privileged: true}}
+        """, runtime)).contains("spec.router.hostNetwork", "spec.router.hostIPC", "spec.router.volumes[etc].hostPath",
+        "spec.router.containers[router].securityContext.privileged");
+  }
+
+  @Test
+  void aClusterServingRuntimesHostPathIsMountedOnlyAsTheRuntimeMountsIt() {
+    String runtime = "volumes: [{name: cache, hostPath: {path: /var/cache/models}}]";
+    String own = RUNTIME_SPEC.formatted(runtime).replace("ports: [{containerPort: 8080}]",
+        "ports: [{containerPort: 8080}]\n      volumeMounts: [{name: cache, mountPath: /cache}]");
+    String isvc = """
+        metadata: {name: chat, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine:
+            %s
+        """;
+    // The runtime's own writable mount in its own container is the administrators'.
+    assertThat(fieldsWithRuntime(isvc.formatted("{}"), own)).isEmpty();
+    // A writable mount the tenant adds, to the runner or a container of its own, is refused; a read-only one passes.
+    assertThat(fieldsWithRuntime(isvc.formatted("""
+        runner: {volumeMounts: [{name: cache, mountPath: /w}]}
+            containers: [{name: mine, image: busybox, volumeMounts: [{name: cache, mountPath: /x}]}]"""), own))
+        .containsExactlyInAnyOrder("spec.engine.containers[ome-container].volumeMounts[/w]",
+            "spec.engine.containers[mine].volumeMounts[/x]");
+    assertThat(fieldsWithRuntime(isvc.formatted("""
+        containers: [{name: mine, image: busybox, volumeMounts: [{name: cache, mountPath: /x, readOnly: true}]}]"""),
+        own)).isEmpty();
   }
 }
