@@ -5,9 +5,13 @@ import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EphemeralContainer;
+import io.fabric8.kubernetes.api.model.Lifecycle;
+import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.SELinuxOptions;
 import io.fabric8.kubernetes.api.model.SeccompProfile;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Service;
@@ -39,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * added capabilities other than {@code NET_BIND_SERVICE}, {@code hostNetwork}/{@code hostPID}/{@code hostIPC},
  * {@code hostPort}s, {@code hostPath} volumes (except the operator's own model directories, mounted read-only only),
  * {@code Unconfined} seccomp or AppArmor profiles (also by annotation), {@code procMount: Unmasked}, Windows host
- * processes and sysctls outside the Pod Security Standard's safe set; in a Service: any type but {@code ClusterIP},
+ * processes, sysctls outside the Pod Security Standard's safe set, SELinux options with a {@code user}, a
+ * {@code role} or a {@code type} other than the container types, and probes or lifecycle handlers that name a
+ * {@code host} (the kubelet would connect there from the node); in a Service: any type but {@code ClusterIP},
  * {@code externalIPs}, {@code loadBalancerIP} and {@code loadBalancerSourceRanges}. Only cluster administrators can
  * label a namespace, so the label is their decision, not the tenant's.
  */
@@ -60,6 +66,9 @@ public final class WorkloadPolicy {
   /** The deprecated seccomp annotations, pod-wide and per container. */
   private static final List<String> SECCOMP_ANNOTATIONS = List.of("seccomp.security.alpha.kubernetes.io/pod",
       "container.seccomp.security.alpha.kubernetes.io/");
+  /** The SELinux types the "baseline" Pod Security Standard allows. */
+  static final Set<String> SELINUX_TYPES = Set.of("container_t", "container_init_t", "container_kvm_t",
+      "container_engine_t");
   private static final String HINT = " (label the namespace " + LABEL + "=" + PRIVILEGED + " to allow it)";
 
   private WorkloadPolicy() {
@@ -169,14 +178,18 @@ public final class WorkloadPolicy {
     for (String kind : List.of("initContainers", "containers")) {
       List<Container> containers = kind.equals("containers") ? spec.getContainers() : spec.getInitContainers();
       for (Container c : containers == null ? List.<Container>of() : containers) {
-        container(out, where, "spec." + kind + "[" + c.getName() + "]", c.getSecurityContext(), c.getPorts(),
-            c.getVolumeMounts(), operatorVolumes);
+        String prefix = "spec." + kind + "[" + c.getName() + "]";
+        container(out, where, prefix, c.getSecurityContext(), c.getPorts(), c.getVolumeMounts(), operatorVolumes);
+        handlers(out, where, prefix, c.getLivenessProbe(), c.getReadinessProbe(), c.getStartupProbe(),
+            c.getLifecycle());
       }
     }
     for (EphemeralContainer c : spec.getEphemeralContainers() == null ? List.<EphemeralContainer>of()
         : spec.getEphemeralContainers()) {
-      container(out, where, "spec.ephemeralContainers[" + c.getName() + "]", c.getSecurityContext(), c.getPorts(),
-          c.getVolumeMounts(), operatorVolumes);
+      String prefix = "spec.ephemeralContainers[" + c.getName() + "]";
+      container(out, where, prefix, c.getSecurityContext(), c.getPorts(), c.getVolumeMounts(), operatorVolumes);
+      handlers(out, where, prefix, c.getLivenessProbe(), c.getReadinessProbe(), c.getStartupProbe(),
+          c.getLifecycle());
     }
     return out;
   }
@@ -223,6 +236,7 @@ public final class WorkloadPolicy {
       out.add(new Violation(where.apply(p + ".runAsNonRoot"), "runAsNonRoot: false is refused" + HINT));
     }
     profiles(out, where, p, sc.getSeccompProfile(), sc.getAppArmorProfile());
+    seLinux(out, where, p, sc.getSeLinuxOptions());
     hostProcess(out, where, p, sc.getWindowsOptions());
     for (Sysctl s : sc.getSysctls() == null ? List.<Sysctl>of() : sc.getSysctls()) {
       if (!SAFE_SYSCTLS.contains(s.getName())) {
@@ -268,6 +282,7 @@ public final class WorkloadPolicy {
       }
     }
     profiles(out, where, p, sc.getSeccompProfile(), sc.getAppArmorProfile());
+    seLinux(out, where, p, sc.getSeLinuxOptions());
     if (sc.getProcMount() != null && !"Default".equals(sc.getProcMount())) {
       out.add(new Violation(where.apply(p + ".procMount"), "procMount " + sc.getProcMount() + " is refused" + HINT));
     }
@@ -284,6 +299,63 @@ public final class WorkloadPolicy {
     if (appArmor != null && "Unconfined".equalsIgnoreCase(appArmor.getType())) {
       out.add(new Violation(where.apply(p + ".appArmorProfile.type"), "an unconfined AppArmor profile is refused"
           + HINT));
+    }
+  }
+
+  /**
+   * SELinux options as the "baseline" Pod Security Standard allows them: no {@code user} or {@code role}, and a
+   * {@code type} only among the container types.
+   */
+  private static void seLinux(List<Violation> out, UnaryOperator<String> where, String p, SELinuxOptions options) {
+    if (options == null) {
+      return;
+    }
+    if (options.getUser() != null && !options.getUser().isEmpty()) {
+      out.add(new Violation(where.apply(p + ".seLinuxOptions.user"), "a chosen SELinux user is refused" + HINT));
+    }
+    if (options.getRole() != null && !options.getRole().isEmpty()) {
+      out.add(new Violation(where.apply(p + ".seLinuxOptions.role"), "a chosen SELinux role is refused" + HINT));
+    }
+    if (options.getType() != null && !options.getType().isEmpty() && !SELINUX_TYPES.contains(options.getType())) {
+      out.add(new Violation(where.apply(p + ".seLinuxOptions.type"), "the SELinux type " + options.getType()
+          + " is refused; only " + String.join(", ", SELINUX_TYPES.stream().sorted().toList()) + " are allowed"
+          + HINT));
+    }
+  }
+
+  /**
+   * Probes and lifecycle handlers that name a host: the kubelet, not the pod, makes these requests, from the node's
+   * network, so a chosen host would let the tenant reach what only the node can.
+   */
+  private static void handlers(List<Violation> out, UnaryOperator<String> where, String prefix, Probe liveness,
+      Probe readiness, Probe startup, Lifecycle lifecycle) {
+    probe(out, where, prefix + ".livenessProbe", liveness);
+    probe(out, where, prefix + ".readinessProbe", readiness);
+    probe(out, where, prefix + ".startupProbe", startup);
+    if (lifecycle != null) {
+      handler(out, where, prefix + ".lifecycle.postStart", lifecycle.getPostStart());
+      handler(out, where, prefix + ".lifecycle.preStop", lifecycle.getPreStop());
+    }
+  }
+
+  private static void probe(List<Violation> out, UnaryOperator<String> where, String p, Probe probe) {
+    if (probe != null) {
+      host(out, where, p + ".httpGet.host", probe.getHttpGet() == null ? null : probe.getHttpGet().getHost());
+      host(out, where, p + ".tcpSocket.host", probe.getTcpSocket() == null ? null : probe.getTcpSocket().getHost());
+    }
+  }
+
+  private static void handler(List<Violation> out, UnaryOperator<String> where, String p, LifecycleHandler h) {
+    if (h != null) {
+      host(out, where, p + ".httpGet.host", h.getHttpGet() == null ? null : h.getHttpGet().getHost());
+      host(out, where, p + ".tcpSocket.host", h.getTcpSocket() == null ? null : h.getTcpSocket().getHost());
+    }
+  }
+
+  private static void host(List<Violation> out, UnaryOperator<String> where, String field, String host) {
+    if (host != null && !host.isEmpty()) {
+      out.add(new Violation(where.apply(field), "a probe or lifecycle handler host (" + host + ") is refused: the "
+          + "kubelet would connect to it from the node; leave it empty to use the pod's IP" + HINT));
     }
   }
 

@@ -97,6 +97,54 @@ class WorkloadPolicyTest {
         .contains("modelplane.dev/workload-policy=privileged"));
   }
 
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "spec: {securityContext: {seLinuxOptions: {user: system_u}}, containers: [{name: server, image: x}]}"
+          + "|spec.securityContext.seLinuxOptions.user",
+      "spec: {securityContext: {seLinuxOptions: {role: sysadm_r}}, containers: [{name: server, image: x}]}"
+          + "|spec.securityContext.seLinuxOptions.role",
+      "spec: {securityContext: {seLinuxOptions: {type: spc_t}}, containers: [{name: server, image: x}]}"
+          + "|spec.securityContext.seLinuxOptions.type",
+      "spec: {containers: [{name: server, image: x, securityContext: {seLinuxOptions: {type: unconfined_t}}}]}"
+          + "|spec.containers[server].securityContext.seLinuxOptions.type",
+      "spec: {initContainers: [{name: i, image: x, securityContext: {seLinuxOptions: {user: u}}}],"
+          + " containers: [{name: server, image: x}]}|spec.initContainers[i].securityContext.seLinuxOptions.user",
+      "spec: {containers: [{name: server, image: x, livenessProbe: {httpGet: {host: 169.254.169.254, port: 80}}}]}"
+          + "|spec.containers[server].livenessProbe.httpGet.host",
+      "spec: {containers: [{name: server, image: x, readinessProbe: {tcpSocket: {host: 10.0.0.1, port: 6443}}}]}"
+          + "|spec.containers[server].readinessProbe.tcpSocket.host",
+      "spec: {containers: [{name: server, image: x, startupProbe: {httpGet: {host: kubernetes.default, port: 443}}}]}"
+          + "|spec.containers[server].startupProbe.httpGet.host",
+      "spec: {containers: [{name: server, image: x, lifecycle: {postStart: {httpGet: {host: 127.0.0.1, port: 80}}}}]}"
+          + "|spec.containers[server].lifecycle.postStart.httpGet.host",
+      "spec: {containers: [{name: server, image: x, lifecycle: {preStop: {tcpSocket: {host: 127.0.0.1, port: 2379}}}}]}"
+          + "|spec.containers[server].lifecycle.preStop.tcpSocket.host",
+  })
+  void seLinuxUserRoleOrOtherTypesAndProbeHostsAreRefused(String podYaml, String field) {
+    List<WorkloadPolicy.Violation> v = check(podYaml);
+    assertThat(v).extracting(WorkloadPolicy.Violation::field).containsExactly(field);
+    assertThat(v.getFirst().message()).endsWith("(label the namespace modelplane.dev/workload-policy=privileged to "
+        + "allow it)");
+  }
+
+  @Test
+  void containerSeLinuxTypesAndProbesWithoutAHostPass() {
+    assertThat(check("""
+        spec:
+          securityContext: {seLinuxOptions: {type: container_t, level: "s0:c123,c456"}}
+          containers:
+          - name: server
+            image: x
+            securityContext: {seLinuxOptions: {type: container_init_t}}
+            livenessProbe: {httpGet: {path: /health, port: 8080}}
+            readinessProbe: {tcpSocket: {port: 8080}}
+            lifecycle: {preStop: {httpGet: {path: /drain, port: 8080, host: ""}}}
+        """)).isEmpty();
+    assertThat(check("spec: {securityContext: {seLinuxOptions: {type: spc_t}}, containers: [{name: server, image: x}]}")
+        .getFirst().message()).startsWith("the SELinux type spc_t is refused; only container_engine_t, "
+            + "container_init_t, container_kvm_t, container_t are allowed");
+  }
+
   @Test
   void fieldsAreNamedInTheUsersResource() {
     UnaryOperator<String> where = p -> p.replace("spec.containers[server].securityContext", "spec.securityContext");

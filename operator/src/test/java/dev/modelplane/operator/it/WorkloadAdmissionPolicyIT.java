@@ -115,6 +115,12 @@ class WorkloadAdmissionPolicyIT {
         "spec.podAnnotations: an unconfined AppArmor or seccomp annotation is refused");
     assertRefusedOnlyUnlabelled(llmkube("spec: {modelRef: m, endpoint: {type: LoadBalancer}}"),
         "spec.endpoint.type: only ClusterIP Services are allowed");
+    assertThat(refusal(llmkube("spec: {modelRef: m, podSecurityContext: {seLinuxOptions: {type: container_t, "
+        + "level: 's0:c1,c2'}}}"), ns)).isNull();
+    assertRefusedOnlyUnlabelled(llmkube("spec: {modelRef: m, securityContext: {seLinuxOptions: {user: system_u}}}"),
+        "spec.securityContext.seLinuxOptions: a user or role, or a type other than container_t");
+    assertRefusedOnlyUnlabelled(llmkube("spec: {modelRef: m, podSecurityContext: {seLinuxOptions: {type: spc_t}}}"),
+        "spec.podSecurityContext.seLinuxOptions: a user or role, or a type other than container_t");
   }
 
   @Test
@@ -135,6 +141,14 @@ class WorkloadAdmissionPolicyIT {
     assertRefusedOnlyUnlabelled(ome("metadata: {annotations: {ome.io/service-type: NodePort}}\n"
         + "spec: {model: {name: llama}, engine: {}}"),
         "metadata.annotations[ome.io/service-type]: only ClusterIP Services are allowed");
+    assertRefusedOnlyUnlabelled(ome("spec: {model: {name: llama}, engine: {securityContext: {seLinuxOptions: "
+        + "{type: spc_t}}}}"), "securityContext.seLinuxOptions with a user or role, or a type other than container_t");
+    assertRefusedOnlyUnlabelled(ome("spec: {model: {name: llama}, engine: {runner: {securityContext: "
+        + "{seLinuxOptions: {role: sysadm_r}}}}}"), "a container's securityContext.seLinuxOptions with a user or role");
+    assertRefusedOnlyUnlabelled(ome("spec: {model: {name: llama}, engine: {runner: {livenessProbe: {httpGet: "
+        + "{host: 169.254.169.254, port: 80}}}}}"), "a container's probe or lifecycle handler with httpGet.host");
+    assertThat(refusal(ome("spec: {model: {name: llama}, engine: {runner: {image: vllm, readinessProbe: {httpGet: "
+        + "{path: /health, port: 8080}}}}}"), ns)).isNull();
 
     String runtime = """
         apiVersion: ome.io/v1beta1
@@ -152,6 +166,9 @@ class WorkloadAdmissionPolicyIT {
         "hostPath volumes are refused");
     assertRefusedOnlyUnlabelled(parse(runtime + "  engineConfig: {runner: {name: ome-container, "
         + "ports: [{containerPort: 80, hostPort: 80}]}}\n"), "hostPort is refused");
+    assertRefusedOnlyUnlabelled(parse(runtime + "  engineConfig: {runner: {name: ome-container, lifecycle: "
+        + "{preStop: {tcpSocket: {host: 10.0.0.1, port: 2379}}}}}\n"),
+        "probe or lifecycle handler with httpGet.host or tcpSocket.host is refused");
   }
 
   @Test

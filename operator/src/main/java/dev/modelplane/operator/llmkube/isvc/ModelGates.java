@@ -10,7 +10,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 
 /**
  * Whether an InferenceService's Models let it be served: a missing or failed Model fails the service (naming the
- * field), a Model that is not Ready yet keeps it Pending. The draft Model of {@code speculativeDecoding.draftModelRef}
+ * field), a Model that is not Ready yet, or whose Ready status was written for an earlier generation of its spec,
+ * keeps it Pending. The draft Model of {@code speculativeDecoding.draftModelRef}
  * is gated the same way.
  */
 public final class ModelGates {
@@ -39,8 +40,13 @@ public final class ModelGates {
           + isvc.getMetadata().getNamespace());
     }
     ModelPhase phase = model.getStatus() == null ? null : model.getStatus().phase();
-    if (phase == ModelPhase.READY) {
+    if (phase == ModelPhase.READY && current(model)) {
       return new ModelGate(ModelGate.State.READY, field, "");
+    }
+    if (phase == ModelPhase.READY) {
+      return new ModelGate(ModelGate.State.NOT_READY, field, "Waiting for " + (field.equals(DRAFT_REF) ? "draft "
+          : "") + "Model " + ref + " to be observed at generation " + model.getMetadata().getGeneration()
+          + " (its Ready status is for an earlier spec)");
     }
     if (phase == ModelPhase.FAILED) {
       Condition degraded = Conditions.find(model.getStatus().conditions(), "Degraded");
@@ -50,5 +56,19 @@ public final class ModelGates {
     }
     return new ModelGate(ModelGate.State.NOT_READY, field, "Waiting for " + (field.equals(DRAFT_REF) ? "draft " : "")
         + "Model " + ref + " to be Ready (phase " + (phase == null ? "unknown" : EnumValues.of(phase)) + ")");
+  }
+
+  /**
+   * Whether a Model's status describes its current spec: its {@code Available} condition was written for
+   * {@code metadata.generation}. A Model whose spec changed after it became Ready (a new {@code spec.source}) is
+   * not served from the old status. A Model without a generation (never stored by an API server) counts as current.
+   */
+  static boolean current(Model model) {
+    Long generation = model.getMetadata() == null ? null : model.getMetadata().getGeneration();
+    if (generation == null) {
+      return true;
+    }
+    Condition available = Conditions.find(model.getStatus().conditions(), "Available");
+    return available != null && generation.equals(available.getObservedGeneration());
   }
 }

@@ -45,17 +45,16 @@ public sealed interface ModelLocation {
   /**
    * The location of a model or fine-tuned weight with {@code storage}, for a pod in {@code namespace}.
    *
+   * <p>A node directory is only ever the one {@code ModelPaths} decided ({@code decidedDir}: {@code spec.storage.path}
+   * or the {@code local://} path checked against the roots and other models, or derived when it is empty), never a
+   * path taken from the spec here: a model whose storage the model agent does not place on the node
+   * ({@code oci://}, {@code gs://}, {@code az://}, {@code github://}, for which {@code ModelPaths} decides no
+   * directory) gets no hostPath and cannot be served from files.
+   *
    * @param field the storage field, for messages
    * @param nodeLabel the agent's node label for it
+   * @param decidedDir the node directory {@code ModelPaths} decided, or null when it decided none
    * @throws IllegalArgumentException with a {@link FieldProblem}-ready message when the files cannot be reached
-   */
-  static ModelLocation of(StorageSpec storage, String namespace, String field, String nodeLabel) {
-    return of(storage, namespace, field, nodeLabel, null);
-  }
-
-  /**
-   * The location, with the node directory {@code decidedDir} (from {@code ModelPaths}: {@code spec.storage.path}
-   * checked against the roots and other models, or derived when it is empty) when not null.
    */
   static ModelLocation of(StorageSpec storage, String namespace, String field, String nodeLabel,
       String decidedDir) {
@@ -76,18 +75,15 @@ public sealed interface ModelLocation {
         }
         yield new Claim(pvc.claim(), pvc.subPath() == null ? "" : pvc.subPath());
       }
-      case StorageUri.Local local -> new HostDirectory(decidedDir != null ? decidedDir : local.path(), nodeLabel);
       case StorageUri.Vendor vendor -> throw new IllegalArgumentException(field + ".storageUri: vendor:// models are "
           + "provided by their vendor's image; they have no files to mount");
       default -> {
-        if (decidedDir != null) {
-          yield new HostDirectory(decidedDir, nodeLabel);
+        if (decidedDir == null) {
+          throw new IllegalArgumentException(field + ".storageUri: " + uri.scheme() + ":// models have no directory "
+              + "on the node the operator may mount (the model agent does not place them there), so no node "
+              + "directory is mounted; use hf://, s3://, local:// or pvc:// storage");
         }
-        if (storage.path() == null || storage.path().isBlank()) {
-          throw new IllegalArgumentException(field + ".path: is required: it is the directory on the node where the "
-              + "model agent puts the files");
-        }
-        yield new HostDirectory(storage.path(), nodeLabel);
+        yield new HostDirectory(decidedDir, nodeLabel);
       }
     };
   }

@@ -8,11 +8,13 @@ import dev.modelplane.operator.common.WorkloadPolicy;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
@@ -20,11 +22,14 @@ import java.util.function.UnaryOperator;
  * The {@link WorkloadPolicy} applied to an OME InferenceService's plan: every component's pod as it would be applied
  * (the InferenceService's component merged over the runtime's template, so a namespaced ServingRuntime, which its
  * tenant writes, is checked as well as the service), and every Service, whose type and load-balancer IP the
- * InferenceService's annotations choose. A ClusterServingRuntime is the administrators': what its own templates set
- * (the same field with the same value, e.g. the {@code hostNetwork} of an RDMA runtime) is not refused; publishing
- * such a runtime lets every namespace use it. Fields are named under the component ({@code spec.engine.hostNetwork},
- * {@code spec.engine.containers[ome-container].securityContext.privileged}, the runner being the container of that
- * name) or by the annotation. The hostPath volumes the model wiring added are the operator's own.
+ * InferenceService's annotations choose. A ClusterServingRuntime is the administrators': what its own template for
+ * the component sets (the same field with the same value in {@code engineConfig} for {@code spec.engine}, e.g. the
+ * {@code hostNetwork} of an RDMA runtime) is not refused; publishing such a runtime lets every namespace use it. Its
+ * top-level pod fields, which the merge does not apply, vouch for nothing, and a hostPath volume it gives may be
+ * mounted writable only where the runtime itself mounts it so. Fields are named under the component
+ * ({@code spec.engine.hostNetwork}, {@code spec.engine.containers[ome-container].securityContext.privileged}, the
+ * runner being the container of that name) or by the annotation. The hostPath volumes the model wiring added are
+ * the operator's own.
  */
 final class OmePolicy {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
@@ -38,6 +43,10 @@ final class OmePolicy {
     for (ComponentPlan c : plan.components()) {
       out.addAll(pod(c.pod(), "spec." + c.component(), c));
       out.addAll(pod(c.worker(), "spec." + c.component() + ".worker", c));
+      if (plan.clusterRuntime() != null) {
+        out.addAll(writableHostPathMounts(c.pod(), "spec." + c.component(), c.operatorHostPaths()));
+        out.addAll(writableHostPathMounts(c.worker(), "spec." + c.component() + ".worker", c.operatorHostPaths()));
+      }
     }
     for (HasMetadata object : plan.objects()) {
       if (object instanceof Service service) {
@@ -55,15 +64,19 @@ final class OmePolicy {
     return out.stream().distinct().toList();
   }
 
-  /** What the policy would refuse in a runtime's own templates, named as in a service using it. */
+  /**
+   * What the policy would refuse in a runtime's own templates, named as in a service using it: only what the merge
+   * puts into that component's pods, i.e. the component's own config ({@code engineConfig} for {@code spec.engine},
+   * with its leader and worker). The runtime's top-level pod fields ({@code hostNetwork}, {@code volumes},
+   * {@code containers[*].securityContext}, ...) are not merged into any component (only its node selector and
+   * container resources are), so they vouch for nothing.
+   */
   static List<WorkloadPolicy.Violation> runtimeViolations(ServingRuntimeSpec runtime) {
     JsonNode top = JSON.convertValue(runtime, JsonNode.class);
     List<WorkloadPolicy.Violation> out = new ArrayList<>();
     for (String[] c : new String[][] {{"engine", "engineConfig"}, {"decoder", "decoderConfig"},
         {"router", "routerConfig"}}) {
       String prefix = "spec." + c[0];
-      out.addAll(template(top, prefix));
-      out.addAll(template(top.get("workers"), prefix + ".worker"));
       JsonNode config = top.get(c[1]);
       out.addAll(template(config, prefix));
       if (config != null) {
@@ -91,7 +104,43 @@ final class OmePolicy {
       pod.remove(key);
     }
     template.set("spec", pod);
-    return pod(JSON.convertValue(template, PodTemplateSpec.class), prefix, Set.of());
+    PodTemplateSpec t = JSON.convertValue(template, PodTemplateSpec.class);
+    List<WorkloadPolicy.Violation> out = new ArrayList<>(pod(t, prefix, Set.of()));
+    out.addAll(writableHostPathMounts(t, prefix, Set.of()));
+    return out;
+  }
+
+  /**
+   * Every writable mount of a hostPath volume (other than the operator's own, which {@link WorkloadPolicy} checks).
+   * In a ClusterServingRuntime's templates these are the administrators' and vouch for the same mount in a service's
+   * pod; any other writable mount of such a volume (a container or mount the tenant added) is refused: a runtime's
+   * hostPath is shared by every namespace using the runtime.
+   */
+  static List<WorkloadPolicy.Violation> writableHostPathMounts(PodTemplateSpec template, String component,
+      Set<WorkloadPolicy.OperatorHostPath> ours) {
+    List<WorkloadPolicy.Violation> out = new ArrayList<>();
+    if (template == null || template.getSpec() == null || template.getSpec().getVolumes() == null) {
+      return out;
+    }
+    Set<String> hostVolumes = new HashSet<>();
+    template.getSpec().getVolumes().stream().filter(v -> v.getHostPath() != null && !ours.contains(
+        new WorkloadPolicy.OperatorHostPath(v.getName(), v.getHostPath().getPath())))
+        .forEach(v -> hostVolumes.add(v.getName()));
+    List<io.fabric8.kubernetes.api.model.Container> containers = new ArrayList<>();
+    Optional.ofNullable(template.getSpec().getInitContainers()).ifPresent(containers::addAll);
+    Optional.ofNullable(template.getSpec().getContainers()).ifPresent(containers::addAll);
+    for (var container : containers) {
+      for (VolumeMount m : container.getVolumeMounts() == null ? List.<VolumeMount>of()
+          : container.getVolumeMounts()) {
+        if (hostVolumes.contains(m.getName()) && !Boolean.TRUE.equals(m.getReadOnly())) {
+          out.add(new WorkloadPolicy.Violation(component + ".containers[" + container.getName() + "].volumeMounts["
+              + m.getMountPath() + "]", "the runtime's hostPath volume " + m.getName() + " may only be mounted "
+              + "read-only here, as the ClusterServingRuntime does not mount it writable in this container (label "
+              + "the namespace " + WorkloadPolicy.LABEL + "=" + WorkloadPolicy.PRIVILEGED + " to allow it)"));
+        }
+      }
+    }
+    return out;
   }
 
   private static List<WorkloadPolicy.Violation> pod(PodTemplateSpec template, String component, ComponentPlan c) {

@@ -15,8 +15,8 @@ import java.util.Map;
  * @param annotations the model object's annotations (e.g. {@code models.ome.io/category})
  * @param spec the model's spec
  * @param fineTuned the FineTunedWeight served on top of it, or null
- * @param modelDir the model's node directory as {@code ModelPaths} decided it, or null (no node directory, or not
- *     decided)
+ * @param modelDir the model's node directory as {@code ModelPaths} decided it, or null when it decided none (then no
+ *     node directory is mounted)
  * @param weightDir the FineTunedWeight's node directory, or null
  */
 public record ServedModel(BaseModelKey key, Map<String, String> annotations, BaseModelSpec spec,
@@ -26,12 +26,6 @@ public record ServedModel(BaseModelKey key, Map<String, String> annotations, Bas
 
   public ServedModel {
     annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
-  }
-
-  /** A served model whose node directories are not decided (they come from the specs). */
-  public ServedModel(BaseModelKey key, Map<String, String> annotations, BaseModelSpec spec,
-      FineTunedWeight fineTuned) {
-    this(key, annotations, spec, fineTuned, null, null);
   }
 
   /** The model's name. */

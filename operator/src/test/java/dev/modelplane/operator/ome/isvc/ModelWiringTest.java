@@ -117,14 +117,21 @@ class ModelWiringTest {
 
   @Test
   void locationsFollowTheStorageScheme() {
-    assertThat(ModelLocation.of(storage("hf://meta/llama", "/raid/llama"), "llm", "spec.storage", LABEL))
-        .isEqualTo(new ModelLocation.HostDirectory("/raid/llama", LABEL));
-    assertThat(ModelLocation.of(storage("local:///data/llama", null), "llm", "spec.storage", LABEL))
-        .isEqualTo(new ModelLocation.HostDirectory("/data/llama", LABEL));
-    assertThat(ModelLocation.of(storage("pvc://models/llama", null), "llm", "spec.storage", LABEL))
+    assertThat(ModelLocation.of(storage("pvc://models/llama", null), "llm", "spec.storage", LABEL, null))
         .isEqualTo(new ModelLocation.Claim("models", "llama"));
-    assertThat(ModelLocation.of(storage("pvc://llm:models/llama", null), "llm", "spec.storage", LABEL))
+    assertThat(ModelLocation.of(storage("pvc://llm:models/llama", null), "llm", "spec.storage", LABEL, null))
         .isEqualTo(new ModelLocation.Claim("models", "llama"));
+  }
+
+  @Test
+  void aSpecPathIsNeverMountedWithoutADecidedDirectory() {
+    // Before, the spec's path was mounted as is when no directory was decided.
+    assertThatThrownBy(() -> ModelLocation.of(storage("local:///data/llama", null), "llm", "spec.storage", LABEL,
+        null)).hasMessageStartingWith("spec.storage.storageUri: local:// models have no directory on the node");
+    assertThatThrownBy(() -> ModelLocation.of(storage("oci://n/ns/b/bucket/o/llama", "/etc"), "llm", "spec.storage",
+        LABEL, null)).hasMessage("spec.storage.storageUri: oci:// models have no directory on the node the operator may "
+            + "mount (the model agent does not place them there), so no node directory is mounted; use hf://, "
+            + "s3://, local:// or pvc:// storage");
   }
 
   @Test
@@ -138,13 +145,10 @@ class ModelWiringTest {
   @Test
   void locationsThatCannotBeMountedAreExplained() {
     assertThatThrownBy(() -> ModelLocation.of(storage("pvc://other:models/llama", null), "llm", "spec.storage",
-        LABEL)).hasMessage("spec.storage.storageUri: the claim models is in namespace other, but a pod can only "
+        LABEL, null)).hasMessage("spec.storage.storageUri: the claim models is in namespace other, but a pod can only "
             + "mount claims of its own namespace (llm)");
-    assertThatThrownBy(() -> ModelLocation.of(storage("hf://meta/llama", null), "llm", "spec.storage", LABEL))
-        .hasMessage("spec.storage.path: is required: it is the directory on the node where the model agent puts "
-            + "the files");
     assertThatThrownBy(() -> ModelLocation.of(storage("vendor://meta/llm/llama", null), "llm", "spec.storage",
-        LABEL)).hasMessageContaining("vendor:// models are provided by their vendor's image");
+        LABEL, null)).hasMessageContaining("vendor:// models are provided by their vendor's image");
   }
 
   private static StorageSpec storage(String uri, String path) {

@@ -28,7 +28,7 @@ class OmeLabelsTest {
     BaseModelSpec spec = new BaseModelSpec(new ModelFormat("safetensors", "1.0.0", null, null), null, null, null,
         null, null, null, null, null, null, null, null, "meta", null, null, null, null, null, null);
     return new ServedModel(new BaseModelKey(null, "llama-3-1-8b"), Map.of("models.ome.io/category", "LARGE",
-        "ome.io/base-model-decryption-key-name", "k"), spec, ft);
+        "ome.io/base-model-decryption-key-name", "k"), spec, ft, null, null);
   }
 
   private static FineTunedWeight lora(boolean merged) throws Exception {

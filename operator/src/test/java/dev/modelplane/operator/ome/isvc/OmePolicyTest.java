@@ -38,22 +38,50 @@ class OmePolicyTest {
             ports: [{containerPort: 8080}]
       """;
 
+  /** The model as the resolution decided it: its node directory is /raid/llama. */
+  private static final ServedModel DECIDED = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), null,
+      "/raid/llama", null);
+
   private static List<String> fields(String isvcYaml, String runtimePod, boolean namespaced) {
+    OmeServingPlanner.Result r = plan(isvcYaml, runtimePod, namespaced, DECIDED);
+    assertThat(r).as("%s", r).isInstanceOf(OmeServingPlanner.Planned.class);
+    return OmePolicy.violations(((OmeServingPlanner.Planned) r).plan()).stream()
+        .map(WorkloadPolicy.Violation::field).toList();
+  }
+
+  private static OmeServingPlanner.Result plan(String isvcYaml, String runtimePod, boolean namespaced,
+      ServedModel model) {
+    return planWith(isvcYaml, RUNTIME_SPEC.formatted(runtimePod), namespaced, model);
+  }
+
+  /** The violations with a ClusterServingRuntime whose whole {@code spec:} block is {@code runtime}. */
+  private static List<String> fieldsWithRuntime(String isvcYaml, String runtime) {
+    OmeServingPlanner.Result r = planWith(isvcYaml, runtime, false, DECIDED);
+    assertThat(r).as("%s", r).isInstanceOf(OmeServingPlanner.Planned.class);
+    return OmePolicy.violations(((OmeServingPlanner.Planned) r).plan()).stream()
+        .map(WorkloadPolicy.Violation::field).toList();
+  }
+
+  private static OmeServingPlanner.Result planWith(String isvcYaml, String runtime, boolean namespaced,
+      ServedModel model) {
     InferenceService isvc = Serialization.unmarshal("apiVersion: ome.io/v1beta1\nkind: InferenceService\n"
         + isvcYaml, InferenceService.class);
-    String runtime = RUNTIME_SPEC.formatted(runtimePod);
     List<ServingRuntime> own = namespaced ? List.of(Serialization.unmarshal("apiVersion: ome.io/v1beta1\n"
         + "kind: ServingRuntime\nmetadata: {name: mine, namespace: llm}\n" + runtime, ServingRuntime.class))
         : List.of();
     List<ClusterServingRuntime> cluster = namespaced ? List.of() : List.of(Serialization.unmarshal(
         "apiVersion: ome.io/v1beta1\nkind: ClusterServingRuntime\nmetadata: {name: vllm}\n" + runtime,
         ClusterServingRuntime.class));
-    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), null);
-    OmeServingPlanner.Result r = OmeServingPlanner.plan(isvc, PredictorConversion.effective(isvc.getSpec()), model,
-        own, cluster, OperatorSettings.defaults());
-    assertThat(r).as("%s", r).isInstanceOf(OmeServingPlanner.Planned.class);
-    return OmePolicy.violations(((OmeServingPlanner.Planned) r).plan()).stream()
-        .map(WorkloadPolicy.Violation::field).toList();
+    return OmeServingPlanner.plan(isvc, PredictorConversion.effective(isvc.getSpec()), model, own, cluster,
+        OperatorSettings.defaults());
+  }
+
+  private static List<String> hostPaths(OmeServingPlanner.Result r) {
+    return ((OmeServingPlanner.Planned) r).plan().objects().stream()
+        .filter(o -> o instanceof io.fabric8.kubernetes.api.model.apps.Deployment)
+        .flatMap(o -> ((io.fabric8.kubernetes.api.model.apps.Deployment) o).getSpec().getTemplate().getSpec()
+            .getVolumes().stream())
+        .filter(v -> v.getHostPath() != null).map(v -> v.getHostPath().getPath()).toList();
   }
 
   private static List<String> fields(String isvcYaml) {
@@ -138,5 +166,88 @@ class OmePolicyTest {
         spec: {model: {name: llama}, engine: {}}
         """)).containsExactly("metadata.annotations[ome.io/service-type]",
         "metadata.annotations[ome.io/load-balancer-ip]");
+  }
+
+  @Test
+  void onlyTheDecidedDirectoryIsMountedNeverTheSpecsPath() {
+    // spec.storage.path says /raid/llama; the resolution decided another directory: that one is mounted.
+    ServedModel decided = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), null,
+        "/raid/models/_cluster/llama", null);
+    OmeServingPlanner.Result r = plan("""
+        metadata: {name: chat, namespace: llm}
+        spec: {model: {name: llama}, engine: {}}
+        """, "", false, decided);
+    assertThat(hostPaths(r)).containsOnly("/raid/models/_cluster/llama");
+  }
+
+  @Test
+  void aModelWithoutADecidedNodeDirectoryGetsNoHostPathAndIsBlocked() {
+    // oci:// (like gs://, az://, github://) is not placed on the node: the resolution decides no directory, and the
+    // spec's path (here the API server's keys) is never mounted.
+    for (String uri : List.of("oci://n/ns/b/bucket/o/llama", "gs://bucket/llama", "az://acct/c/llama",
+        "github://org/repo@v1")) {
+      ClusterBaseModel oci = Serialization.unmarshal(Serialization.asYaml(MODEL).replace("hf://meta/llama", uri)
+          .replace("/raid/llama", "/etc/kubernetes/pki"), ClusterBaseModel.class);
+      ServedModel notOnNode = new ServedModel(BaseModelKey.of(oci), Map.of(), oci.getSpec(), null, null, null);
+      OmeServingPlanner.Result r = plan("""
+          metadata: {name: chat, namespace: llm}
+          spec: {model: {name: llama}, engine: {}}
+          """, "", false, notOnNode);
+      assertThat(r).as(uri).isInstanceOf(OmeServingPlanner.Blocked.class);
+      assertThat(((OmeServingPlanner.Blocked) r).blocked().message()).as(uri)
+          .contains("spec.storage.storageUri: " + uri.substring(0, uri.indexOf(':')) + ":// models have no "
+              + "directory on the node the operator may mount")
+          .doesNotContain("/etc/kubernetes/pki");
+    }
+  }
+
+  @Test
+  void aClusterServingRuntimesTopLevelPodFieldsVouchForNoComponent() {
+    // Top-level pod fields are not merged into any component: they cannot make the same field a tenant sets on
+    // spec.router (or spec.engine) the administrators'.
+    String runtime = RUNTIME_SPEC.formatted("").replace("spec:\n", """
+        spec:
+          hostNetwork: true
+          hostIPC: true
+          volumes: [{name: etc, hostPath: {path: /etc}}]
+          containers: [{name: router, securityContext: {privileged: true}}]
+        """);
+    assertThat(fieldsWithRuntime("""
+        metadata: {name: chat, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine: {}
+          router:
+            hostNetwork: true
+            hostIPC: true
+            volumes: [{name: etc, hostPath: {path: /etc}}]
+            runner: {name: router, image: r, securityContext: {privileged: true}}
+        """, runtime)).contains("spec.router.hostNetwork", "spec.router.hostIPC", "spec.router.volumes[etc].hostPath",
+        "spec.router.containers[router].securityContext.privileged");
+  }
+
+  @Test
+  void aClusterServingRuntimesHostPathIsMountedOnlyAsTheRuntimeMountsIt() {
+    String runtime = "volumes: [{name: cache, hostPath: {path: /var/cache/models}}]";
+    String own = RUNTIME_SPEC.formatted(runtime).replace("ports: [{containerPort: 8080}]",
+        "ports: [{containerPort: 8080}]\n      volumeMounts: [{name: cache, mountPath: /cache}]");
+    String isvc = """
+        metadata: {name: chat, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine:
+            %s
+        """;
+    // The runtime's own writable mount in its own container is the administrators'.
+    assertThat(fieldsWithRuntime(isvc.formatted("{}"), own)).isEmpty();
+    // A writable mount the tenant adds, to the runner or a container of its own, is refused; a read-only one passes.
+    assertThat(fieldsWithRuntime(isvc.formatted("""
+        runner: {volumeMounts: [{name: cache, mountPath: /w}]}
+            containers: [{name: mine, image: busybox, volumeMounts: [{name: cache, mountPath: /x}]}]"""), own))
+        .containsExactlyInAnyOrder("spec.engine.containers[ome-container].volumeMounts[/w]",
+            "spec.engine.containers[mine].volumeMounts[/x]");
+    assertThat(fieldsWithRuntime(isvc.formatted("""
+        containers: [{name: mine, image: busybox, volumeMounts: [{name: cache, mountPath: /x, readOnly: true}]}]"""),
+        own)).isEmpty();
   }
 }

@@ -71,7 +71,8 @@ class OmeServingPlannerTest {
   }
 
   private static OmePlan plan(InferenceService isvc, FineTunedWeight weight, OperatorSettings settings) {
-    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), weight);
+    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), weight, "/raid/llama",
+        weight == null ? null : "/raid/adapters/support");
     OmeServingPlanner.Result r = OmeServingPlanner.plan(isvc, PredictorConversion.effective(isvc.getSpec()), model,
         List.of(), List.of(RUNTIME), settings);
     assertThat(r).as("%s", r).isInstanceOf(OmeServingPlanner.Planned.class);
@@ -83,7 +84,7 @@ class OmeServingPlannerTest {
   }
 
   private static String blocked(String yaml) {
-    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), null);
+    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), null, "/raid/llama", null);
     InferenceService isvc = isvc(yaml);
     OmeServingPlanner.Result r = OmeServingPlanner.plan(isvc, isvc.getSpec(), model, List.of(), List.of(RUNTIME),
         OperatorSettings.defaults());
