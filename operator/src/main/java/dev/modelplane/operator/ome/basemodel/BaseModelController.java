@@ -107,7 +107,7 @@ public abstract class BaseModelController<R extends CustomResource<?, ModelStatu
     var configMaps = NodeReportSources.configMaps(context, kind, mine, settings.modelAgentNamespace());
     var nodes = NodeReportSources.nodes(context, kind, mine, configMaps, settings.modelAgentNamespace());
     List<EventSource<?, R>> sources = new java.util.ArrayList<>(List.of(configMaps, nodes));
-    sources.addAll(PathClaims.sources(context, kind, paths));
+    sources.addAll(PathClaims.sources(context, kind, paths, settings.namespaces()));
     return sources;
   }
 

@@ -34,23 +34,31 @@ final class PathClaims {
     return "paths-" + type.getSimpleName().toLowerCase(java.util.Locale.ROOT);
   }
 
-  /** One informer per kind. */
+  /**
+   * One informer per kind.
+   *
+   * @param watched the namespaces the operator serves (empty: all); BaseModels are read only there, also by the
+   *     controllers of cluster-scoped kinds, which could not list them cluster-wide in namespaced mode
+   */
   static <R extends CustomResource<?, ModelStatusSpec>> List<InformerEventSource<?, R>> sources(
-      EventSourceContext<R> context, Class<R> kind, ModelPaths paths) {
+      EventSourceContext<R> context, Class<R> kind, ModelPaths paths, Set<String> watched) {
     List<InformerEventSource<?, R>> sources = new ArrayList<>();
     for (Class<? extends HasMetadata> type : KINDS) {
-      sources.add(source(context, kind, type, paths));
+      sources.add(source(context, kind, type, paths, watched));
     }
     return sources;
   }
 
   private static <T extends HasMetadata, R extends CustomResource<?, ModelStatusSpec>> InformerEventSource<T, R>
-      source(EventSourceContext<R> context, Class<R> kind, Class<T> type, ModelPaths paths) {
+      source(EventSourceContext<R> context, Class<R> kind, Class<T> type, ModelPaths paths, Set<String> watched) {
     var config = InformerEventSourceConfiguration.from(type, kind).withName(sourceName(type))
         .withSecondaryToPrimaryMapper(changed -> affected(context, changed, paths))
         .withPrimaryToSecondaryMapper((R model) -> Set.of());
-    if (io.fabric8.kubernetes.api.model.Namespaced.class.isAssignableFrom(type)) {
+    boolean namespaced = io.fabric8.kubernetes.api.model.Namespaced.class.isAssignableFrom(type);
+    if (namespaced && io.fabric8.kubernetes.api.model.Namespaced.class.isAssignableFrom(kind)) {
       config.withNamespacesInheritedFromController();
+    } else if (namespaced && !watched.isEmpty()) {
+      config.withNamespaces(watched);
     } else {
       config.withWatchAllNamespaces();
     }
