@@ -234,7 +234,8 @@ class UpEndToEndIT {
   private static Map<String, Double> served(List<String> ips) throws IOException, InterruptedException {
     Map<String, Double> out = new HashMap<>();
     for (String ip : ips) {
-      String text = http.send(HttpRequest.newBuilder(URI.create("http://" + ip + ":8080/metrics")).build(),
+      String text = http.send(HttpRequest.newBuilder(URI.create("http://" + ip + ":8080/metrics"))
+          .timeout(Duration.ofSeconds(20)).build(),
           HttpResponse.BodyHandlers.ofString()).body();
       out.put(ip, text.lines().filter(l -> l.startsWith("vllm:request_success_total"))
           .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum());

@@ -32,8 +32,11 @@ final class HttpFrontend {
 
   /** Listens on {@code port} (0: a free one) with one server per event loop; completes with the actual port. */
   Future<Integer> listen(String host, int port, int instances) {
+    // HTTP/1.1 only, as vLLM's server: a client asking for an h2c upgrade gets an HTTP/1.1 answer. Upgraded
+    // connections stalled after the 101 on larger answers (a /metrics page of some 50 KB) for clients that ask for
+    // the upgrade by default, such as the JDK's HttpClient.
     HttpServerOptions options = new HttpServerOptions().setHost(host).setTcpNoDelay(true).setIdleTimeout(0)
-        .setCompressionSupported(false).setAcceptBacklog(4096);
+        .setCompressionSupported(false).setAcceptBacklog(4096).setHttp2ClearTextEnabled(false);
     // Servers on one event loop each share the socket only when they name the same port, so port 0 is resolved
     // to a free port first.
     int concrete;
