@@ -101,8 +101,10 @@ class JobPodsIT {
         Path result = files.filter(f -> f.getFileName().toString().contains("_num_concurrency_" + concurrency + "_"))
             .findFirst().orElseThrow(() -> new AssertionError("no result for concurrency " + concurrency));
         JsonNode metrics = JSON.readTree(result.toFile()).get("aggregated_metrics");
-        // genai-bench stops near --max-requests-per-run: a few more or fewer are counted (those in flight).
-        assertThat(metrics.get("num_completed_requests").asInt()).as(result.toString()).isBetween(15, 25);
+        // genai-bench stops near --max-requests-per-run (20): a few more or fewer are counted, those in flight
+        // when it checks; on a busy machine it checks late enough to count up to three requests per user more.
+        assertThat(metrics.get("num_completed_requests").asInt()).as(result.toString())
+            .isBetween(15, 20 + 3 * concurrency + 2);
         assertThat(metrics.get("error_rate").asDouble()).isZero();
         assertThat(metrics.path("stats").path("num_output_tokens").path("mean").asDouble()).isPositive();
       }
