@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * llama.cpp only: reads the start of one Ready pod's server log, once per pod, to learn where the model was loaded
- * ({@link AccelerationLog}); a GPU service that offloaded no layer gets a {@code RunningOnCPU} Warning.
+ * ({@link AccelerationLog}); a GPU service that offloaded no layer gets a {@code RunningOnCPU} Warning. Reading and
+ * remembering are separate steps, so a reconcile that stops before its status is recorded reads the log again.
  */
 final class AccelerationReader {
   private static final Logger LOG = LoggerFactory.getLogger(AccelerationReader.class);
@@ -33,38 +34,51 @@ final class AccelerationReader {
     this.events = events;
   }
 
-  /** The acceleration of a new Ready pod, or null when nothing new was read (the status keeps its value). */
-  AccelerationStatus read(InferenceService isvc, ServingPlan plan, GpuPlan gpu, Collection<Pod> pods,
-      KubernetesClient client) {
+  /**
+   * One pod's server log, read.
+   *
+   * @param podUid the pod's uid
+   * @param podName the pod's name
+   * @param status where the model was loaded, or null when the log was unavailable or did not say
+   */
+  record Reading(String podUid, String podName, AccelerationStatus status) {
+  }
+
+  /** The log of the first Ready pod, unless that pod's log was read already; null when there is nothing new. */
+  Reading read(InferenceService isvc, ServingPlan plan, Collection<Pod> pods, KubernetesClient client) {
     if (!CONTAINER.equals(plan.renderer().containerName())) {
       return null;
     }
-    ResourceID id = ResourceID.fromResource(isvc);
     for (Pod pod : pods) {
       if (pod.getMetadata().getDeletionTimestamp() != null || !StartupProtection.ready(pod)) {
         continue;
       }
       String uid = pod.getMetadata().getUid();
-      if (uid == null || uid.equals(readFrom.put(id, uid))) {
+      if (uid == null || uid.equals(readFrom.get(ResourceID.fromResource(isvc)))) {
         return null;
       }
-      return parse(isvc, pod, gpu, client);
+      return new Reading(uid, pod.getMetadata().getName(), parse(isvc, pod, client));
     }
     return null;
   }
 
-  private AccelerationStatus parse(InferenceService isvc, Pod pod, GpuPlan gpu, KubernetesClient client) {
+  /** Remembers the pod read, so its log is not read again, and warns when a GPU service runs on the CPU. */
+  void remember(InferenceService isvc, Reading reading, GpuPlan gpu) {
+    readFrom.put(ResourceID.fromResource(isvc), reading.podUid());
+    AccelerationStatus a = reading.status();
+    if (a != null && gpu.count() > 0 && Integer.valueOf(0).equals(a.layersOffloaded())) {
+      events.warning(isvc, "RunningOnCPU", "pod " + reading.podName() + " asked for " + gpu.count() + " "
+          + gpu.resourceName() + " but llama.cpp offloaded 0 of " + a.layersTotal()
+          + " layers: the model runs on the CPU (check the image's GPU backend and the device plugin)");
+    }
+  }
+
+  private static AccelerationStatus parse(InferenceService isvc, Pod pod, KubernetesClient client) {
     String ns = isvc.getMetadata().getNamespace();
     String podName = pod.getMetadata().getName();
     try {
-      AccelerationStatus a = AccelerationLog.parse(Clients.withoutRetries(client).pods().inNamespace(ns)
+      return AccelerationLog.parse(Clients.withoutRetries(client).pods().inNamespace(ns)
           .withName(podName).inContainer(CONTAINER).limitBytes(LOG_BYTES).getLog());
-      if (a != null && gpu.count() > 0 && Integer.valueOf(0).equals(a.layersOffloaded())) {
-        events.warning(isvc, "RunningOnCPU", "pod " + podName + " asked for " + gpu.count() + " "
-            + gpu.resourceName() + " but llama.cpp offloaded 0 of " + a.layersTotal()
-            + " layers: the model runs on the CPU (check the image's GPU backend and the device plugin)");
-      }
-      return a;
     } catch (KubernetesClientException e) {
       LOG.debug("server log unavailable isvc={}/{} pod={} error=\"{}\"", ns, isvc.getMetadata().getName(), podName,
           e.getMessage());

@@ -15,6 +15,7 @@ import dev.modelplane.operator.scheduling.GpuQueue;
 import dev.modelplane.operator.scheduling.SchedulingInfo;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -28,20 +29,25 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles LLMKube InferenceServices: observe (Model, live Deployment, pods, PriorityClasses, nodes) → validate →
- * reconcile the owned objects through the workflow → record status through {@link IsvcStatusAggregator}. Problems
- * with the spec become conditions and Warning Events, never exceptions. A service is looked at again on a timer only
- * when something is due: an API error (30 s), the next pod expiry ({@code maxPodLifetimeSeconds}), a rollout waiting
- * for idle servers (5 s), or an integration whose CRDs are missing (60 s). Deletion is {@link InferenceServiceFinalizer}'s.
+ * Reconciles LLMKube InferenceServices in four steps. <em>Observe</em> reads: the Model, live Deployment, pods,
+ * PriorityClasses and nodes from the caches, the claim and namespace lookups, the idle probes and a new pod's server
+ * log; it validates and plans, but writes nothing. <em>Apply</em> writes: the owned objects through the workflow (or
+ * the removal of a refused service's workload), the integrations, startup protection on the pods, the GPU queue, an
+ * expired pod's eviction and a failing ReplicaSet's nudge. <em>Record</em> builds the status through
+ * {@link IsvcStatusAggregator} and calls nothing; the status is then written when it changed, with a Warning Event
+ * per new problem. Problems with the spec become conditions and Warning Events, never exceptions. A service is
+ * looked at again on a timer only when something is due: an API error (30 s), the next pod expiry
+ * ({@code maxPodLifetimeSeconds}), a rollout waiting for idle servers (5 s), or an integration whose CRDs are missing
+ * (60 s). Deletion is {@link InferenceServiceFinalizer}'s.
  */
 @ControllerConfiguration(name = InferenceServiceReconciler.NAME)
 @Workflow(explicitInvocation = true, handleExceptionsInReconciler = true, dependents = {
@@ -94,61 +100,77 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
   }
 
   /**
-   * What the caches show about one service before anything is applied.
+   * What observe found, before anything was written.
    *
-   * @param model the served Model, or null
-   * @param draft the draft Model, or null
-   * @param gate whether the Models allow serving
-   * @param classes PriorityClass values by name
+   * @param facts what the status is built from
    * @param live the live Deployment, or null
-   * @param problems validation problems
+   * @param pods the service's pods
+   * @param gpu the GPUs each pod asks for
+   * @param plan what to apply, or null when nothing is (a Model not Ready or invalid, a fatal problem, a refusal)
+   * @param objects the objects built from the plan, or null
+   * @param refused the workload policy refuses the service ({@link IsvcPolicy}): what runs of it goes
+   * @param reading a new Ready pod's server log, or null
    */
-  private record Observed(Model model, Model draft, ModelGate gate, Map<String, Integer> classes, Deployment live,
-      List<FieldProblem> problems) {
+  private record Seen(IsvcObservation.Observed facts, Deployment live, List<Pod> pods, GpuPlan gpu, ServingPlan plan,
+      IsvcObjects objects, boolean refused, AccelerationReader.Reading reading) {
   }
 
   /**
-   * The outcome of applying the owned objects.
+   * The plan, as far as one could be made.
    *
-   * @param plan the plan, or null when nothing was applied
+   * @param plan the plan, or null
+   * @param objects the objects built from it, or null
    * @param gate the Model gate (FAILED when a Model's source turned out invalid)
-   * @param live the Deployment after the workflow, or null
-   * @param error why applying failed, or null
-   * @param conflict the objects changed under us: run again shortly
-   * @param rollout the waitForIdle decision, or null
-   * @param integrations the SLO and gateway outcome, or null when nothing was applied
-   * @param refused what the workload policy refuses ({@link IsvcPolicy}); nothing was applied then
+   * @param refusals what the workload policy refuses of the plan
    */
-  private record Applied(ServingPlan plan, ModelGate gate, Deployment live, String error, boolean conflict,
-      RolloutGate.Decision rollout, Integrations.Outcome integrations, List<FieldProblem> refused) {
-    Applied(ServingPlan plan, ModelGate gate, Deployment live, String error, boolean conflict,
-        RolloutGate.Decision rollout, Integrations.Outcome integrations) {
-      this(plan, gate, live, error, conflict, rollout, integrations, List.of());
-    }
+  private record Planned(ServingPlan plan, IsvcObjects objects, ModelGate gate, List<FieldProblem> refusals) {
+  }
+
+  /**
+   * What apply did.
+   *
+   * @param facts what the status is built from; null after a conflict
+   * @param conflict the objects changed under us: run again shortly, record nothing
+   * @param recycleAgain when the expired-pod check wants another look, or null
+   * @param nudgeAgain when the ReplicaSet nudge wants another look, or null
+   */
+  private record Done(IsvcObservation.Applied facts, boolean conflict, Duration recycleAgain, Duration nudgeAgain) {
+    static final Done CONFLICT = new Done(null, true, null, null);
+  }
+
+  /**
+   * The status to write and the problems to announce.
+   *
+   * @param status the whole status
+   * @param newProblems problems not reported before: one Warning Event each
+   */
+  private record Recorded(InferenceServiceStatus status, List<FieldProblem> newProblems) {
   }
 
   @Override
   public UpdateControl<InferenceService> reconcile(InferenceService isvc, Context<InferenceService> context) {
-    Observed seen = observe(isvc, context);
-    Applied applied = apply(isvc, seen, context);
-    if (applied.conflict()) {
+    Seen seen = observe(isvc, context);
+    Done done = apply(isvc, seen, context);
+    if (done.conflict()) {
       LOG.info("retry isvc={}/{} reason=conflict", isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
       return UpdateControl.<InferenceService>noUpdate().rescheduleAfter(CONFLICT_RETRY);
     }
-    record(isvc, seen, applied, context);
-    Duration next = Reschedule.earliest(evictor.evictExpired(isvc, applied.plan(), applied.live(),
-            context.getSecondaryResources(Pod.class), context.getClient()),
-        applied.integrations() == null ? null : applied.integrations().recheck(),
-        applied.rollout() == null ? null : applied.rollout().recheck(),
-        applied.error() == null ? null : ERROR_RETRY, nudge.nudge(applied.live(), context.getClient()),
-        applied.refused().isEmpty() ? null : POLICY_RECHECK);
+    writeStatus(isvc, record(isvc, seen, done, clock.instant()), context);
+    Duration next = Reschedule.earliest(done.recycleAgain(),
+        done.facts().integrations() == null ? null : done.facts().integrations().recheck(),
+        seen.facts().rollout() == null ? null : seen.facts().rollout().recheck(),
+        done.facts().reconcileError() == null ? null : ERROR_RETRY, done.nudgeAgain(),
+        seen.refused() ? POLICY_RECHECK : null);
     UpdateControl<InferenceService> control = UpdateControl.noUpdate();
     return next == null ? control : control.rescheduleAfter(next);
   }
 
-
-  /** Observe and validate, from the informer caches (plus one claim lookup for {@code modelCache.claimName}). */
-  private Observed observe(InferenceService isvc, Context<InferenceService> context) {
+  /**
+   * Reads, validates and plans; writes nothing. Besides the informer caches it looks up the claim of
+   * {@code modelCache.claimName} and the namespace's policy label, probes the servers' idleness
+   * ({@code rolloutPolicy.waitForIdle}) and reads a new Ready pod's server log.
+   */
+  private Seen observe(InferenceService isvc, Context<InferenceService> context) {
     String ns = isvc.getMetadata().getNamespace();
     Model model = IsvcReferences.model(context, ns, isvc.getSpec().modelRef());
     String draftRef = ModelGates.draftRef(isvc);
@@ -159,86 +181,109 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
       problems.addAll(IsvcValidator.validate(isvc, model, draft, facts));
     }
     IsvcReferences.missingCacheClaim(isvc, context.getClient()).ifPresent(problems::add);
-    return new Observed(model, draft, ModelGates.of(isvc, model, draft), facts.priorityClasses(),
-        context.getSecondaryResource(Deployment.class).orElse(null), problems);
+    Deployment live = context.getSecondaryResource(Deployment.class).orElse(null);
+    List<Pod> pods = List.copyOf(context.getSecondaryResources(Pod.class));
+    Planned planned = plan(isvc, model, draft, problems, live, context);
+    ServingPlan plan = planned.refusals().isEmpty() ? planned.plan() : null;
+    RolloutGate.Decision rollout = plan == null ? null : RolloutGate.decide(isvc, plan.renderer().runtimeName(),
+        planned.objects().deployment(), live, pods, plan.containerPort(), RolloutGate.deferredSince(isvc),
+        clock.instant(), t -> idleProbe.probe(t.ip(), t.port(), t.check()));
+    AccelerationReader.Reading reading = plan == null ? null
+        : acceleration.read(isvc, plan, pods, context.getClient());
+    GpuPlan gpu = model == null ? GpuPlan.NONE : GpuPlan.of(isvc.getSpec(), model);
+    Set<String> gpuResources = new LinkedHashSet<>(GpuPlan.KNOWN_RESOURCES);
+    gpuResources.add(gpu.resourceName());
+    problems.addAll(planned.refusals());
+    IsvcObservation.Observed observed = new IsvcObservation.Observed(planned.gate(), problems,
+        plan == null ? null : SchedulingInfo.of(pods, gpuResources),
+        GpuWaits.effectivePriority(isvc, facts.priorityClasses()),
+        plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(),
+        Boolean.TRUE.equals(isvc.getSpec().suspend()), LlmkubeServerSpec.mode(isvc.getSpec()).value(),
+        reading == null ? null : reading.status(), rollout);
+    return new Seen(observed, live, pods, gpu, plan, plan == null ? null : planned.objects(),
+        !planned.refusals().isEmpty(), reading);
   }
 
-  /** Builds the objects and runs the workflow, unless a Model is not Ready or a problem is fatal. */
-  private Applied apply(InferenceService isvc, Observed seen, Context<InferenceService> context) {
-    if (seen.gate().state() != ModelGate.State.READY || seen.problems().stream().anyMatch(FieldProblem::fatal)) {
-      return new Applied(null, seen.gate(), seen.live(), null, false, null, null);
+  /** The plan and its objects, unless a Model is not Ready or a problem is fatal; then what the policy refuses. */
+  private Planned plan(InferenceService isvc, Model model, Model draft, List<FieldProblem> problems, Deployment live,
+      Context<InferenceService> context) {
+    ModelGate gate = ModelGates.of(isvc, model, draft);
+    if (gate.state() != ModelGate.State.READY || problems.stream().anyMatch(FieldProblem::fatal)) {
+      return new Planned(null, null, gate, List.of());
     }
     ServingPlan plan;
     try {
-      plan = ServingPlan.of(isvc, seen.model(), seen.draft(), settings);
+      plan = ServingPlan.of(isvc, model, draft, settings);
     } catch (IllegalArgumentException e) {
-      return new Applied(null, new ModelGate(ModelGate.State.FAILED, "spec.modelRef", "a Model is invalid: "
-          + e.getMessage()), seen.live(), null, false, null, null);
+      return new Planned(null, null, new ModelGate(ModelGate.State.FAILED, "spec.modelRef", "a Model is invalid: "
+          + e.getMessage()), List.of());
     }
-    Deployment live = seen.live();
     IsvcObjects objects = IsvcObjects.build(plan, live == null || live.getSpec() == null ? null
         : live.getSpec().getReplicas());
-    List<FieldProblem> refused = IsvcPolicy.refusals(plan, objects, context.getClient());
-    if (!refused.isEmpty()) {
-      // Nothing of a refused service runs: what an earlier spec (or an earlier namespace label) let through goes.
-      removeWorkload(isvc, context);
-      return new Applied(null, seen.gate(), null, null, false, null, null, refused);
-    }
-    RolloutGate.Decision rollout = RolloutGate.decide(isvc, plan.renderer().runtimeName(), objects.deployment(), live,
-        List.copyOf(context.getSecondaryResources(Pod.class)), plan.containerPort(), RolloutGate.deferredSince(isvc),
-        clock.instant(), t -> idleProbe.probe(t.ip(), t.port(), t.check()));
-    if (rollout != null && rollout.defer() && RolloutGate.deferredSince(isvc) == null) {
-      events.normal(isvc, "RolloutDeferred", rollout.message());
-    }
-    IsvcContext.put(context, objects);
-    IsvcContext.putDeferTemplate(context, rollout != null && rollout.defer());
-    IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
-    WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
-    Integrations.Outcome integrations = Integrations.apply(context.getClient(), isvc, plan, objects.integrations());
-    return new Applied(plan, seen.gate(), context.getSecondaryResource(Deployment.class).orElse(live),
-        WorkflowErrors.describe(result), WorkflowErrors.onlyConflicts(result), rollout, integrations);
+    return new Planned(plan, objects, gate, IsvcPolicy.refusals(plan, objects, context.getClient()));
   }
 
-  /** Queue bookkeeping, status aggregation, Events for new problems, and the status write when it changed. */
-  private void record(InferenceService isvc, Observed seen, Applied applied, Context<InferenceService> context) {
-    String ns = isvc.getMetadata().getNamespace();
-    String name = isvc.getMetadata().getName();
-    ServingPlan plan = applied.plan();
-    Deployment live = applied.live();
-    GpuPlan gpu = seen.model() == null ? GpuPlan.NONE : GpuPlan.of(isvc.getSpec(), seen.model());
-    Set<String> gpuResources = new LinkedHashSet<>(GpuPlan.KNOWN_RESOURCES);
-    gpuResources.add(gpu.resourceName());
-    SchedulingInfo scheduling = plan == null ? null
-        : SchedulingInfo.of(context.getSecondaryResources(Pod.class), gpuResources);
-    if (plan != null) {
-      StartupProtection.apply(context.getClient(), ns, StartupProtection.changes(isvc.getSpec(),
-          context.getSecondaryResources(Pod.class)));
+  /**
+   * Writes: the owned objects through the workflow (or, for a refused service, the removal of its workload), the
+   * integrations, startup protection on the pods and what a new server log tells; then the GPU queue, the eviction
+   * of an expired pod and the nudge of a ReplicaSet whose pods are refused.
+   */
+  private Done apply(InferenceService isvc, Seen seen, Context<InferenceService> context) {
+    KubernetesClient client = context.getClient();
+    Deployment live = seen.live();
+    String error = null;
+    Integrations.Outcome integrations = null;
+    if (seen.refused()) {
+      // Nothing of a refused service runs: what an earlier spec (or an earlier namespace label) let through goes.
+      removeWorkload(isvc, context);
+      live = null;
+    } else if (seen.plan() != null) {
+      RolloutGate.Decision rollout = seen.facts().rollout();
+      if (rollout != null && rollout.defer() && RolloutGate.deferredSince(isvc) == null) {
+        events.normal(isvc, "RolloutDeferred", rollout.message());
+      }
+      IsvcContext.put(context, seen.objects());
+      IsvcContext.putDeferTemplate(context, rollout != null && rollout.defer());
+      IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
+      WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+      integrations = Integrations.apply(client, isvc, seen.plan(), seen.objects().integrations());
+      if (WorkflowErrors.onlyConflicts(result)) {
+        return Done.CONFLICT;
+      }
+      live = context.getSecondaryResource(Deployment.class).orElse(live);
+      error = WorkflowErrors.describe(result);
+      StartupProtection.apply(client, isvc.getMetadata().getNamespace(),
+          StartupProtection.changes(isvc.getSpec(), seen.pods()));
+      if (seen.reading() != null) {
+        acceleration.remember(isvc, seen.reading(), seen.gpu());
+      }
     }
-    Integer effectivePriority = GpuWaits.effectivePriority(isvc, seen.classes());
-    boolean suspended = Boolean.TRUE.equals(isvc.getSpec().suspend());
-    int desired = IsvcObservation.desiredReplicas(isvc, plan, live);
-    boolean waiting = scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status())
-        && desired > 0;
-    int position = gpuWaits.track(isvc, waiting, effectivePriority, gpu.count() > 0 && (waiting
-        || seen.problems().stream().anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"))));
-    List<FieldProblem> problems = new ArrayList<>(seen.problems());
-    problems.addAll(applied.refused());
-    IsvcObservation observation = new IsvcObservation(name, generation(isvc), isvc.getStatus(), applied.gate(),
-        problems, applied.error(), live, desired, scheduling, position, effectivePriority,
-        plan == null ? previousEndpoint(isvc) : plan.endpointUrl(), gpu.count(), gpu.resourceName(), suspended,
-        LlmkubeServerSpec.mode(isvc.getSpec()).value(),
-        plan == null ? null : acceleration.read(isvc, plan, gpu, context.getSecondaryResources(Pod.class),
-            context.getClient()),
-        applied.rollout(), applied.integrations());
-    InferenceServiceStatus status = IsvcStatusAggregator.aggregate(observation, clock.instant());
-    for (FieldProblem problem : IsvcStatusAggregator.newProblems(isvc.getStatus(),
-        IsvcStatusAggregator.problems(observation))) {
+    int desired = IsvcObservation.desiredReplicas(isvc, seen.plan(), live);
+    boolean waiting = seen.facts().waitingForGpu() && desired > 0;
+    int position = gpuWaits.track(isvc, waiting, seen.facts().effectivePriority(), seen.gpu().count() > 0 && (waiting
+        || seen.facts().problems().stream().anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"))));
+    return new Done(new IsvcObservation.Applied(live, error, desired, position, integrations), false,
+        evictor.evictExpired(isvc, seen.plan(), live, seen.pods(), client), nudge.nudge(live, client));
+  }
+
+  /** Builds the status and picks the problems not reported before; pure. */
+  private static Recorded record(InferenceService isvc, Seen seen, Done done, Instant now) {
+    IsvcObservation observation = new IsvcObservation(isvc.getMetadata().getName(), generation(isvc),
+        isvc.getStatus(), seen.facts(), done.facts());
+    return new Recorded(IsvcStatusAggregator.aggregate(observation, now),
+        IsvcStatusAggregator.newProblems(isvc.getStatus(), IsvcStatusAggregator.problems(observation)));
+  }
+
+  /** One Warning Event per new problem, then the status, when it changed. */
+  private void writeStatus(InferenceService isvc, Recorded recorded, Context<InferenceService> context) {
+    for (FieldProblem problem : recorded.newProblems()) {
       events.warning(isvc, problem.reason(), problem.describe());
     }
+    InferenceServiceStatus status = recorded.status();
     if (!status.equals(isvc.getStatus())) {
-      LOG.info("status isvc={}/{} phase={} ready={}/{} queue={} generation={}", ns, name,
-          status.phase(), status.readyReplicas(), status.desiredReplicas(), status.queuePosition(),
-          isvc.getMetadata().getGeneration());
+      LOG.info("status isvc={}/{} phase={} ready={}/{} queue={} generation={}", isvc.getMetadata().getNamespace(),
+          isvc.getMetadata().getName(), status.phase(), status.readyReplicas(), status.desiredReplicas(),
+          status.queuePosition(), isvc.getMetadata().getGeneration());
       StatusWriter.write(isvc, status, InferenceService::new, context, settings.useSsa());
     }
   }

@@ -14,46 +14,65 @@ import java.util.List;
  * @param name the service's name
  * @param generation {@code metadata.generation}
  * @param previous the status before this reconcile, or null
- * @param model the referenced Model's state
- * @param problems validation problems
- * @param reconcileError why applying the owned objects failed, or null
- * @param deployment the live Deployment, or null
- * @param desiredReplicas replicas wanted now (the HPA's count while it manages the service)
- * @param scheduling why pods are not scheduled, or null
- * @param queuePosition 1-based GPU queue position, 0 when not queued
- * @param effectivePriority value of the PriorityClass the pods use, or null when unknown
- * @param endpoint the endpoint URL, or null before a plan exists
- * @param gpuCount GPUs per pod
- * @param gpuResource the GPU resource requested
- * @param suspended {@code spec.suspend} holds the service at zero pods
- * @param mode the resolved serving mode ({@code chat}, {@code embedding}, {@code rerank})
- * @param acceleration where the server placed the model, read from its log; null keeps the previous value
- * @param rollout the {@code rolloutPolicy.waitForIdle} decision, or null when the service does not wait
- * @param integrations the SLO and gateway outcome, or null when nothing was applied (the previous state stays)
+ * @param observed what the caches, the API and the pods showed before anything was applied, and the plan made of it
+ * @param applied what applying left behind
  */
-public record IsvcObservation(
-    String name,
-    long generation,
-    InferenceServiceStatus previous,
-    ModelGate model,
-    List<FieldProblem> problems,
-    String reconcileError,
-    Deployment deployment,
-    int desiredReplicas,
-    SchedulingInfo scheduling,
-    int queuePosition,
-    Integer effectivePriority,
-    String endpoint,
-    int gpuCount,
-    String gpuResource,
-    boolean suspended,
-    String mode,
-    AccelerationStatus acceleration,
-    RolloutGate.Decision rollout,
-    Integrations.Outcome integrations) {
+public record IsvcObservation(String name, long generation, InferenceServiceStatus previous, Observed observed,
+    Applied applied) {
 
-  public IsvcObservation {
-    problems = problems == null ? List.of() : List.copyOf(problems);
+  /**
+   * What was seen before anything was applied.
+   *
+   * @param model the referenced Models' state (failed too when the plan found a Model invalid)
+   * @param problems validation problems, then what the workload policy refuses
+   * @param scheduling why pods are not scheduled, or null when nothing is applied
+   * @param effectivePriority value of the PriorityClass the pods use, or null when unknown
+   * @param endpoint the endpoint URL, or null before a plan exists
+   * @param gpuCount GPUs per pod
+   * @param gpuResource the GPU resource requested
+   * @param suspended {@code spec.suspend} holds the service at zero pods
+   * @param mode the resolved serving mode ({@code chat}, {@code embedding}, {@code rerank})
+   * @param acceleration where the server placed the model, read from its log; null keeps the previous value
+   * @param rollout the {@code rolloutPolicy.waitForIdle} decision, or null when the service does not wait
+   */
+  public record Observed(
+      ModelGate model,
+      List<FieldProblem> problems,
+      SchedulingInfo scheduling,
+      Integer effectivePriority,
+      String endpoint,
+      int gpuCount,
+      String gpuResource,
+      boolean suspended,
+      String mode,
+      AccelerationStatus acceleration,
+      RolloutGate.Decision rollout) {
+
+    public Observed {
+      problems = problems == null ? List.of() : List.copyOf(problems);
+    }
+
+    /** Whether the pods are waiting for GPUs the scheduler cannot find. */
+    public boolean waitingForGpu() {
+      return scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status());
+    }
+  }
+
+  /**
+   * What applying the owned objects left behind.
+   *
+   * @param deployment the Deployment after applying, or null
+   * @param reconcileError why applying the owned objects failed, or null
+   * @param desiredReplicas replicas wanted now (the HPA's count while it manages the service)
+   * @param queuePosition 1-based GPU queue position, 0 when not queued
+   * @param integrations the SLO and gateway outcome, or null when nothing was applied (the previous state stays)
+   */
+  public record Applied(
+      Deployment deployment,
+      String reconcileError,
+      int desiredReplicas,
+      int queuePosition,
+      Integrations.Outcome integrations) {
   }
 
   /**
@@ -73,11 +92,6 @@ public record IsvcObservation(
     public ModelGate worst(ModelGate other) {
       return other.state.ordinal() > state.ordinal() ? other : this;
     }
-  }
-
-  /** Whether the pods are waiting for GPUs the scheduler cannot find. */
-  public boolean waitingForGpu() {
-    return scheduling != null && SchedulingInfo.INSUFFICIENT_GPU.equals(scheduling.status());
   }
 
   /**

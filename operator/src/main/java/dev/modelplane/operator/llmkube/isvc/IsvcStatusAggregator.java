@@ -4,7 +4,10 @@ import dev.modelplane.api.llmkube.v1alpha1.InferenceServicePhase;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.llmkube.isvc.IsvcObservation.Applied;
+import dev.modelplane.operator.llmkube.isvc.IsvcObservation.Observed;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.apps.DeploymentStatus;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -33,13 +36,14 @@ public final class IsvcStatusAggregator {
   }
 
   public static InferenceServiceStatus aggregate(IsvcObservation o, Instant now) {
+    Observed seen = o.observed();
+    Applied done = o.applied();
     InferenceServiceStatus prev = o.previous();
-    int ready = o.deployment() == null || o.deployment().getStatus() == null
-        || o.deployment().getStatus().getReadyReplicas() == null ? 0 : o.deployment().getStatus().getReadyReplicas();
-    int observed = o.deployment() == null || o.deployment().getStatus() == null
-        || o.deployment().getStatus().getReplicas() == null ? 0 : o.deployment().getStatus().getReplicas();
-    int desired = o.desiredReplicas();
-    List<FieldProblem> fatal = o.problems().stream().filter(FieldProblem::fatal).toList();
+    DeploymentStatus live = done.deployment() == null ? null : done.deployment().getStatus();
+    int ready = live == null || live.getReadyReplicas() == null ? 0 : live.getReadyReplicas();
+    int observed = live == null || live.getReplicas() == null ? 0 : live.getReplicas();
+    int desired = done.desiredReplicas();
+    List<FieldProblem> fatal = seen.problems().stream().filter(FieldProblem::fatal).toList();
     InferenceServicePhase phase = phase(o, fatal, ready, desired);
     boolean waiting = phase == InferenceServicePhase.WAITING_FOR_GPU;
     long gen = o.generation();
@@ -52,12 +56,12 @@ public final class IsvcStatusAggregator {
         : Conditions.set(c, AVAILABLE, Conditions.FALSE, unavailableReason(phase), readyMessage, gen, now);
 
     c = switch (phase) {
-      case PENDING -> Conditions.set(c, PROGRESSING, Conditions.TRUE, "Pending", o.model().message(), gen, now);
+      case PENDING -> Conditions.set(c, PROGRESSING, Conditions.TRUE, "Pending", seen.model().message(), gen, now);
       case CREATING -> Conditions.set(c, PROGRESSING, Conditions.TRUE, "Creating",
           "Creating inference service (" + readyMessage + ")", gen, now);
       case PROGRESSING -> Conditions.set(c, PROGRESSING, Conditions.TRUE, "Progressing", readyMessage, gen, now);
       case WAITING_FOR_GPU -> Conditions.set(c, PROGRESSING, Conditions.TRUE, "WaitingForGPU",
-          "Queued at position " + o.queuePosition() + " waiting for GPU", gen, now);
+          "Queued at position " + done.queuePosition() + " waiting for GPU", gen, now);
       case READY -> Conditions.set(c, PROGRESSING, Conditions.FALSE, "Ready", readyMessage, gen, now);
       case STOPPED -> Conditions.set(c, PROGRESSING, Conditions.FALSE, "Stopped", "Scaled to 0 replicas", gen, now);
       case SUSPENDED -> Conditions.set(c, PROGRESSING, Conditions.FALSE, "Suspended", "spec.suspend is true", gen,
@@ -67,48 +71,48 @@ public final class IsvcStatusAggregator {
 
     c = degraded(c, o, fatal, gen, now);
 
-    if (o.gpuCount() > 0) {
-      boolean exceeds = o.problems().stream().anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"));
+    if (seen.gpuCount() > 0) {
+      boolean exceeds = seen.problems().stream().anyMatch(p -> p.reason().equals("ExceedsNodeCapacity"));
       c = waiting ? Conditions.set(c, GPU_AVAILABLE, Conditions.FALSE, "InsufficientGPU",
-              "Waiting for GPU resources: " + waitingFor(o), gen, now)
+              "Waiting for GPU resources: " + waitingFor(seen), gen, now)
           : exceeds ? Conditions.set(c, GPU_AVAILABLE, Conditions.FALSE, "ExceedsNodeCapacity",
-              o.gpuCount() + " " + o.gpuResource() + " per pod exceeds every node", gen, now)
+              seen.gpuCount() + " " + seen.gpuResource() + " per pod exceeds every node", gen, now)
           : Conditions.set(c, GPU_AVAILABLE, Conditions.TRUE, "GPUsAvailable", "", gen, now);
     } else {
       c = Conditions.remove(c, GPU_AVAILABLE);
     }
 
-    if (o.rollout() != null) {
-      c = Conditions.set(c, ROLLOUT_DEFERRED, o.rollout().defer() ? Conditions.TRUE : Conditions.FALSE,
-          o.rollout().reason(), o.rollout().message(), gen, now);
-    } else if (o.model().state() == IsvcObservation.ModelGate.State.READY) {
+    if (seen.rollout() != null) {
+      c = Conditions.set(c, ROLLOUT_DEFERRED, seen.rollout().defer() ? Conditions.TRUE : Conditions.FALSE,
+          seen.rollout().reason(), seen.rollout().message(), gen, now);
+    } else if (seen.model().state() == IsvcObservation.ModelGate.State.READY) {
       c = Conditions.remove(c, ROLLOUT_DEFERRED);
     }
 
-    if (o.integrations() != null) {
-      c = integration(c, Integrations.SLO_READY, o.integrations().slo(), gen, now);
-      c = integration(c, Integrations.GATEWAY_READY, o.integrations().gateway(), gen, now);
+    if (done.integrations() != null) {
+      c = integration(c, Integrations.SLO_READY, done.integrations().slo(), gen, now);
+      c = integration(c, Integrations.GATEWAY_READY, done.integrations().gateway(), gen, now);
     }
 
-    boolean scheduled = o.scheduling() != null;
+    boolean scheduled = seen.scheduling() != null;
     InferenceServiceStatus next = new InferenceServiceStatus(
         phase,
         c,
-        o.model().state() == IsvcObservation.ModelGate.State.READY,
-        o.endpoint(),
+        seen.model().state() == IsvcObservation.ModelGate.State.READY,
+        seen.endpoint(),
         observed,
         ready,
         desired,
         IsvcLabels.selectorString(o.name()),
-        o.effectivePriority(),
-        waiting ? o.queuePosition() : 0,
-        scheduled ? o.scheduling().status() : null,
-        scheduled ? o.scheduling().message() : null,
-        waiting ? waitingFor(o) : null,
+        seen.effectivePriority(),
+        waiting ? done.queuePosition() : 0,
+        scheduled ? seen.scheduling().status() : null,
+        scheduled ? seen.scheduling().message() : null,
+        waiting ? waitingFor(seen) : null,
         prev == null ? null : prev.lastUpdated(),
-        o.mode(),
-        o.acceleration() != null ? o.acceleration() : prev == null ? null : prev.acceleration(),
-        o.integrations() != null ? o.integrations().gatewayStatus() : prev == null ? null : prev.gateway());
+        seen.mode(),
+        seen.acceleration() != null ? seen.acceleration() : prev == null ? null : prev.acceleration(),
+        done.integrations() != null ? done.integrations().gatewayStatus() : prev == null ? null : prev.gateway());
     if (prev != null && withoutTimestamp(prev).equals(withoutTimestamp(next))) {
       return prev;
     }
@@ -123,23 +127,25 @@ public final class IsvcStatusAggregator {
   }
 
   static InferenceServicePhase phase(IsvcObservation o, List<FieldProblem> fatal, int ready, int desired) {
-    if (o.suspended()) {
+    Observed seen = o.observed();
+    Applied done = o.applied();
+    if (seen.suspended()) {
       return InferenceServicePhase.SUSPENDED;
     }
-    switch (o.model().state()) {
+    switch (seen.model().state()) {
       case MISSING, FAILED -> {
         return InferenceServicePhase.FAILED;
       }
       default -> {
       }
     }
-    if (!fatal.isEmpty() || (o.reconcileError() != null && o.deployment() == null)) {
+    if (!fatal.isEmpty() || (done.reconcileError() != null && done.deployment() == null)) {
       return InferenceServicePhase.FAILED;
     }
-    if (ready == 0 && desired > 0 && replicaFailure(o) != null) {
+    if (ready == 0 && desired > 0 && replicaFailure(done) != null) {
       return InferenceServicePhase.FAILED;
     }
-    if (o.model().state() == IsvcObservation.ModelGate.State.NOT_READY) {
+    if (seen.model().state() == IsvcObservation.ModelGate.State.NOT_READY) {
       return InferenceServicePhase.PENDING;
     }
     if (desired > 0 && ready >= desired) {
@@ -151,7 +157,7 @@ public final class IsvcStatusAggregator {
     if (desired == 0) {
       return InferenceServicePhase.STOPPED;
     }
-    if (o.waitingForGpu()) {
+    if (seen.waitingForGpu()) {
       return InferenceServicePhase.WAITING_FOR_GPU;
     }
     return InferenceServicePhase.CREATING;
@@ -186,28 +192,30 @@ public final class IsvcStatusAggregator {
    * applied, then the rest. Each is one entry of the Degraded message and one Warning Event.
    */
   public static List<FieldProblem> problems(IsvcObservation o) {
+    Observed seen = o.observed();
+    Applied done = o.applied();
     List<FieldProblem> all = new java.util.ArrayList<>();
-    switch (o.model().state()) {
-      case MISSING -> all.add(FieldProblem.fatal(o.model().field(), "ModelNotFound", o.model().message()));
-      case FAILED -> all.add(FieldProblem.fatal(o.model().field(), "ModelFailed", o.model().message()));
+    switch (seen.model().state()) {
+      case MISSING -> all.add(FieldProblem.fatal(seen.model().field(), "ModelNotFound", seen.model().message()));
+      case FAILED -> all.add(FieldProblem.fatal(seen.model().field(), "ModelFailed", seen.model().message()));
       default -> {
       }
     }
-    o.problems().stream().filter(FieldProblem::fatal).forEach(all::add);
-    if (o.reconcileError() != null) {
-      all.add(FieldProblem.warning("", "ReconcileError", o.reconcileError()));
+    seen.problems().stream().filter(FieldProblem::fatal).forEach(all::add);
+    if (done.reconcileError() != null) {
+      all.add(FieldProblem.warning("", "ReconcileError", done.reconcileError()));
     }
-    String failure = replicaFailure(o);
+    String failure = replicaFailure(done);
     if (failure != null) {
       all.add(FieldProblem.warning(fieldOf(failure), "ReplicaFailure", "pods cannot be created: " + failure));
     }
-    o.problems().stream().filter(p -> !p.fatal()).forEach(all::add);
+    seen.problems().stream().filter(p -> !p.fatal()).forEach(all::add);
     return all;
   }
 
   /** The Deployment's ReplicaFailure message (the API server refused its pods), or null. */
-  static String replicaFailure(IsvcObservation o) {
-    return o.deployment() == null ? null : ReplicaSetNudge.replicaFailure(o.deployment());
+  static String replicaFailure(Applied done) {
+    return done.deployment() == null ? null : ReplicaSetNudge.replicaFailure(done.deployment());
   }
 
   /** The spec field a pod-admission error points at, when it names one. */
@@ -235,10 +243,10 @@ public final class IsvcStatusAggregator {
   }
 
   /** {@code <resource>: <count>}, with the count the pods really request. */
-  static String waitingFor(IsvcObservation o) {
-    String resource = o.scheduling() != null && o.scheduling().gpuResource() != null ? o.scheduling().gpuResource()
-        : o.gpuResource();
-    return resource + ": " + o.gpuCount();
+  static String waitingFor(Observed seen) {
+    String resource = seen.scheduling() != null && seen.scheduling().gpuResource() != null
+        ? seen.scheduling().gpuResource() : seen.gpuResource();
+    return resource + ": " + seen.gpuCount();
   }
 
   private static InferenceServiceStatus withoutTimestamp(InferenceServiceStatus s) {

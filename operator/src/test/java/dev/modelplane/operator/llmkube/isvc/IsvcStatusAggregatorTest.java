@@ -2,11 +2,14 @@ package dev.modelplane.operator.llmkube.isvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServicePhase;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.llmkube.isvc.IsvcObservation.Applied;
 import dev.modelplane.operator.llmkube.isvc.IsvcObservation.ModelGate;
+import dev.modelplane.operator.llmkube.isvc.IsvcObservation.Observed;
 import dev.modelplane.operator.scheduling.SchedulingInfo;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -28,9 +31,17 @@ class IsvcStatusAggregatorTest {
 
   private static IsvcObservation obs(InferenceServiceStatus prev, ModelGate gate, List<FieldProblem> problems,
       Deployment d, int desired, SchedulingInfo scheduling, int position, int gpus) {
-    return new IsvcObservation("chat", 3, prev, gate, problems, null, d, desired, scheduling, position, 100000,
+    return new IsvcObservation("chat", 3, prev, new Observed(gate, problems, scheduling, 100000,
         "http://chat.ns.svc.cluster.local:8080/v1/chat/completions", gpus, gpus > 0 ? "amd.com/gpu" : "nvidia.com/gpu",
-        false, "chat", null, null, null);
+        false, "chat", null, null), new Applied(d, null, desired, position, null));
+  }
+
+  /** A service with one ready pod of one wanted, 10000 priority, no GPU queue, no integrations. */
+  private static IsvcObservation oneReady(InferenceServiceStatus prev, int gpus, boolean suspended, String mode,
+      AccelerationStatus acceleration, RolloutGate.Decision rollout) {
+    return new IsvcObservation("chat", 1, prev, new Observed(ModelGate.READY, List.of(), null, 10000, null, gpus,
+        "nvidia.com/gpu", suspended, mode, acceleration, rollout),
+        new Applied(deployment(1, 1), null, suspended ? 0 : 1, 0, null));
   }
 
   private static Condition condition(InferenceServiceStatus s, String type) {
@@ -163,20 +174,17 @@ class IsvcStatusAggregatorTest {
 
   @Test
   void accelerationReadFromTheLogIsReportedAndKeptUntilSomethingNewIsRead() {
-    var acc = new dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus("CUDA0 (NVIDIA L4)", 33, 33);
-    IsvcObservation first = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 1, "nvidia.com/gpu", false, "chat", acc, null, null);
+    var acc = new AccelerationStatus("CUDA0 (NVIDIA L4)", 33, 33);
+    IsvcObservation first = oneReady(null, 1, false, "chat", acc, null);
     InferenceServiceStatus s = IsvcStatusAggregator.aggregate(first, T1);
     assertThat(s.acceleration()).isEqualTo(acc);
-    IsvcObservation later = new IsvcObservation("chat", 1, s, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 1, "nvidia.com/gpu", false, "chat", null, null, null);
+    IsvcObservation later = oneReady(s, 1, false, "chat", null, null);
     assertThat(IsvcStatusAggregator.aggregate(later, T1).acceleration()).isEqualTo(acc);
   }
 
   @Test
   void suspendedWinsAndTheModeIsReported() {
-    IsvcObservation o = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1), 0,
-        null, 0, 10000, null, 0, "nvidia.com/gpu", true, "embedding", null, null, null);
+    IsvcObservation o = oneReady(null, 0, true, "embedding", null, null);
     InferenceServiceStatus s = IsvcStatusAggregator.aggregate(o, T1);
     assertThat(s.phase()).isEqualTo(InferenceServicePhase.SUSPENDED);
     assertThat(s.mode()).isEqualTo("embedding");
@@ -197,21 +205,18 @@ class IsvcStatusAggregatorTest {
   @Test
   void theRolloutDecisionIsTheRolloutDeferredConditionWhoseTimeMarksWhenTheWaitBegan() {
     RolloutGate.Decision waiting = new RolloutGate.Decision(true, "WaitingForIdle", "waits", java.time.Duration.ofSeconds(5));
-    IsvcObservation first = new IsvcObservation("chat", 1, null, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 0, "nvidia.com/gpu", false, "chat", null, waiting, null);
+    IsvcObservation first = oneReady(null, 0, false, "chat", null, waiting);
     InferenceServiceStatus s = IsvcStatusAggregator.aggregate(first, T1);
     assertThat(condition(s, "RolloutDeferred").getStatus()).isEqualTo("True");
     assertThat(condition(s, "RolloutDeferred").getReason()).isEqualTo("WaitingForIdle");
     String since = condition(s, "RolloutDeferred").getLastTransitionTime();
 
-    IsvcObservation again = new IsvcObservation("chat", 1, s, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 0, "nvidia.com/gpu", false, "chat", null,
-        new RolloutGate.Decision(true, "WaitingForIdle", "still waits", java.time.Duration.ofSeconds(5)), null);
+    IsvcObservation again = oneReady(s, 0, false, "chat", null,
+        new RolloutGate.Decision(true, "WaitingForIdle", "still waits", java.time.Duration.ofSeconds(5)));
     InferenceServiceStatus s2 = IsvcStatusAggregator.aggregate(again, T1.plusSeconds(30));
     assertThat(condition(s2, "RolloutDeferred").getLastTransitionTime()).isEqualTo(since);
 
-    IsvcObservation off = new IsvcObservation("chat", 1, s2, ModelGate.READY, List.of(), null, deployment(1, 1),
-        1, null, 0, 10000, null, 0, "nvidia.com/gpu", false, "chat", null, null, null);
+    IsvcObservation off = oneReady(s2, 0, false, "chat", null, null);
     assertThat(IsvcStatusAggregator.aggregate(off, T1.plusSeconds(60)).conditions())
         .noneSatisfy(c -> assertThat(c.getType()).isEqualTo("RolloutDeferred"));
   }
