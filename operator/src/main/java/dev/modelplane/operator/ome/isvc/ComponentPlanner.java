@@ -75,14 +75,18 @@ final class ComponentPlanner {
     String name = OmeServingPlanner.componentName(isvc.getMetadata().getName(), component);
     PodSpec pod = PodTemplating.resolve(merged.leader() != null ? merged.leader() : merged.pod(), isvc.getMetadata());
     PodSpec worker = merged.worker() == null ? null : PodTemplating.resolve(merged.worker(), isvc.getMetadata());
-    String main = merged.mainContainer();
-    if (component.equals(ROUTER)) {
+    boolean router = component.equals(ROUTER);
+    if (router) {
       routerDefaults(pod, (RouterSpec) merged.spec(), prefillDecode);
-      main = ModelWiring.mainContainer(pod, main) == null ? null : ModelWiring.mainContainer(pod, main).getName();
-    } else {
-      AcceleratorOverrides.apply(ModelWiring.mainContainer(pod, main), accelerator);
+    }
+    // Each pod's serving container, resolved once: the one the runtime names, else the first. Wiring copies the pod,
+    // so from here on it is found by its name.
+    Container serving = ModelWiring.mainContainer(pod, merged.mainContainer());
+    Container workerServing = worker == null ? null : ModelWiring.mainContainer(worker, merged.mainContainer());
+    if (!router) {
+      AcceleratorOverrides.apply(serving, accelerator);
       if (worker != null) {
-        AcceleratorOverrides.apply(ModelWiring.mainContainer(worker, main), accelerator);
+        AcceleratorOverrides.apply(workerServing, accelerator);
       }
     }
     if (pod.getContainers() == null || pod.getContainers().isEmpty()
@@ -91,10 +95,12 @@ final class ComponentPlanner {
           + "image; give one in spec." + component + ".runner.image or choose a runtime whose " + component
           + "Config sets it");
     }
+    String main = serving == null ? null : serving.getName();
+    String workerMain = workerServing == null ? null : workerServing.getName();
     Set<WorkloadPolicy.OperatorHostPath> hostPaths = new HashSet<>();
-    pod = harden(wire(pod, main, component, merged.workerSize(), hostPaths), main, component);
+    pod = harden(wire(pod, main, component, merged.workerSize(), hostPaths), router ? null : main);
     if (worker != null) {
-      worker = harden(wire(worker, main, component, merged.workerSize(), hostPaths), main, component);
+      worker = harden(wire(worker, workerMain, component, merged.workerSize(), hostPaths), router ? null : workerMain);
     }
     Map<String, String> labels = OmeLabels.labels(isvc, component, merged.spec().getLabels(), model, runtimeName);
     Map<String, String> annotations = OmeLabels.annotations(isvc, merged.spec().getAnnotations(), model,
@@ -106,14 +112,13 @@ final class ComponentPlanner {
         podLabels.put(DefaultRouter.ROLE_LABEL, component.equals(ENGINE) ? "prefill" : "decode");
       }
     }
-    Container serving = ModelWiring.mainContainer(pod, main);
     int port = serving == null || serving.getPorts() == null || serving.getPorts().isEmpty() ? DEFAULT_PORT
         : serving.getPorts().getFirst().getContainerPort();
     return new ComponentPlan(isvc.getMetadata().getName(), component, name, mode, template(pod, podLabels,
         annotations), worker == null ? null : template(worker, podLabels, annotations), merged.workerSize(),
         merged.spec(), labels, annotations, isvc.getMetadata().getAnnotations(),
         merged.spec().getKedaConfig() != null ? merged.spec().getKedaConfig() : spec.kedaConfig(),
-        component.equals(ROUTER) ? 2 : 3, port, serving == null ? null : serving.getName(), hostPaths);
+        router ? 2 : 3, port, main, hostPaths);
   }
 
   /** The router's identity, and the InferencePool the default router serves. */
@@ -201,11 +206,10 @@ final class ComponentPlanner {
 
   /**
    * The operator's restricted defaults merged under what the runtime and the InferenceService set; the serving
-   * container gets a writable home.
+   * container ({@code server}, null for none) gets a writable home.
    */
-  private PodSpec harden(PodSpec pod, String main, String component) {
-    Container serving = component.equals(ROUTER) ? null : ModelWiring.mainContainer(pod, main);
-    return settings.securityDefaults().harden(pod, serving == null ? Set.of() : Set.of(serving.getName()));
+  private PodSpec harden(PodSpec pod, String server) {
+    return settings.securityDefaults().harden(pod, server == null ? Set.of() : Set.of(server));
   }
 
   private static PodTemplateSpec template(PodSpec pod, Map<String, String> labels, Map<String, String> annotations) {
