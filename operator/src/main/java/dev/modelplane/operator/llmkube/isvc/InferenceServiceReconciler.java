@@ -232,7 +232,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
     KubernetesClient client = context.getClient();
     Deployment live = seen.live();
     String error = null;
-    Integrations.Outcome integrations = null;
+    IntegrationApplier.Outcome integrations = null;
     if (seen.refused()) {
       // Nothing of a refused service runs: what an earlier spec (or an earlier namespace label) let through goes.
       removeWorkload(isvc, context);
@@ -246,7 +246,7 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
       IsvcContext.putDeferTemplate(context, rollout != null && rollout.defer());
       IsvcContext.putLiveVersion(context, live == null ? null : live.getMetadata().getResourceVersion());
       WorkflowReconcileResult result = context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
-      integrations = Integrations.apply(client, isvc, seen.plan(), seen.objects().integrations());
+      integrations = IntegrationApplier.apply(client, isvc, seen.plan(), seen.objects().integrations());
       if (WorkflowErrors.onlyConflicts(result)) {
         return Done.CONFLICT;
       }

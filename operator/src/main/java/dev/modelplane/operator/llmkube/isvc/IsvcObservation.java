@@ -72,7 +72,7 @@ public record IsvcObservation(String name, long generation, InferenceServiceStat
       String reconcileError,
       int desiredReplicas,
       int queuePosition,
-      Integrations.Outcome integrations) {
+      IntegrationApplier.Outcome integrations) {
   }
 
   /**

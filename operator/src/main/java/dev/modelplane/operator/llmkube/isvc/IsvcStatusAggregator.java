@@ -90,8 +90,8 @@ public final class IsvcStatusAggregator {
     }
 
     if (done.integrations() != null) {
-      c = integration(c, Integrations.SLO_READY, done.integrations().slo(), gen, now);
-      c = integration(c, Integrations.GATEWAY_READY, done.integrations().gateway(), gen, now);
+      c = integration(c, IntegrationApplier.SLO_READY, done.integrations().slo(), gen, now);
+      c = integration(c, IntegrationApplier.GATEWAY_READY, done.integrations().gateway(), gen, now);
     }
 
     boolean scheduled = seen.scheduling() != null;
@@ -119,7 +119,7 @@ public final class IsvcStatusAggregator {
     return withTimestamp(next, now.truncatedTo(ChronoUnit.SECONDS).toString());
   }
 
-  private static List<Condition> integration(List<Condition> c, String type, Integrations.State state, long gen,
+  private static List<Condition> integration(List<Condition> c, String type, IntegrationApplier.State state, long gen,
       Instant now) {
     return state == null ? Conditions.remove(c, type)
         : Conditions.set(c, type, state.ready() ? Conditions.TRUE : Conditions.FALSE, state.reason(), state.message(),

@@ -88,7 +88,7 @@ final class BenchmarkArgs {
     } else if (keyFromEnv(target)) {
       // genai-bench wants a non-empty --api-key, but uses MODEL_API_KEY instead when that is set: the key itself stays
       // in the environment, out of the command line that every process of the node can read.
-      a.addAll(List.of("--api-key", BenchmarkJobs.KEY_PLACEHOLDER));
+      a.addAll(List.of("--api-key", BenchmarkJobBuilder.KEY_PLACEHOLDER));
     }
     if (target.tokenizerArg() != null) {
       a.addAll(List.of("--model-tokenizer", target.tokenizerArg()));

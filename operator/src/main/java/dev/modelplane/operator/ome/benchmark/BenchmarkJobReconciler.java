@@ -60,11 +60,11 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
   @Override
   public List<EventSource<?, BenchmarkJob>> prepareEventSources(EventSourceContext<BenchmarkJob> context) {
     var jobs = InformerEventSourceConfiguration.from(Job.class, BenchmarkJob.class).withName(JOBS)
-        .withNamespacesInheritedFromController().withLabelSelector(BenchmarkJobs.LABEL).build();
+        .withNamespacesInheritedFromController().withLabelSelector(BenchmarkJobBuilder.LABEL).build();
     var pods = InformerEventSourceConfiguration.from(Pod.class, BenchmarkJob.class).withName(PODS)
-        .withNamespacesInheritedFromController().withLabelSelector(BenchmarkJobs.LABEL)
+        .withNamespacesInheritedFromController().withLabelSelector(BenchmarkJobBuilder.LABEL)
         .withSecondaryToPrimaryMapper(p -> Set.of(new ResourceID(
-            p.getMetadata().getLabels().get(BenchmarkJobs.LABEL), p.getMetadata().getNamespace())))
+            p.getMetadata().getLabels().get(BenchmarkJobBuilder.LABEL), p.getMetadata().getNamespace())))
         .withOnUpdateFilter((newer, older) -> !Objects.equals(newer.getStatus(), older.getStatus()))
         .build();
     return List.of(new InformerEventSource<>(jobs, context), new InformerEventSource<>(pods, context));
@@ -82,7 +82,7 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
               job.get().getMetadata().getUid())
               || Objects.equals(p.getMetadata().getLabels().get("controller-uid"), job.get().getMetadata().getUid()))
           .toList();
-      record(benchmark, BenchmarkStatuses.observed(old, job.get(), pods, clock.instant()), context);
+      record(benchmark, BenchmarkStatusAggregator.observed(old, job.get(), pods, clock.instant()), context);
       return UpdateControl.noUpdate();
     }
     if (old != null && old.startTime() != null) {
@@ -90,7 +90,7 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
       // is not started again.
       if (old.state() == BenchmarkState.Running) {
         record(benchmark, new BenchmarkJobStatus(BenchmarkState.Failed, old.startTime(),
-            BenchmarkStatuses.time(clock.instant()), old.lastReconcileTime(), "the benchmark Job "
+            BenchmarkStatusAggregator.time(clock.instant()), old.lastReconcileTime(), "the benchmark Job "
             + benchmark.getMetadata().getName() + " was deleted before it finished", null, old.modelName(),
             old.apiBase(), old.reportLocation(), null, null), context);
       }
@@ -128,29 +128,29 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
     }
     Job desired;
     try {
-      desired = BenchmarkJobs.build(benchmark, target, settings);
+      desired = BenchmarkJobBuilder.build(benchmark, target, settings);
     } catch (BenchmarkConfigException e) {
-      record(benchmark, BenchmarkStatuses.invalid(old, e.getMessage()), context);
+      record(benchmark, BenchmarkStatusAggregator.invalid(old, e.getMessage()), context);
       return UpdateControl.noUpdate();
     }
     var refused = BenchmarkPolicy.violations(benchmark, target, desired);
     if (!refused.isEmpty() && !WorkloadPolicy.lifted(client, benchmark.getMetadata().getNamespace())) {
       // Looked at again, like a missing grant: the platform team may label the namespace without a spec change.
-      record(benchmark, BenchmarkStatuses.refused(old, WorkloadPolicy.describe(refused)), context);
+      record(benchmark, BenchmarkStatusAggregator.refused(old, WorkloadPolicy.describe(refused)), context);
       return UpdateControl.<BenchmarkJob>noUpdate().rescheduleAfter(settings.benchmark().pendingRecheck());
     }
     Job created = CreateOrTake.create(desired, client, () -> client.resource(desired).create());
     if (created.getMetadata().getOwnerReferences().stream()
         .noneMatch(r -> Objects.equals(r.getUid(), benchmark.getMetadata().getUid()))) {
-      record(benchmark, BenchmarkStatuses.invalid(old, "a Job named " + desired.getMetadata().getName()
+      record(benchmark, BenchmarkStatusAggregator.invalid(old, "a Job named " + desired.getMetadata().getName()
           + " that this BenchmarkJob does not own exists already: delete or rename it"), context);
       return UpdateControl.<BenchmarkJob>noUpdate().rescheduleAfter(settings.benchmark().pendingRecheck());
     }
     LOG.atInfo().addKeyValue("benchmark", benchmark.getMetadata().getNamespace() + "/"
         + benchmark.getMetadata().getName()).addKeyValue("api_base", target.apiBase())
         .addKeyValue("model", target.modelName()).log("benchmark job created");
-    record(benchmark, BenchmarkStatuses.started(old, clock.instant(), target.modelName(), target.apiBase(),
-        BenchmarkJobs.reportLocation(benchmark)), context);
+    record(benchmark, BenchmarkStatusAggregator.started(old, clock.instant(), target.modelName(), target.apiBase(),
+        BenchmarkJobBuilder.reportLocation(benchmark)), context);
     return UpdateControl.noUpdate();
   }
 
@@ -161,22 +161,23 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
    */
   private UpdateControl<BenchmarkJob> refused(BenchmarkJob benchmark, String field, String message,
       Context<BenchmarkJob> context) {
-    record(benchmark, BenchmarkStatuses.refused(benchmark.getStatus(), field + ": " + message), context);
+    record(benchmark, BenchmarkStatusAggregator.refused(benchmark.getStatus(), field + ": " + message), context);
     return UpdateControl.<BenchmarkJob>noUpdate().rescheduleAfter(settings.benchmark().pendingRecheck());
   }
 
   private UpdateControl<BenchmarkJob> pending(BenchmarkJob benchmark, String details, Context<BenchmarkJob> context) {
-    record(benchmark, BenchmarkStatuses.pending(benchmark.getStatus(), details), context);
+    record(benchmark, BenchmarkStatusAggregator.pending(benchmark.getStatus(), details), context);
     return UpdateControl.<BenchmarkJob>noUpdate().rescheduleAfter(settings.benchmark().pendingRecheck());
   }
 
   /** Writes {@code status} when it says something new, with an Event when the state or its reason changed. */
   private void record(BenchmarkJob benchmark, BenchmarkJobStatus status, Context<BenchmarkJob> context) {
     BenchmarkJobStatus old = benchmark.getStatus();
-    if (BenchmarkStatuses.same(old, status)) {
+    if (BenchmarkStatusAggregator.same(old, status)) {
       return;
     }
-    BenchmarkJobStatus stamped = BenchmarkStatuses.stamped(status, BenchmarkStatuses.time(clock.instant()));
+    BenchmarkJobStatus stamped = BenchmarkStatusAggregator.stamped(status,
+        BenchmarkStatusAggregator.time(clock.instant()));
     announce(benchmark, old, stamped);
     LOG.atInfo().addKeyValue("benchmark", benchmark.getMetadata().getNamespace() + "/"
         + benchmark.getMetadata().getName()).addKeyValue("state", stamped.state())
@@ -206,7 +207,7 @@ public class BenchmarkJobReconciler implements Reconciler<BenchmarkJob> {
       }
       case Failed -> {
         if (was != BenchmarkState.Failed || !Objects.equals(old.failureMessage(), now.failureMessage())) {
-          events.warning(benchmark, BenchmarkStatuses.isRefusal(now) ? BenchmarkStatuses.POLICY_REFUSED
+          events.warning(benchmark, BenchmarkStatusAggregator.isRefusal(now) ? BenchmarkStatusAggregator.POLICY_REFUSED
               : "BenchmarkFailed", now.failureMessage());
         }
       }

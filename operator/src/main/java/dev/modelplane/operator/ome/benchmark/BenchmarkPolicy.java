@@ -20,11 +20,11 @@ final class BenchmarkPolicy {
   /** The violations of the Job, whatever the namespace. */
   static List<WorkloadPolicy.Violation> violations(BenchmarkJob benchmark, BenchmarkTarget target, Job job) {
     Set<WorkloadPolicy.OperatorHostPath> ours = target.tokenizer() == null ? Set.of()
-        : Set.of(new WorkloadPolicy.OperatorHostPath(BenchmarkJobs.TOKENIZER_VOLUME, target.tokenizer().path()));
+        : Set.of(new WorkloadPolicy.OperatorHostPath(BenchmarkJobBuilder.TOKENIZER_VOLUME, target.tokenizer().path()));
     var override = benchmark.getSpec().podOverride();
     List<String> overridden = override == null || override.volumes() == null ? List.of()
         : override.volumes().stream().map(Volume::getName).toList();
-    String container = "spec.initContainers[" + BenchmarkJobs.BENCHMARK_CONTAINER + "]";
+    String container = "spec.initContainers[" + BenchmarkJobBuilder.BENCHMARK_CONTAINER + "]";
     return WorkloadPolicy.pod(job.getSpec().getTemplate(), p -> {
       if (p.startsWith("spec.volumes[")) {
         String name = p.substring("spec.volumes[".length(), p.indexOf(']'));

@@ -24,7 +24,7 @@ class BenchmarkPolicyTest {
 
   private static List<String> fields(String extra) {
     BenchmarkJob job = benchmark("b", SPEC + extra);
-    return BenchmarkPolicy.violations(job, TARGET, BenchmarkJobs.build(job, TARGET, OperatorSettings.defaults()))
+    return BenchmarkPolicy.violations(job, TARGET, BenchmarkJobBuilder.build(job, TARGET, OperatorSettings.defaults()))
         .stream().map(WorkloadPolicy.Violation::field).toList();
   }
 

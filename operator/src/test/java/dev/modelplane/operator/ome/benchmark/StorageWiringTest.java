@@ -31,7 +31,7 @@ class StorageWiringTest {
         maxRequestsPerIteration: 1
         outputLocation: %s
         """.formatted(outputLocation);
-    return BenchmarkJobs.build(BenchmarkFixtures.benchmark("store", spec), TARGET, OperatorSettings.defaults());
+    return BenchmarkJobBuilder.build(BenchmarkFixtures.benchmark("store", spec), TARGET, OperatorSettings.defaults());
   }
 
   /** The arguments between the traffic scenarios and the experiment directory. */
@@ -151,6 +151,7 @@ class StorageWiringTest {
 
   @Test
   void theReportLocationIsTheOutputUriFollowedByTheFolder() {
-    assertThat(BenchmarkJobs.reportLocation(urlBenchmark("resultFolderName: r1\n"))).isEqualTo("pvc://results/runs/r1");
+    assertThat(BenchmarkJobBuilder.reportLocation(urlBenchmark("resultFolderName: r1\n")))
+        .isEqualTo("pvc://results/runs/r1");
   }
 }

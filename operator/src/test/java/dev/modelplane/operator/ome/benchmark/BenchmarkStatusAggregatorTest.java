@@ -13,9 +13,9 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class BenchmarkStatusesTest {
+class BenchmarkStatusAggregatorTest {
   private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
-  private static final BenchmarkJobStatus STARTED = BenchmarkStatuses.started(null, Instant.parse(
+  private static final BenchmarkJobStatus STARTED = BenchmarkStatusAggregator.started(null, Instant.parse(
       "2026-11-26T11:00:00Z"), "llama", "http://llm", "pvc://results/run");
 
   private static Job job(String status) {
@@ -43,13 +43,13 @@ class BenchmarkStatusesTest {
 
   @Test
   void aJobWithoutConditionsIsRunningAndKeepsWhatTheStartRecorded() {
-    BenchmarkJobStatus s = BenchmarkStatuses.observed(STARTED, job("  active: 1\n"), List.of(), NOW);
+    BenchmarkJobStatus s = BenchmarkStatusAggregator.observed(STARTED, job("  active: 1\n"), List.of(), NOW);
     assertThat(s.state()).isEqualTo(BenchmarkState.Running);
     assertThat(s.startTime()).isEqualTo("2026-11-26T11:00:00Z");
     assertThat(s.modelName()).isEqualTo("llama");
     assertThat(s.apiBase()).isEqualTo("http://llm");
     assertThat(s.reportLocation()).isEqualTo("pvc://results/run");
-    assertThat(BenchmarkStatuses.same(s, STARTED)).isTrue();
+    assertThat(BenchmarkStatusAggregator.same(s, STARTED)).isTrue();
   }
 
   @Test
@@ -60,7 +60,7 @@ class BenchmarkStatusesTest {
         """);
     Pod pod = pod("{terminated: {exitCode: 2, reason: Error, message: \"Error: No such option: --bogus\\n\"}}",
         "{waiting: {reason: PodInitializing}}");
-    BenchmarkJobStatus s = BenchmarkStatuses.observed(STARTED, failed, List.of(pod), NOW);
+    BenchmarkJobStatus s = BenchmarkStatusAggregator.observed(STARTED, failed, List.of(pod), NOW);
     assertThat(s.state()).isEqualTo(BenchmarkState.Failed);
     assertThat(s.failureMessage()).isEqualTo("container benchmark failed (exit code 2, reason Error): Error: No such "
         + "option: --bogus");
@@ -68,10 +68,10 @@ class BenchmarkStatusesTest {
 
     Pod summaryFailed = pod("{terminated: {exitCode: 0, reason: Completed}}",
         "{terminated: {exitCode: 1, reason: Error, message: no genai-bench results in /benchmark-results/x}}");
-    assertThat(BenchmarkStatuses.observed(STARTED, failed, List.of(summaryFailed), NOW).failureMessage())
+    assertThat(BenchmarkStatusAggregator.observed(STARTED, failed, List.of(summaryFailed), NOW).failureMessage())
         .isEqualTo("container results failed (exit code 1, reason Error): no genai-bench results in "
             + "/benchmark-results/x");
-    assertThat(BenchmarkStatuses.observed(STARTED, failed, List.of(), NOW).failureMessage())
+    assertThat(BenchmarkStatusAggregator.observed(STARTED, failed, List.of(), NOW).failureMessage())
         .isEqualTo("Job chat failed (BackoffLimitExceeded): Job has reached the specified backoff limit");
   }
 
@@ -86,7 +86,7 @@ class BenchmarkStatusesTest {
         """);
     Pod pod = pod("{terminated: {exitCode: 0, reason: Completed}}",
         "{terminated: {exitCode: 0, reason: Completed, message: " + Serialization.asJson(message) + "}}");
-    BenchmarkJobStatus s = BenchmarkStatuses.observed(STARTED, complete, List.of(pod), NOW);
+    BenchmarkJobStatus s = BenchmarkStatusAggregator.observed(STARTED, complete, List.of(pod), NOW);
     assertThat(s.state()).isEqualTo(BenchmarkState.Completed);
     assertThat(s.completionTime()).isEqualTo("2026-11-26T11:40:00Z");
     assertThat(s.results()).containsExactly(row);
@@ -95,7 +95,7 @@ class BenchmarkStatusesTest {
     assertThat(s.failureMessage()).isNull();
 
     Pod garbage = pod("{terminated: {exitCode: 0}}", "{terminated: {exitCode: 0, message: \"not json\"}}");
-    BenchmarkJobStatus unreadable = BenchmarkStatuses.observed(STARTED, complete, List.of(garbage), NOW);
+    BenchmarkJobStatus unreadable = BenchmarkStatusAggregator.observed(STARTED, complete, List.of(garbage), NOW);
     assertThat(unreadable.state()).isEqualTo(BenchmarkState.Completed);
     assertThat(unreadable.results()).isNull();
     assertThat(unreadable.details()).startsWith("the results summary could not be read (")
@@ -104,11 +104,13 @@ class BenchmarkStatusesTest {
 
   @Test
   void pendingSaysWhatItWaitsForAndOnlyTheReconcileTimeDoesNotCount() {
-    BenchmarkJobStatus a = BenchmarkStatuses.stamped(BenchmarkStatuses.pending(null, "waiting for x"), "t1");
-    BenchmarkJobStatus b = BenchmarkStatuses.stamped(BenchmarkStatuses.pending(a, "waiting for x"), "t2");
+    BenchmarkJobStatus a = BenchmarkStatusAggregator.stamped(
+        BenchmarkStatusAggregator.pending(null, "waiting for x"), "t1");
+    BenchmarkJobStatus b = BenchmarkStatusAggregator.stamped(
+        BenchmarkStatusAggregator.pending(a, "waiting for x"), "t2");
     assertThat(a.state()).isEqualTo(BenchmarkState.Pending);
-    assertThat(BenchmarkStatuses.same(a, b)).isTrue();
-    assertThat(BenchmarkStatuses.same(a, BenchmarkStatuses.pending(a, "waiting for y"))).isFalse();
-    assertThat(BenchmarkStatuses.same(null, a)).isFalse();
+    assertThat(BenchmarkStatusAggregator.same(a, b)).isTrue();
+    assertThat(BenchmarkStatusAggregator.same(a, BenchmarkStatusAggregator.pending(a, "waiting for y"))).isFalse();
+    assertThat(BenchmarkStatusAggregator.same(null, a)).isFalse();
   }
 }

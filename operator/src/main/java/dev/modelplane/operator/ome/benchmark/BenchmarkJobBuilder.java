@@ -32,7 +32,7 @@ import java.util.Set;
  * container {@code results} summarises the experiment folder into its termination message, which the operator reads
  * into the BenchmarkJob's status.
  */
-final class BenchmarkJobs {
+final class BenchmarkJobBuilder {
   /** Label on the Job and its pods naming the BenchmarkJob, as OME sets it. */
   static final String LABEL = "benchmark";
   static final String BENCHMARK_CONTAINER = "benchmark";
@@ -47,7 +47,7 @@ final class BenchmarkJobs {
   static final String KEY_PLACEHOLDER = "none";
   static final String TOKENIZER_VOLUME = "model";
 
-  private BenchmarkJobs() {
+  private BenchmarkJobBuilder() {
   }
 
   /** The result folder: {@code resultFolderName}, else the benchmark's name and the start of its uid. */

@@ -27,13 +27,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class BenchmarkJobsTest {
+class BenchmarkJobBuilderTest {
   private static final OperatorSettings SETTINGS = OperatorSettings.defaults();
   private static final BenchmarkTarget URL_TARGET = EndpointResolver.url(
       urlBenchmark("").getSpec().endpoint().endpoint()).target();
 
   private static Job build(BenchmarkJob job) {
-    return BenchmarkJobs.build(job, URL_TARGET, SETTINGS);
+    return BenchmarkJobBuilder.build(job, URL_TARGET, SETTINGS);
   }
 
   @Test
@@ -103,14 +103,14 @@ class BenchmarkJobsTest {
     });
     assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("results")).singleElement()
         .satisfies(v -> assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("results"));
-    assertThat(BenchmarkJobs.reportLocation(urlBenchmark(""))).isEqualTo("pvc://results/runs/chat-01234567");
+    assertThat(BenchmarkJobBuilder.reportLocation(urlBenchmark(""))).isEqualTo("pvc://results/runs/chat-01234567");
   }
 
   @Test
   void settingsChooseImageAndResourcesAndResultFolderNameTheFolder() {
     OperatorSettings settings = SETTINGS.toBuilder().benchmark(new BenchmarkSettings("mirror/genai-bench:1", "4",
         "8Gi", null, null)).build();
-    Job job = BenchmarkJobs.build(urlBenchmark("resultFolderName: nightly\n"), URL_TARGET, settings);
+    Job job = BenchmarkJobBuilder.build(urlBenchmark("resultFolderName: nightly\n"), URL_TARGET, settings);
     assertThat(benchmarkContainer(job).getImage()).isEqualTo("mirror/genai-bench:1");
     assertThat(benchmarkContainer(job).getResources().getLimits()).containsEntry("cpu", new Quantity("4"))
         .containsEntry("memory", new Quantity("8Gi"));
@@ -122,7 +122,7 @@ class BenchmarkJobsTest {
     BenchmarkTarget target = new BenchmarkTarget("http://llama.serving.svc.cluster.local", "openai", "none", "llama",
         new BenchmarkTarget.Tokenizer("/mnt/models/llama", Map.of("models.ome.io/clusterbasemodel.llama", "Ready")),
         List.of());
-    Job job = BenchmarkJobs.build(benchmark("isvc", """
+    Job job = BenchmarkJobBuilder.build(benchmark("isvc", """
         endpoint: {inferenceService: {name: llama, namespace: serving}}
         task: text-to-text
         maxTimePerIteration: 5
@@ -154,7 +154,7 @@ class BenchmarkJobsTest {
   void anInferencePoolIsBenchmarkedThroughTheRoutersPoolPrefix() {
     BenchmarkTarget target = new BenchmarkTarget("http://router:8080/inference-pools/serving/llama-pool", "openai",
         "none", "meta-llama/Llama-3.1-8B-Instruct", null, List.of());
-    Job job = BenchmarkJobs.build(benchmark("pool", """
+    Job job = BenchmarkJobBuilder.build(benchmark("pool", """
         endpoint: {inferencePool: {name: llama-pool, namespace: serving}}
         task: text-to-text
         maxTimePerIteration: 5

@@ -14,9 +14,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
-/** The status of a BenchmarkJob: before its Job exists, and from the Job and its pod afterwards. */
-final class BenchmarkStatuses {
-  private BenchmarkStatuses() {
+/** The one place a BenchmarkJob's status is built: before its Job exists, and from the Job and its pod afterwards. */
+final class BenchmarkStatusAggregator {
+  private BenchmarkStatusAggregator() {
   }
 
   /** Waiting to start: what for, in {@code details}. */
@@ -72,7 +72,7 @@ final class BenchmarkStatuses {
     }
     if (condition(job, "Complete") != null) {
       String done = firstNonNull(job.getStatus().getCompletionTime(), time(now));
-      ContainerStateTerminated summary = terminated(pods, BenchmarkJobs.RESULTS_CONTAINER, false);
+      ContainerStateTerminated summary = terminated(pods, BenchmarkJobBuilder.RESULTS_CONTAINER, false);
       String details = null;
       List<dev.modelplane.api.ome.v1beta1.BenchmarkResult> results = null;
       Integer omitted = null;
@@ -114,7 +114,7 @@ final class BenchmarkStatuses {
 
   /** The failing container's termination (the benchmark first), else the Job's own reason. */
   private static String failureMessage(Job job, JobCondition failed, List<Pod> pods) {
-    for (String container : List.of(BenchmarkJobs.BENCHMARK_CONTAINER, BenchmarkJobs.RESULTS_CONTAINER)) {
+    for (String container : List.of(BenchmarkJobBuilder.BENCHMARK_CONTAINER, BenchmarkJobBuilder.RESULTS_CONTAINER)) {
       ContainerStateTerminated t = terminated(pods, container, true);
       if (t != null) {
         String why = t.getMessage() == null || t.getMessage().isBlank() ? "" : ": " + t.getMessage().strip();

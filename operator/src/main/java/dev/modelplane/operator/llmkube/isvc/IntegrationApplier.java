@@ -23,15 +23,15 @@ import org.slf4j.LoggerFactory;
  * {@code GatewayReady} conditions and {@code status.gateway}. A missing CRD is a condition, never an error: the
  * service itself is served either way, and the operator looks again every minute.
  */
-public final class Integrations {
-  private static final Logger LOG = LoggerFactory.getLogger(Integrations.class);
+public final class IntegrationApplier {
+  private static final Logger LOG = LoggerFactory.getLogger(IntegrationApplier.class);
   static final String FIELD_MANAGER = "modelplane-operator";
   static final String SLO_READY = "SLOReady";
   static final String GATEWAY_READY = "GatewayReady";
   /** How soon a service whose integration CRDs are missing is looked at again. */
   static final Duration NOT_INSTALLED_RECHECK = Duration.ofSeconds(60);
 
-  private Integrations() {
+  private IntegrationApplier() {
   }
 
   /**
