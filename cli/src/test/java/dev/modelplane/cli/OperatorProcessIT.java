@@ -85,7 +85,7 @@ class OperatorProcessIT {
     // Structured logs: the lines of a reconcile name its resource (JOSDK's MDC) — the status line, or the retry line
     // when the first apply met a conflict.
     java.util.regex.Pattern reconcileLine = java.util.regex.Pattern.compile(
-        "level=INFO logger=(InferenceServiceReconciler|ModelReconciler) event=(status|retry) (isvc|model)=" + ns
+        "level=INFO logger=(LlmkubeInferenceServiceReconciler|ModelReconciler) event=(status|retry) (isvc|model)=" + ns
             + "/first .*resource=" + ns + "/first resource.kind=(InferenceService|Model)");
     // Either replica's: on a loaded machine the leader may change hands before the line is written.
     await().atMost(TIMEOUT).until(() -> reconcileLine.matcher(a.log() + b.log()).find());

@@ -3,7 +3,7 @@ package dev.modelplane.operator.app;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.llmkube.isvc.InferenceServiceFinalizer;
-import dev.modelplane.operator.llmkube.isvc.InferenceServiceReconciler;
+import dev.modelplane.operator.llmkube.isvc.LlmkubeInferenceServiceReconciler;
 import dev.modelplane.operator.llmkube.model.ModelReconciler;
 import dev.modelplane.operator.ome.basemodel.BaseModelReconciler;
 import dev.modelplane.operator.ome.basemodel.ClusterBaseModelReconciler;
@@ -71,7 +71,8 @@ public final class ModelplaneOperator implements AutoCloseable {
             o.settingNamespaces(namespaces);
           }
         });
-    InferenceServiceReconciler services = new InferenceServiceReconciler(settings, queue, events, clock);
+    LlmkubeInferenceServiceReconciler services = new LlmkubeInferenceServiceReconciler(settings, queue, events,
+        clock);
     operator.register(services, o -> {
       if (!namespaces.isEmpty()) {
         o.settingNamespaces(namespaces);

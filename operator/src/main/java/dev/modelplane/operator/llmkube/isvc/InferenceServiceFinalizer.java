@@ -18,9 +18,9 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 public class InferenceServiceFinalizer implements Reconciler<InferenceService>, Cleaner<InferenceService> {
   public static final String NAME = "llmkube-inferenceservice-finalizer";
 
-  private final InferenceServiceReconciler services;
+  private final LlmkubeInferenceServiceReconciler services;
 
-  public InferenceServiceFinalizer(InferenceServiceReconciler services) {
+  public InferenceServiceFinalizer(LlmkubeInferenceServiceReconciler services) {
     this.services = services;
   }
 

@@ -49,16 +49,16 @@ import org.slf4j.LoggerFactory;
  * ({@code maxPodLifetimeSeconds}), a rollout waiting for idle servers (5 s), or an integration whose CRDs are missing
  * (60 s). Deletion is {@link InferenceServiceFinalizer}'s.
  */
-@ControllerConfiguration(name = InferenceServiceReconciler.NAME)
+@ControllerConfiguration(name = LlmkubeInferenceServiceReconciler.NAME)
 @Workflow(explicitInvocation = true, handleExceptionsInReconciler = true, dependents = {
     @Dependent(name = "cache-claim", type = CachePvcDependent.class,
         reconcilePrecondition = CachePvcDependent.Needed.class),
     @Dependent(name = "deployment", type = DeploymentDependent.class),
     @Dependent(name = "service", type = ServiceDependent.class),
     @Dependent(name = "hpa", type = HpaDependent.class, reconcilePrecondition = HpaDependent.Enabled.class)})
-public class InferenceServiceReconciler implements Reconciler<InferenceService> {
+public class LlmkubeInferenceServiceReconciler implements Reconciler<InferenceService> {
   public static final String NAME = "llmkube-inferenceservice";
-  private static final Logger LOG = LoggerFactory.getLogger(InferenceServiceReconciler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(LlmkubeInferenceServiceReconciler.class);
   private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
   private static final Duration CONFLICT_RETRY = Duration.ofMillis(500);
   /** A service the workload policy refuses is looked at again this often, so a namespace label takes effect. */
@@ -74,7 +74,8 @@ public class InferenceServiceReconciler implements Reconciler<InferenceService> 
   private final ExpiredPodEvictor evictor;
   private final ReplicaSetNudge nudge;
 
-  public InferenceServiceReconciler(OperatorSettings settings, GpuQueue queue, EventRecorder events, Clock clock) {
+  public LlmkubeInferenceServiceReconciler(OperatorSettings settings, GpuQueue queue, EventRecorder events,
+      Clock clock) {
     this.settings = settings;
     this.events = events;
     this.clock = clock;
