@@ -2,7 +2,7 @@ package dev.modelplane.operator.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.modelplane.operator.runtime.GpuPlan;
+import dev.modelplane.operator.llmkube.runtime.GpuPlan;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.modelplane.api.llmkube.v1alpha1.AccelerationStatus;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.operator.common.Clients;
 import dev.modelplane.operator.common.EventRecorder;
-import dev.modelplane.operator.runtime.GpuPlan;
+import dev.modelplane.operator.llmkube.runtime.GpuPlan;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -3,7 +3,7 @@ package dev.modelplane.operator.llmkube.isvc;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceResources;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
 import dev.modelplane.operator.common.SecurityDefaults;
-import dev.modelplane.operator.runtime.GpuPlan;
+import dev.modelplane.operator.llmkube.runtime.GpuPlan;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;

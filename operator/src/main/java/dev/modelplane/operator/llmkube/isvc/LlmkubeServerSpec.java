@@ -3,9 +3,9 @@ package dev.modelplane.operator.llmkube.isvc;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceSpec;
 import dev.modelplane.api.llmkube.v1alpha1.KvCacheType;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.runtime.LlamaCppOptions;
-import dev.modelplane.operator.runtime.ServerSpec;
-import dev.modelplane.operator.runtime.ServingModes;
+import dev.modelplane.operator.llmkube.runtime.LlamaCppOptions;
+import dev.modelplane.operator.llmkube.runtime.ServerSpec;
+import dev.modelplane.operator.llmkube.runtime.ServingModes;
 
 /** An LLMKube InferenceService's spec as the runtime renderers read it. */
 public final class LlmkubeServerSpec {

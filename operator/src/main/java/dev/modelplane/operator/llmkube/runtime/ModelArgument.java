@@ -1,8 +1,8 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 import dev.modelplane.operator.modelsource.ModelLayout;
 import dev.modelplane.operator.modelsource.ModelSource;
-import dev.modelplane.operator.runtime.ArgList.Flag;
+import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 
 /**
  * What a server that accepts a Hugging Face repository id (vLLM, SGLang, TGI) is told to load: the repository and

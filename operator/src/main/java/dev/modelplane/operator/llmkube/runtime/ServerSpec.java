@@ -1,4 +1,4 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.PersonaPlexConfig;
 import dev.modelplane.api.llmkube.v1alpha1.ProbeOverrides;

@@ -1,8 +1,8 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.TgiConfig;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.runtime.ArgList.Flag;
+import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.util.List;
 

@@ -1,11 +1,11 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.operator.TestObjects;
+import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 import dev.modelplane.operator.modelsource.CacheKey;
 import dev.modelplane.operator.modelsource.ModelLayout;
-import dev.modelplane.operator.runtime.ArgList.Flag;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.GpuRuntime;
 import dev.modelplane.api.llmkube.v1alpha1.GpuVendor;
@@ -8,7 +8,7 @@ import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
 import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecodingType;
 import dev.modelplane.operator.common.EnumValues;
 import dev.modelplane.operator.modelsource.ModelLayout;
-import dev.modelplane.operator.runtime.ArgList.Flag;
+import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;

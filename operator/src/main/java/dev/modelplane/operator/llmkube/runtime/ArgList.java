@@ -1,4 +1,4 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 /**
  * What the runtimes whose image the user supplies have in common (generic, PersonaPlex): no default image, no model

@@ -1,10 +1,10 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.VllmConfig;
 import dev.modelplane.api.llmkube.v1alpha1.VllmKvCacheDtype;
 import dev.modelplane.api.llmkube.v1alpha1.VllmSpeculativeConfig;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.runtime.ArgList.Flag;
+import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.util.List;
 

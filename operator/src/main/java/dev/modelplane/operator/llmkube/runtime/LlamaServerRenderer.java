@@ -1,6 +1,6 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
-import dev.modelplane.operator.runtime.ArgList.Flag;
+import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 
 /**
  * What the two ways of running llama.cpp's {@code llama-server} have in common (one model, or router mode): the

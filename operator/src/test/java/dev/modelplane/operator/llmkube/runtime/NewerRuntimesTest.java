@@ -1,12 +1,12 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
-import static dev.modelplane.operator.runtime.RuntimeCases.PVC_MODEL;
-import static dev.modelplane.operator.runtime.RuntimeCases.argv;
-import static dev.modelplane.operator.runtime.RuntimeCases.input;
+import static dev.modelplane.operator.llmkube.runtime.RuntimeCases.PVC_MODEL;
+import static dev.modelplane.operator.llmkube.runtime.RuntimeCases.argv;
+import static dev.modelplane.operator.llmkube.runtime.RuntimeCases.input;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.modelplane.operator.llmkube.runtime.RuntimeCases.Case;
 import dev.modelplane.operator.modelsource.CacheKey;
-import dev.modelplane.operator.runtime.RuntimeCases.Case;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

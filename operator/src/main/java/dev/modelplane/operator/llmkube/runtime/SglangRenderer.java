@@ -1,4 +1,4 @@
-package dev.modelplane.operator.runtime;
+package dev.modelplane.operator.llmkube.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.GpuVendor;
 import dev.modelplane.api.llmkube.v1alpha1.SglangConfig;
@@ -6,7 +6,7 @@ import dev.modelplane.api.llmkube.v1alpha1.SglangKvCacheDtype;
 import dev.modelplane.api.llmkube.v1alpha1.SglangLoraAdapter;
 import dev.modelplane.api.llmkube.v1alpha1.SglangSpeculativeConfig;
 import dev.modelplane.operator.common.EnumValues;
-import dev.modelplane.operator.runtime.ArgList.Flag;
+import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
