@@ -2,13 +2,13 @@ package dev.modelplane.cli;
 
 import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
-import dev.modelplane.operator.ome.basemodel.ModelStorageSettings;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.app.AccessCheck;
 import dev.modelplane.operator.app.HealthServer;
 import dev.modelplane.operator.app.LeaderLease;
 import dev.modelplane.operator.app.ModelplaneOperator;
 import dev.modelplane.operator.modelsource.InspectionPolicy;
+import dev.modelplane.operator.ome.storage.ModelStorageSettings;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -30,12 +30,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code modelplane operator}: runs the controllers against the current kubeconfig or the in-cluster config. */
 @Command(

@@ -4,8 +4,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.controlplane.KubeTest;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
-import dev.modelplane.operator.ome.basemodel.NodeReport;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
+import dev.modelplane.operator.ome.storage.NodeReport;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;

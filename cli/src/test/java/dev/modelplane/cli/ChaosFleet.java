@@ -3,7 +3,7 @@ package dev.modelplane.cli;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.UpstreamCrds;
 import dev.modelplane.operator.OperatorSettings;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import dev.modelplane.operator.render.ManifestRenderer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;

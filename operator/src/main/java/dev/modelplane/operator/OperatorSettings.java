@@ -2,7 +2,7 @@ package dev.modelplane.operator;
 
 import dev.modelplane.operator.common.SecurityDefaults;
 import dev.modelplane.operator.modelsource.InspectionPolicy;
-import dev.modelplane.operator.ome.basemodel.ModelStorageSettings;
+import dev.modelplane.operator.ome.storage.ModelStorageSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import dev.modelplane.api.llmkube.v1alpha1.GatewayStatus;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.operator.common.OperatorLabels;
+import dev.modelplane.operator.llmkube.IsvcLabels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

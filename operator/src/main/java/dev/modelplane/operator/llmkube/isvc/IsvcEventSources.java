@@ -2,6 +2,7 @@ package dev.modelplane.operator.llmkube.isvc;
 
 import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
+import dev.modelplane.operator.llmkube.IsvcLabels;
 import dev.modelplane.operator.scheduling.PriorityTier;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;

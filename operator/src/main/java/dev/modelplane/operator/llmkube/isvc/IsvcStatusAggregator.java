@@ -4,6 +4,7 @@ import dev.modelplane.api.llmkube.v1alpha1.InferenceServicePhase;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServiceStatus;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.llmkube.IsvcLabels;
 import dev.modelplane.operator.llmkube.isvc.IsvcObservation.Applied;
 import dev.modelplane.operator.llmkube.isvc.IsvcObservation.Observed;
 import io.fabric8.kubernetes.api.model.Condition;

@@ -10,6 +10,7 @@ import dev.modelplane.api.llmkube.v1alpha1.ServiceType;
 import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.Names;
+import dev.modelplane.operator.llmkube.IsvcLabels;
 import dev.modelplane.operator.llmkube.ModelStaging;
 import dev.modelplane.operator.llmkube.runtime.GpuPlan;
 import dev.modelplane.operator.llmkube.runtime.RuntimeInput;

@@ -1,5 +1,7 @@
 package dev.modelplane.operator.ome.basemodel;
 
+import dev.modelplane.operator.ome.storage.ModelPaths;
+import dev.modelplane.operator.ome.storage.NodeReport;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import java.time.Duration;

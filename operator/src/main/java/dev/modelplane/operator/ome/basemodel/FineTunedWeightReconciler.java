@@ -5,6 +5,8 @@ import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelValidator;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,6 +1,9 @@
 package dev.modelplane.operator.ome.basemodel;
 
 import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
+import dev.modelplane.operator.ome.storage.NodeReport;
+import dev.modelplane.operator.ome.storage.NodeReports;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -14,8 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**

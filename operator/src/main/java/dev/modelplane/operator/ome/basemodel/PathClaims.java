@@ -5,6 +5,8 @@ import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
 import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
+import dev.modelplane.operator.ome.storage.ModelPaths;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;

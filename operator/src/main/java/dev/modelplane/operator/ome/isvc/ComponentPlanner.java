@@ -7,7 +7,7 @@ import dev.modelplane.api.ome.v1beta1.MultiNodeComponentSpec;
 import dev.modelplane.api.ome.v1beta1.RouterSpec;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.WorkloadPolicy;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,16 +1,16 @@
 package dev.modelplane.operator.ome.isvc;
 
-import dev.modelplane.operator.ome.basemodel.ModelPaths;
-import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceStatus;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EventRecorder;
+import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkloadPolicy;
+import dev.modelplane.operator.ome.storage.ModelPaths;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;

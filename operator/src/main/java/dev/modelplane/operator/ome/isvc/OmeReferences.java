@@ -6,7 +6,7 @@ import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.ServingRuntime;
-import dev.modelplane.operator.ome.basemodel.ModelPaths;
+import dev.modelplane.operator.ome.storage.ModelPaths;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;

@@ -38,9 +38,9 @@ public final class OmeServingPreview {
       List<ClusterServingRuntime> clusterRuntimes, OperatorSettings settings) {
     InferenceServiceSpec spec = PredictorConversion.effective(isvc.getSpec());
     // Only the objects given are known: the directory rules apply, overlaps with models elsewhere cannot be seen.
-    dev.modelplane.operator.ome.basemodel.ModelPaths paths = settings.modelStorage().paths();
+    dev.modelplane.operator.ome.storage.ModelPaths paths = settings.modelStorage().paths();
     ModelResolution.Result model = ModelResolution.resolve(spec, isvc.getMetadata().getNamespace(), baseModels,
-        clusterModels, weights, m -> paths.own(dev.modelplane.operator.ome.basemodel.ModelPaths.Claimant.of(m)));
+        clusterModels, weights, m -> paths.own(dev.modelplane.operator.ome.storage.ModelPaths.Claimant.of(m)));
     if (model instanceof ModelResolution.Missing missing) {
       return new Preview(null, List.of(), missing.blocked().message());
     }

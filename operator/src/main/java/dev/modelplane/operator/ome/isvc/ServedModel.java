@@ -3,7 +3,7 @@ package dev.modelplane.operator.ome.isvc;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import java.util.Locale;
 import java.util.Map;
 

@@ -2,7 +2,7 @@ package dev.modelplane.operator.ome.modelagent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.operator.modelsource.fetch.DownloadProgress;
-import dev.modelplane.operator.ome.basemodel.NodeReport;
+import dev.modelplane.operator.ome.storage.NodeReport;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 

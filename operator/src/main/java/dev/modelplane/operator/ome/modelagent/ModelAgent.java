@@ -3,7 +3,7 @@ package dev.modelplane.operator.ome.modelagent;
 import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Secret;

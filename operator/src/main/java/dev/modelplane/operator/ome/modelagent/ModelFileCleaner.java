@@ -1,6 +1,6 @@
 package dev.modelplane.operator.ome.modelagent;
 
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;

@@ -111,8 +111,8 @@ public record ModelRoots(List<Root> roots) {
   }
 
   /** The directory rules over these roots, as model specs name them. */
-  public dev.modelplane.operator.ome.basemodel.ModelPaths paths() {
-    return new dev.modelplane.operator.ome.basemodel.ModelPaths(roots.stream().map(r -> r.specPath().toString())
+  public dev.modelplane.operator.ome.storage.ModelPaths paths() {
+    return new dev.modelplane.operator.ome.storage.ModelPaths(roots.stream().map(r -> r.specPath().toString())
         .toList());
   }
 

@@ -2,9 +2,9 @@ package dev.modelplane.operator.ome.modelagent;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
-import dev.modelplane.operator.ome.basemodel.NodeReport;
-import dev.modelplane.operator.ome.basemodel.NodeReports;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
+import dev.modelplane.operator.ome.storage.NodeReport;
+import dev.modelplane.operator.ome.storage.NodeReports;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

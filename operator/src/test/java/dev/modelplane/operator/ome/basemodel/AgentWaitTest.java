@@ -2,6 +2,7 @@ package dev.modelplane.operator.ome.basemodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.modelplane.operator.ome.storage.NodeReport;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import java.time.Duration;

@@ -6,6 +6,7 @@ import dev.modelplane.api.ome.v1beta1.LifeCycleState;
 import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.ome.storage.NodeReport;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.LinkedHashMap;

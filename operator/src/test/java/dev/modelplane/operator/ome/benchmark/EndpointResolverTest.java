@@ -2,17 +2,17 @@ package dev.modelplane.operator.ome.benchmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.modelplane.api.ome.v1beta1.ApiFormat;
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
 import dev.modelplane.api.ome.v1beta1.EndpointSpec;
 import dev.modelplane.api.ome.v1beta1.InferencePoolEndpoint;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceReference;
 import dev.modelplane.api.ome.v1beta1.UrlEndpoint;
-import dev.modelplane.api.ome.v1beta1.ApiFormat;
 import dev.modelplane.operator.BenchmarkSettings;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
-import dev.modelplane.operator.ome.basemodel.ModelPaths;
-import dev.modelplane.operator.ome.basemodel.ModelStorageSettings;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
+import dev.modelplane.operator.ome.storage.ModelPaths;
+import dev.modelplane.operator.ome.storage.ModelStorageSettings;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;

@@ -7,7 +7,7 @@ import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
-import dev.modelplane.operator.ome.basemodel.ModelPaths;
+import dev.modelplane.operator.ome.storage.ModelPaths;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,7 @@ import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeightSpec;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.ModelFormat;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.ServingRuntime;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.WorkloadPolicy;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
 import java.util.Map;

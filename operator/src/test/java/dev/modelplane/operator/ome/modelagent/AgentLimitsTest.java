@@ -3,7 +3,7 @@ package dev.modelplane.operator.ome.modelagent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelplane.api.llmkube.v1alpha1.GgufMetadata;
-import dev.modelplane.operator.modelsource.fetch.DownloadProgress;
 import dev.modelplane.operator.modelsource.fetch.DownloadProgress.Phase;
-import dev.modelplane.operator.ome.basemodel.NodeReport;
+import dev.modelplane.operator.modelsource.fetch.DownloadProgress;
+import dev.modelplane.operator.ome.storage.NodeReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.modelplane.api.ome.v1beta1.StorageSpec;
 import dev.modelplane.operator.modelsource.StorageUri;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.api.ome.v1beta1.StorageSpec;
 import dev.modelplane.operator.modelsource.StorageUri;
-import dev.modelplane.operator.ome.basemodel.BaseModelKey;
+import dev.modelplane.operator.ome.storage.BaseModelKey;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import org.junit.jupiter.api.Test;

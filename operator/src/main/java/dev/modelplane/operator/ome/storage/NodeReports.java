@@ -1,4 +1,4 @@
-package dev.modelplane.operator.ome.basemodel;
+package dev.modelplane.operator.ome.storage;
 
 /** Where model agents publish their per-node reports, shared by the agents and the controllers. */
 public final class NodeReports {

@@ -1,4 +1,4 @@
-package dev.modelplane.operator.ome.basemodel;
+package dev.modelplane.operator.ome.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.modelplane.operator.ome.basemodel;
+package dev.modelplane.operator.ome.storage;
 
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
 import dev.modelplane.api.ome.v1beta1.StorageSpec;

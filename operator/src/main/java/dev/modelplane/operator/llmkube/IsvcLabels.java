@@ -1,4 +1,4 @@
-package dev.modelplane.operator.llmkube.isvc;
+package dev.modelplane.operator.llmkube;
 
 import dev.modelplane.operator.common.Names;
 import dev.modelplane.operator.common.OperatorLabels;

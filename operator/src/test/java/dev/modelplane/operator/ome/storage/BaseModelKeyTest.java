@@ -1,4 +1,4 @@
-package dev.modelplane.operator.ome.basemodel;
+package dev.modelplane.operator.ome.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,18 +49,12 @@ class BaseModelKeyTest {
   }
 
   @Test
-  void fineTunedWeightsHaveTheirOwnKeysThatTheBaseModelControllersIgnore() {
+  void fineTunedWeightsHaveTheirOwnKeys() {
     BaseModelKey key = BaseModelKey.fineTunedWeight("support");
     assertThat(key.reportKey()).isEqualTo("finetunedweight.support");
     assertThat(key.labelKey()).isEqualTo("models.ome.io/finetunedweight.support");
     assertThat(key).hasToString("finetunedweight/support");
     assertThat(BaseModelKey.fromReportKey("finetunedweight.support")).contains(key);
     assertThat(key).isNotEqualTo(new BaseModelKey(null, "support"));
-    var cm = new io.fabric8.kubernetes.api.model.ConfigMapBuilder().addToData("finetunedweight.support", "{}")
-        .addToData("clusterbasemodel.llama", "{}").build();
-    assertThat(NodeReportSources.models(cm, k -> !k.fineTunedWeight() && k.clusterScoped()))
-        .extracting(r -> r.getName()).containsExactly("llama");
-    assertThat(NodeReportSources.models(cm, BaseModelKey::fineTunedWeight)).extracting(r -> r.getName())
-        .containsExactly("support");
   }
 }

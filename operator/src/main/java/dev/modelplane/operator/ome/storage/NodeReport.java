@@ -1,4 +1,4 @@
-package dev.modelplane.operator.ome.basemodel;
+package dev.modelplane.operator.ome.storage;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
