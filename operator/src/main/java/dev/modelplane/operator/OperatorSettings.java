@@ -3,6 +3,7 @@ package dev.modelplane.operator;
 import dev.modelplane.operator.common.SecurityDefaults;
 import dev.modelplane.operator.modelsource.InspectionPolicy;
 import dev.modelplane.operator.ome.storage.ModelStorageSettings;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,9 @@ import java.util.Set;
 /**
  * Operator-wide settings: everything the pure builders need besides the primary resource and its resolved
  * references. Flag names of {@code modelplane operator} follow LLMKube's manager flags where one exists.
+ *
+ * <p>{@link OperatorSettingsBuilder} is generated at compile time: a field left unset in it is null or false, which
+ * the constructor turns into the default, except where an {@code Initializer} names the default.
  *
  * @param runtimeImages image per runtime name ({@code llamacpp=…}), used when {@code spec.image} is unset; wins over
  *     the vendor-specific and built-in defaults
@@ -40,22 +44,24 @@ import java.util.Set;
  * @param benchmark image, resources and router of OME BenchmarkJobs
  * @param modelStorage the model agents' roots and how long a deleted model waits for an unreachable node's agent
  */
+@RecordBuilder
+@RecordBuilder.Options(addClassRetainedGenerated = false)
 public record OperatorSettings(
     Map<String, String> runtimeImages,
     ModelCacheSettings modelCache,
     String initContainerImage,
-    long defaultFsGroup,
-    long defaultRunAsUser,
-    long defaultRunAsGroup,
+    @RecordBuilder.Initializer("DEFAULT_FS_GROUP") long defaultFsGroup,
+    @RecordBuilder.Initializer("DEFAULT_RUN_AS_USER") long defaultRunAsUser,
+    @RecordBuilder.Initializer("DEFAULT_RUN_AS_GROUP") long defaultRunAsGroup,
     String huggingFaceEndpoint,
     List<String> allowedHostPathRoots,
     boolean emitScrapeAnnotations,
     boolean createPriorityClasses,
-    boolean checkNodeCapacity,
+    @RecordBuilder.Initializer("DEFAULT_CHECK_NODE_CAPACITY") boolean checkNodeCapacity,
     Set<String> namespaces,
-    boolean useSsa,
+    @RecordBuilder.Initializer("DEFAULT_USE_SSA") boolean useSsa,
     Duration ggufTimeout,
-    boolean inspectModels,
+    @RecordBuilder.Initializer("DEFAULT_INSPECT_MODELS") boolean inspectModels,
     InspectionPolicy modelInspection,
     Duration revalidationInterval,
     boolean pyrraSlo,
@@ -63,7 +69,7 @@ public record OperatorSettings(
     OmeServingSettings omeServing,
     ModelServiceSettings modelService,
     BenchmarkSettings benchmark,
-    ModelStorageSettings modelStorage) {
+    ModelStorageSettings modelStorage) implements OperatorSettingsBuilder.With {
 
   /** Namespace of the model agents when the operator cannot tell its own. */
   public static final String DEFAULT_AGENT_NAMESPACE = "modelplane-system";
@@ -73,6 +79,16 @@ public record OperatorSettings(
   public static final Duration DEFAULT_REVALIDATION_INTERVAL = Duration.ofMinutes(30);
   /** Upstream's default fsGroup ({@code --default-fsgroup}). */
   public static final long DEFAULT_FS_GROUP = SecurityDefaults.DEFAULT_FS_GROUP;
+  /** User of generated pods unless {@code --default-run-as-user} says otherwise. */
+  public static final long DEFAULT_RUN_AS_USER = SecurityDefaults.DEFAULT_RUN_AS_USER;
+  /** Group of generated pods unless {@code --default-run-as-group} says otherwise. */
+  public static final long DEFAULT_RUN_AS_GROUP = SecurityDefaults.DEFAULT_RUN_AS_GROUP;
+  /** Nodes are watched for the "more GPUs than any node" warning unless {@code --no-node-capacity-check}. */
+  public static final boolean DEFAULT_CHECK_NODE_CAPACITY = true;
+  /** Dependents and status are written with server-side apply unless turned off. */
+  public static final boolean DEFAULT_USE_SSA = true;
+  /** Remote model files are inspected unless {@code --no-model-inspection}. */
+  public static final boolean DEFAULT_INSPECT_MODELS = true;
 
   public OperatorSettings {
     runtimeImages = Map.copyOf(Objects.requireNonNullElse(runtimeImages, Map.of()));
@@ -106,211 +122,17 @@ public record OperatorSettings(
     return builder().build();
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static OperatorSettingsBuilder builder() {
+    return OperatorSettingsBuilder.builder();
   }
 
   /** A builder starting from these settings. */
-  public Builder toBuilder() {
-    Builder b = new Builder();
-    b.runtimeImages = runtimeImages;
-    b.modelCache = modelCache;
-    b.initContainerImage = initContainerImage;
-    b.defaultFsGroup = defaultFsGroup;
-    b.defaultRunAsUser = defaultRunAsUser;
-    b.defaultRunAsGroup = defaultRunAsGroup;
-    b.huggingFaceEndpoint = huggingFaceEndpoint;
-    b.allowedHostPathRoots = allowedHostPathRoots;
-    b.emitScrapeAnnotations = emitScrapeAnnotations;
-    b.createPriorityClasses = createPriorityClasses;
-    b.checkNodeCapacity = checkNodeCapacity;
-    b.namespaces = namespaces;
-    b.useSsa = useSsa;
-    b.ggufTimeout = ggufTimeout;
-    b.inspectModels = inspectModels;
-    b.modelInspection = modelInspection;
-    b.revalidationInterval = revalidationInterval;
-    b.pyrraSlo = pyrraSlo;
-    b.modelAgentNamespace = modelAgentNamespace;
-    b.modelStorage = modelStorage;
-    b.omeServing = omeServing;
-    b.modelService = modelService;
-    b.benchmark = benchmark;
-    return b;
-  }
-
-  public OperatorSettings withModelCache(ModelCacheSettings cache) {
-    return toBuilder().modelCache(cache).build();
-  }
-
-  public OperatorSettings withRuntimeImages(Map<String, String> images) {
-    return toBuilder().runtimeImages(images).build();
-  }
-
-  public OperatorSettings withHuggingFaceEndpoint(String endpoint) {
-    return toBuilder().huggingFaceEndpoint(endpoint).build();
-  }
-
-  public OperatorSettings withScrapeAnnotations(boolean emit) {
-    return toBuilder().emitScrapeAnnotations(emit).build();
-  }
-
-  public OperatorSettings withCreatePriorityClasses(boolean create) {
-    return toBuilder().createPriorityClasses(create).build();
+  public OperatorSettingsBuilder toBuilder() {
+    return OperatorSettingsBuilder.builder(this);
   }
 
   private static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-  }
-
-  /** Builds settings; unset fields keep the defaults. */
-  public static final class Builder {
-    private Map<String, String> runtimeImages = Map.of();
-    private ModelCacheSettings modelCache = ModelCacheSettings.defaults();
-    private String initContainerImage = DEFAULT_INIT_IMAGE;
-    private long defaultFsGroup = DEFAULT_FS_GROUP;
-    private long defaultRunAsUser = SecurityDefaults.DEFAULT_RUN_AS_USER;
-    private long defaultRunAsGroup = SecurityDefaults.DEFAULT_RUN_AS_GROUP;
-    private String huggingFaceEndpoint;
-    private List<String> allowedHostPathRoots = List.of();
-    private boolean emitScrapeAnnotations;
-    private boolean createPriorityClasses;
-    private boolean checkNodeCapacity = true;
-    private Set<String> namespaces = Set.of();
-    private boolean useSsa = true;
-    private Duration ggufTimeout;
-    private boolean inspectModels = true;
-    private InspectionPolicy modelInspection;
-    private Duration revalidationInterval = DEFAULT_REVALIDATION_INTERVAL;
-    private boolean pyrraSlo;
-    private String modelAgentNamespace;
-    private OmeServingSettings omeServing;
-    private ModelServiceSettings modelService;
-    private BenchmarkSettings benchmark;
-    private ModelStorageSettings modelStorage;
-
-    public Builder runtimeImages(Map<String, String> v) {
-      runtimeImages = v;
-      return this;
-    }
-
-    public Builder modelCache(ModelCacheSettings v) {
-      modelCache = v;
-      return this;
-    }
-
-    public Builder initContainerImage(String v) {
-      initContainerImage = v;
-      return this;
-    }
-
-    public Builder defaultFsGroup(long v) {
-      defaultFsGroup = v;
-      return this;
-    }
-
-    public Builder defaultRunAsUser(long v) {
-      defaultRunAsUser = v;
-      return this;
-    }
-
-    public Builder defaultRunAsGroup(long v) {
-      defaultRunAsGroup = v;
-      return this;
-    }
-
-    public Builder huggingFaceEndpoint(String v) {
-      huggingFaceEndpoint = v;
-      return this;
-    }
-
-    public Builder allowedHostPathRoots(List<String> v) {
-      allowedHostPathRoots = v;
-      return this;
-    }
-
-    public Builder emitScrapeAnnotations(boolean v) {
-      emitScrapeAnnotations = v;
-      return this;
-    }
-
-    public Builder createPriorityClasses(boolean v) {
-      createPriorityClasses = v;
-      return this;
-    }
-
-    public Builder checkNodeCapacity(boolean v) {
-      checkNodeCapacity = v;
-      return this;
-    }
-
-    public Builder namespaces(Set<String> v) {
-      namespaces = v;
-      return this;
-    }
-
-    public Builder useSsa(boolean v) {
-      useSsa = v;
-      return this;
-    }
-
-    public Builder ggufTimeout(Duration v) {
-      ggufTimeout = v;
-      return this;
-    }
-
-    public Builder pyrraSlo(boolean v) {
-      pyrraSlo = v;
-      return this;
-    }
-
-    public Builder revalidationInterval(Duration v) {
-      revalidationInterval = v;
-      return this;
-    }
-
-    public Builder modelAgentNamespace(String v) {
-      modelAgentNamespace = v;
-      return this;
-    }
-
-    public Builder omeServing(OmeServingSettings v) {
-      omeServing = v;
-      return this;
-    }
-
-    public Builder modelService(ModelServiceSettings v) {
-      modelService = v;
-      return this;
-    }
-
-    public Builder benchmark(BenchmarkSettings v) {
-      benchmark = v;
-      return this;
-    }
-
-    public Builder modelStorage(ModelStorageSettings v) {
-      modelStorage = v;
-      return this;
-    }
-
-    public Builder inspectModels(boolean v) {
-      inspectModels = v;
-      return this;
-    }
-
-    public Builder modelInspection(InspectionPolicy v) {
-      modelInspection = v;
-      return this;
-    }
-
-    public OperatorSettings build() {
-      return new OperatorSettings(runtimeImages, modelCache, initContainerImage, defaultFsGroup, defaultRunAsUser,
-          defaultRunAsGroup, huggingFaceEndpoint,
-          allowedHostPathRoots, emitScrapeAnnotations, createPriorityClasses, checkNodeCapacity, namespaces, useSsa,
-          ggufTimeout, inspectModels, modelInspection, revalidationInterval, pyrraSlo, modelAgentNamespace, omeServing,
-          modelService, benchmark, modelStorage);
-    }
   }
 
   /**

@@ -84,7 +84,7 @@ class IsvcDeploymentBuilderTest {
 
   @Test
   void scrapeAnnotationsWhenAskedAndTheUserWins() {
-    OperatorSettings settings = OperatorSettings.defaults().withScrapeAnnotations(true);
+    OperatorSettings settings = OperatorSettings.defaults().withEmitScrapeAnnotations(true);
     Deployment d = IsvcDeploymentBuilder.build(plan("""
         modelRef: m
         runtime: vllm
