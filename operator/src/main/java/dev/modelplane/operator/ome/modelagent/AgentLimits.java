@@ -1,5 +1,8 @@
 package dev.modelplane.operator.ome.modelagent;
 
+import dev.modelplane.operator.ome.storage.BaseModelKey;
+import java.util.Set;
+
 /**
  * What one node's agent takes on at most.
  *
@@ -27,6 +30,11 @@ public record AgentLimits(long diskBudgetBytes, int maxListedObjects, int maxMod
     if (maxModelsPerNode < 1) {
       throw new IllegalArgumentException("--max-models-per-node must be positive, got " + maxModelsPerNode);
     }
+  }
+
+  /** Whether a model not yet among {@code placed} (ready or downloading) is one more than {@code max}. */
+  static boolean overLimit(Set<BaseModelKey> placed, BaseModelKey key, int max) {
+    return !placed.contains(key) && placed.size() >= max;
   }
 
   /** How many status entries (and node labels) the agent writes at most. */

@@ -2,6 +2,7 @@ package dev.modelplane.operator.ome.modelagent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.operator.modelsource.fetch.DownloadProgress;
+import dev.modelplane.operator.modelsource.fetch.FetchException;
 import dev.modelplane.operator.ome.storage.NodeReport;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -30,6 +31,20 @@ public final class AgentReports {
       DownloadProgress progress, Instant now) {
     return new NodeReport(name, NodeReport.FAILED, null, progress == null ? null : progress(progress, now), reason,
         message, storageUri);
+  }
+
+  /** The reason of a Failed report for a download that failed so. */
+  static String reason(FetchException.Kind kind) {
+    return switch (kind) {
+      case ACCESS_DENIED -> "AccessDenied";
+      case NOT_FOUND -> "ModelNotFound";
+      case SERVER_ERROR -> "SourceServerError";
+      case CONNECTION -> "SourceUnreachable";
+      case INTEGRITY -> "IntegrityCheckFailed";
+      case INVALID -> "InvalidSource";
+      case STORAGE -> "StorageError";
+      case CANCELLED -> "Cancelled";
+    };
   }
 
   /** The report's progress for a downloader's progress. */

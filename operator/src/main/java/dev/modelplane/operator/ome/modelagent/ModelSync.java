@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Brings one model's state on the node in line with its spec: runs the action {@link ModelPlanner} decides and
  * publishes the outcome through {@link NodeStatusWriter}. Called by the work queue, never twice at once for one key;
- * remembers what it last achieved per model so that repeated events cost nothing.
+ * remembers what it last achieved per model so that repeated events cost nothing. The actions stay in this one class
+ * because each reads and writes the same per-model memories (last spec, running download, outcome, retries); the pure
+ * rules they apply live beside it ({@link ModelPlanner}, {@link AgentLimits}, {@link AgentReports}).
  */
 final class ModelSync {
   private static final Logger LOG = LoggerFactory.getLogger(ModelSync.class);
@@ -188,12 +190,7 @@ final class ModelSync {
         placed.add(k);
       }
     });
-    return overLimit(placed, key, settings.limits().maxModelsPerNode());
-  }
-
-  /** Whether a model not yet among {@code placed} (ready or downloading) is one more than {@code max}. */
-  static boolean overLimit(java.util.Set<BaseModelKey> placed, BaseModelKey key, int max) {
-    return !placed.contains(key) && placed.size() >= max;
+    return AgentLimits.overLimit(placed, key, settings.limits().maxModelsPerNode());
   }
 
   /** Forgets a failure that may pass by itself (space freed, a model gone) and looks again after the resync time. */
@@ -280,7 +277,7 @@ final class ModelSync {
     if (e.retryable() && transientRetry(key, model, e.getMessage(), progress)) {
       return;
     }
-    fail(key, model, reason(e.kind()), e.getMessage(), progress);
+    fail(key, model, AgentReports.reason(e.kind()), e.getMessage(), progress);
   }
 
   /** Schedules a retry of a transient failure, reporting Updating; false when the retries are used up. */
@@ -391,18 +388,5 @@ final class ModelSync {
     if (gone) {
       lastKnown.remove(key);
     }
-  }
-
-  static String reason(FetchException.Kind kind) {
-    return switch (kind) {
-      case ACCESS_DENIED -> "AccessDenied";
-      case NOT_FOUND -> "ModelNotFound";
-      case SERVER_ERROR -> "SourceServerError";
-      case CONNECTION -> "SourceUnreachable";
-      case INTEGRITY -> "IntegrityCheckFailed";
-      case INVALID -> "InvalidSource";
-      case STORAGE -> "StorageError";
-      case CANCELLED -> "Cancelled";
-    };
   }
 }

@@ -14,9 +14,9 @@ class AgentLimitsTest {
 
   @Test
   void aNodePlacesAtMostTheLimitAndKeepsWhatItHas() {
-    assertThat(ModelSync.overLimit(Set.of(A, B), C, 2)).as("a third model").isTrue();
-    assertThat(ModelSync.overLimit(Set.of(A, B), A, 2)).as("one already placed").isFalse();
-    assertThat(ModelSync.overLimit(Set.of(A), C, 2)).isFalse();
+    assertThat(AgentLimits.overLimit(Set.of(A, B), C, 2)).as("a third model").isTrue();
+    assertThat(AgentLimits.overLimit(Set.of(A, B), A, 2)).as("one already placed").isFalse();
+    assertThat(AgentLimits.overLimit(Set.of(A), C, 2)).isFalse();
   }
 
   @Test
