@@ -7,6 +7,7 @@ import dev.modelplane.cli.devcluster.LiveStages;
 import dev.modelplane.cli.devcluster.ModelAgents;
 import dev.modelplane.cli.devcluster.PodRunner;
 import dev.modelplane.cli.devcluster.SimulatorLauncher;
+import dev.modelplane.common.io.PathTrees;
 import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.ControlPlaneBinaries;
@@ -284,7 +285,7 @@ final class DevClusterCommand implements Runnable {
       logging.apply();
       Path dir = PrivateFiles.directory(stateDir());
       Path work = dir.resolve("work");
-      deleteRecursively(work);
+      PathTrees.deleteRecursively(work);
       PrivateFiles.directory(work);
       UnaryOperator<String> stages = noLivePods ? UnaryOperator.identity() : LiveStages::rewrite;
       try (ControlPlane cp = ControlPlane.start(ControlPlaneBinaries.findOrBuild(), work, true, stages,
@@ -347,15 +348,6 @@ final class DevClusterCommand implements Runnable {
       return all.subList(Math.max(0, all.size() - lines), all.size());
     } catch (IOException e) {
       return List.of();
-    }
-  }
-
-  static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var files = Files.walk(dir)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 }

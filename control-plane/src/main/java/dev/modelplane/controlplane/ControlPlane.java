@@ -1,6 +1,7 @@
 package dev.modelplane.controlplane;
 
 import dev.modelplane.api.ApiResources;
+import dev.modelplane.common.io.PathTrees;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -438,11 +437,8 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    try {
+      PathTrees.deleteRecursively(dir);
     } catch (IOException e) {
       LOG.warn("event=cleanup_failed dir={} error={}", dir, e.toString());
     }
