@@ -9,6 +9,7 @@ import dev.modelplane.cli.devcluster.PodRunner;
 import dev.modelplane.cli.devcluster.SimulatorLauncher;
 import dev.modelplane.common.io.PathTrees;
 import dev.modelplane.common.logging.LogOptions;
+import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.ControlPlaneBinaries;
 import dev.modelplane.controlplane.FakeNode;
@@ -119,9 +120,10 @@ final class DevClusterCommand implements Runnable {
         description = "Leave every pod to kwok: no simulator behind model-server pods, no genai-bench job pods run.")
     boolean noLivePods;
 
-    @Option(names = "--timeout", defaultValue = "PT10M",
-        description = "How long to wait for the cluster, ISO-8601 (default: ${DEFAULT-VALUE}; a first run builds "
-            + "the binaries, which takes much longer: that build runs before the wait starts).")
+    @Option(names = "--timeout", defaultValue = "10m", converter = GoDuration.NonNegativeOrIso8601Converter.class,
+        description = "How long to wait for the cluster, a Go duration such as 90s or 1h (default: ${DEFAULT-VALUE}; "
+            + "a first run builds the binaries, which takes much longer: that build runs before the wait starts; "
+            + "ISO-8601 such as PT10M is still read but deprecated).")
     Duration timeout;
 
     @Override
@@ -184,7 +186,7 @@ final class DevClusterCommand implements Runnable {
       Thread.sleep(200);
     }
     process.destroy();
-    err.println("dev-cluster: not ready after " + timeout + "; see " + log);
+    err.println("dev-cluster: not ready after " + GoDuration.format(timeout) + "; see " + log);
     return Optional.empty();
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.cli.user.ManifestRollout;
 import dev.modelplane.common.logging.LogFormat;
 import dev.modelplane.common.logging.LogSetup;
+import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.ome.modelagent.ModelAgentSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
@@ -97,8 +98,9 @@ final class UpCommand implements Callable<Integer> {
       description = "GPUs per fake GPU node (default: ${DEFAULT-VALUE}).")
   int gpusPerNode;
 
-  @Option(names = "--timeout", defaultValue = "PT10M",
-      description = "How long to wait for the cluster and then for the manifest, ISO-8601 (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", defaultValue = "10m", converter = GoDuration.NonNegativeOrIso8601Converter.class,
+      description = "How long to wait for the cluster and then for the manifest, a Go duration such as 90s or 1h "
+          + "(default: ${DEFAULT-VALUE}; ISO-8601 such as PT10M is still read but deprecated).")
   Duration timeout;
 
   private PrintWriter out() {
@@ -138,7 +140,7 @@ final class UpCommand implements Callable<Integer> {
         }
         step(4, "wait until ready");
         if (!ManifestRollout.waitReady(client, applied, timeout, out())) {
-          err().println("up: not ready after " + timeout + "; look with: KUBECONFIG=" + cluster.get().kubeconfig()
+          err().println("up: not ready after " + GoDuration.format(timeout) + "; look with: KUBECONFIG=" + cluster.get().kubeconfig()
               + " kubectl get modelplane,pods -A (operator log: " + dir.resolve("operator.log") + ")");
           return 1;
         }
