@@ -140,8 +140,9 @@ final class UpCommand implements Callable<Integer> {
         }
         step(4, "wait until ready");
         if (!ManifestRollout.waitReady(client, applied, timeout, out())) {
-          err().println("up: not ready after " + GoDuration.format(timeout) + "; look with: KUBECONFIG=" + cluster.get().kubeconfig()
-              + " kubectl get modelplane,pods -A (operator log: " + dir.resolve("operator.log") + ")");
+          err().println("up: not ready after " + GoDuration.format(timeout) + "; look with: KUBECONFIG="
+              + cluster.get().kubeconfig() + " kubectl get modelplane,pods -A (operator log: "
+              + dir.resolve("operator.log") + ")");
           return 1;
         }
       }

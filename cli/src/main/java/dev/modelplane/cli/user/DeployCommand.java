@@ -58,7 +58,8 @@ public final class DeployCommand extends UserCommand {
   boolean await;
 
   @Option(names = "--timeout", defaultValue = "10m", converter = GoDuration.NonNegativeOrIso8601Converter.class,
-      description = "With --wait, a Go duration such as 90s or 1h (default: ${DEFAULT-VALUE}; ISO-8601 such as PT10M is still read but deprecated).")
+      description = "With --wait, a Go duration such as 90s or 1h (default: ${DEFAULT-VALUE}; ISO-8601 such as "
+          + "PT10M is still read but deprecated).")
   Duration timeout;
 
   @Option(names = "--dry-run", description = "Print the objects; create nothing.")
