@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * Every setting of the simulator. Flag names and duration formats follow llm-d-inference-sim where the two overlap,
  * so a command line can be moved from one to the other; flags only we have are marked "(modelplane)" in their help.
  * Nullable latency fields mean "not given": the effective value comes from the preset, then the default.
- * Fluent setters are for tests and embedding.
+ * Fluent setters are for tests and embedding. {@link SimulatorConfigCheck} checks a parsed configuration.
  */
 public final class SimulatorConfig {
   @Option(names = VllmFlags.PORT, description = "Port of rank 0; rank i listens on port+i (default ${DEFAULT-VALUE}).")
@@ -164,7 +164,7 @@ public final class SimulatorConfig {
   // ---- effective values -------------------------------------------------------------------------
 
   /** The peer latency profile of the preset, for the per-request calculators; null without a preset. */
-  private LatencyPreset presetOrNull() {
+  LatencyPreset presetOrNull() {
     String name = hardware.presetName();
     return name == null ? null : LatencyPreset.byName(name);
   }
@@ -274,7 +274,7 @@ public final class SimulatorConfig {
     return p == null ? 1024 : p.kvBlocks();
   }
 
-  private StepCostModel.Memory memory(StepCostModel m) {
+  StepCostModel.Memory memory(StepCostModel m) {
     return m.memory(hardware.gpuMemoryUtilization, blockSize, maxNumBatchedTokens(), maxNumSeqs());
   }
 
@@ -325,110 +325,12 @@ public final class SimulatorConfig {
     return servedModelNames.isEmpty() ? List.of(model) : List.copyOf(servedModelNames);
   }
 
-  /** Checks ranges; returns the problems (empty when valid). */
+  /**
+   * Checks ranges; returns the problems (empty when valid). Takes the model from {@code $SIM_MODEL} when
+   * {@code --model} is missing.
+   */
   public List<String> problems() {
-    List<String> p = new ArrayList<>();
-    if (model == null || model.isBlank()) {
-      String env = System.getenv("SIM_MODEL");
-      if (env != null && !env.isBlank()) {
-        model = env;
-      } else {
-        p.add("--model is required");
-      }
-    }
-    int before = p.size();
-    List<String> hw = hardware.problems();
-    p.addAll(hw);
-    String calculator = effectiveCalculator();
-    if (!List.of("step", "constant", "per-token").contains(calculator)) {
-      p.add("--latency-calculator must be step, constant or per-token, got \"" + latencyCalculator + "\"");
-    } else if ("step".equals(calculator) && !hardware.chosen()) {
-      p.add("--latency-calculator step needs the model and hardware: --preset or --model-config");
-    } else if (!"step".equals(calculator) && hardware.chosen() && hw.isEmpty()) {
-      if (hardware.presetName() == null) {
-        p.add("--model-config is priced by the step calculator only; drop --latency-calculator " + calculator
-            + " or the per-request latency flags");
-      } else {
-        presetOrNullSafe(p);
-      }
-    }
-    if (p.size() == before && stepModel()) {
-      try {
-        memory(hardware.costModel());
-      } catch (IllegalArgumentException e) {
-        p.add(e.getMessage());
-      }
-    }
-    if (p.size() > before) {
-      // The effective batch and cache sizes below depend on a model that is not there.
-      return p;
-    }
-    if (!List.of("echo", "random").contains(mode)) {
-      p.add("--mode must be echo or random, got \"" + mode + "\"");
-    }
-    if (timeFactorUnderLoad != null && timeFactorUnderLoad < 1.0) {
-      p.add("--time-factor-under-load must be >= 1.0");
-    }
-    if (maxNumSeqs() < 1) {
-      p.add("--max-num-seqs must be >= 1");
-    }
-    if (maxWaitingQueueLength < 0) {
-      p.add("--max-waiting-queue-length must be >= 0");
-    }
-    if (!List.of(8, 16, 32, 64, 128).contains(blockSize)) {
-      p.add("--block-size must be one of 8, 16, 32, 64, 128");
-    }
-    if (kvCacheSize() < 1) {
-      p.add("--kv-cache-size must be >= 1");
-    }
-    if (maxModelLen() < 1) {
-      p.add("--max-model-len must be >= 1");
-    }
-    if (maxNumBatchedTokens() < 1) {
-      p.add("--max-num-batched-tokens must be >= 1");
-    }
-    if (failureInjectionRate < 0 || failureInjectionRate > 100) {
-      p.add("--failure-injection-rate must be within 0-100");
-    }
-    for (String t : failureTypes) {
-      if (FailureInjector.Kind.byName(t) == null) {
-        p.add("--failure-types: unknown type \"" + t + "\"");
-      }
-    }
-    if (dataParallelSize < 1 || dataParallelSize > 8) {
-      p.add("--data-parallel-size must be within 1-8");
-    }
-    if (maxLoras < 1 || maxCpuLoras() < maxLoras) {
-      p.add("--max-loras must be >= 1 and --max-cpu-loras >= --max-loras");
-    }
-    if (prefillInterference < 0 || prefillInterference > 1) {
-      p.add("--prefill-interference must be within 0-1");
-    }
-    if (!(timeScale > 0)) {
-      p.add("--time-scale must be > 0");
-    }
-    if (port < 0 || port + dataParallelSize - 1 > 65535) {
-      p.add("--port out of range");
-    }
-    for (Duration d : new Duration[] {timeToFirstToken, timeToFirstTokenStdDev, prefillOverhead, prefillTimePerToken,
-        prefillTimeStdDev, interTokenLatency, interTokenLatencyStdDev, startupDuration, loraLoadTime}) {
-      if (d != null && d.isNegative()) {
-        p.add("durations must not be negative");
-        break;
-      }
-    }
-    return p;
-  }
-
-  private boolean presetOrNullSafe(List<String> p) {
-    try {
-      presetOrNull();
-      return true;
-    } catch (IllegalArgumentException e) {
-      p.add("--preset " + hardware.presetName() + " has no per-request latency profile (the step calculator "
-          + "prices it); per-request profiles: " + LatencyPreset.names());
-      return false;
-    }
+    return SimulatorConfigCheck.problems(this);
   }
 
   // ---- fluent setters (tests, embedding) -----------------------------------------------------------
