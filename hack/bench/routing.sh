@@ -108,7 +108,7 @@ main() {
 
   echo "== platform and endpoints" >&2
   "$root/modelplane" up --state-dir "$state" --port 18680 --grpc-port 18692 --grpc-health-port 18693 \
-    --metrics-port 18694 --operator-port 18681 -f "$root/hack/bench/routing/endpoints.yaml" --timeout PT10M >&2
+    --metrics-port 18694 --operator-port 18681 -f "$root/hack/bench/routing/endpoints.yaml" --timeout 10m >&2
   export KUBECONFIG="$state/kubeconfig"
 
   echo "== datasets and tokenizer" >&2

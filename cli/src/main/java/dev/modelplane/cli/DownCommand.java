@@ -1,5 +1,6 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.cli.devcluster.DevClusterProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -21,13 +22,13 @@ final class DownCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path dir = DevClusterCommand.stateDir(stateDirOption);
+    Path dir = DevClusterProcess.stateDir(stateDirOption);
     Optional<PlatformState> platform = PlatformState.read(dir);
     if (platform.isPresent()) {
       platform.get().stop();
       Files.deleteIfExists(dir.resolve(PlatformState.FILE));
       spec.commandLine().getOut().println("modelplane router and operator stopped");
     }
-    return DevClusterCommand.stop(dir, spec.commandLine().getOut());
+    return DevClusterProcess.stop(dir, spec.commandLine().getOut());
   }
 }

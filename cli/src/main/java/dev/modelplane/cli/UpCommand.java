@@ -1,9 +1,11 @@
 package dev.modelplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.cli.devcluster.DevClusterProcess;
 import dev.modelplane.cli.user.ManifestRollout;
 import dev.modelplane.common.logging.LogFormat;
 import dev.modelplane.common.logging.LogSetup;
+import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.ome.modelagent.ModelAgentSettings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
@@ -97,8 +99,9 @@ final class UpCommand implements Callable<Integer> {
       description = "GPUs per fake GPU node (default: ${DEFAULT-VALUE}).")
   int gpusPerNode;
 
-  @Option(names = "--timeout", defaultValue = "PT10M",
-      description = "How long to wait for the cluster and then for the manifest, ISO-8601 (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", defaultValue = "10m", converter = GoDuration.NonNegativeOrIso8601Converter.class,
+      description = "How long to wait for the cluster and then for the manifest, a Go duration such as 90s or 1h "
+          + "(default: ${DEFAULT-VALUE}; ISO-8601 such as PT10M is still read but deprecated).")
   Duration timeout;
 
   private PrintWriter out() {
@@ -113,11 +116,12 @@ final class UpCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Instant started = Instant.now();
     LogSetup.configure(LogFormat.KEYVALUE, "warn,io.fabric8=error");
-    Path dir = DevClusterCommand.stateDir(stateDirOption);
+    Path dir = DevClusterProcess.stateDir(stateDirOption);
     List<byte[]> manifests = manifests();
     step(1, "dev cluster (control plane, fake GPU nodes, live model-server pods)");
-    Optional<DevClusterCommand.State> cluster = DevClusterCommand.startOrReuse(dir,
-        new DevClusterCommand.Shape(cpuNodes, gpuNodes, gpusPerNode, true), timeout, out(), err());
+    Optional<DevClusterProcess.State> cluster = DevClusterProcess.startOrReuse(dir,
+        new DevClusterProcess.Shape(cpuNodes, gpuNodes, gpusPerNode, true), timeout, Main.class.getName(), out(),
+        err());
     if (cluster.isEmpty()) {
       return 1;
     }
@@ -138,8 +142,9 @@ final class UpCommand implements Callable<Integer> {
         }
         step(4, "wait until ready");
         if (!ManifestRollout.waitReady(client, applied, timeout, out())) {
-          err().println("up: not ready after " + timeout + "; look with: KUBECONFIG=" + cluster.get().kubeconfig()
-              + " kubectl get modelplane,pods -A (operator log: " + dir.resolve("operator.log") + ")");
+          err().println("up: not ready after " + GoDuration.format(timeout) + "; look with: KUBECONFIG="
+              + cluster.get().kubeconfig() + " kubectl get modelplane,pods -A (operator log: "
+              + dir.resolve("operator.log") + ")");
           return 1;
         }
       }
@@ -190,7 +195,7 @@ final class UpCommand implements Callable<Integer> {
   }
 
   /** The operator and router of this cluster: the running ones, or new ones. */
-  private PlatformState platform(Path dir, DevClusterCommand.State cluster) throws IOException, InterruptedException {
+  private PlatformState platform(Path dir, DevClusterProcess.State cluster) throws IOException, InterruptedException {
     Optional<PlatformState> existing = PlatformState.read(dir);
     if (existing.isPresent() && existing.get().runningAgainst(cluster.pid())) {
       out().println("  operator (pid " + existing.get().operatorPid() + ") and router (pid "
@@ -206,17 +211,17 @@ final class UpCommand implements Callable<Integer> {
       }
     }
     Map<String, String> env = Map.of("KUBECONFIG", cluster.kubeconfig());
-    List<String> operator = new ArrayList<>(DevClusterCommand.javaCommand());
+    List<String> operator = new ArrayList<>(DevClusterProcess.javaCommand());
     operator.addAll(List.of(Main.class.getName(), "operator", "--kubeconfig", cluster.kubeconfig(),
         "--no-leader-elect", "--http-port", Integer.toString(operatorPort), "--bind-address", "127.0.0.1",
         "--no-model-inspection", "--model-agent-namespace", ModelAgentSettings.DEFAULT_NAMESPACE));
     operator.addAll(benchmarkRouterArgs(host, port));
-    Process op = DevClusterCommand.startDetached(operator, dir.resolve("operator.log"), env);
-    List<String> router = new ArrayList<>(DevClusterCommand.javaCommand());
+    Process op = DevClusterProcess.startDetached(operator, dir.resolve("operator.log"), env);
+    List<String> router = new ArrayList<>(DevClusterProcess.javaCommand());
     router.addAll(List.of(Main.class.getName(), "router", "--all-pools", "--pool-namespace", "*", "--host", host,
         "--port", Integer.toString(port), "--grpc-port", Integer.toString(grpcPort),
         "--grpc-health-port", Integer.toString(grpcHealthPort), "--metrics-port", Integer.toString(metricsPort)));
-    Process rt = DevClusterCommand.startDetached(router, dir.resolve("router.log"), env);
+    Process rt = DevClusterProcess.startDetached(router, dir.resolve("router.log"), env);
     PlatformState state = new PlatformState(cluster.pid(), op.pid(), rt.pid(), host, port);
     state.write(dir);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -289,7 +294,7 @@ final class UpCommand implements Callable<Integer> {
     }
   }
 
-  private void summary(DevClusterCommand.State cluster, PlatformState platform, Optional<EndpointCheck.Answer> answer,
+  private void summary(DevClusterProcess.State cluster, PlatformState platform, Optional<EndpointCheck.Answer> answer,
       boolean checked, Path dir, Duration took) {
     PrintWriter out = out();
     String base = "http://" + hostForUrl(platform.host()) + ":" + platform.port() + "/v1";
@@ -310,7 +315,7 @@ final class UpCommand implements Callable<Integer> {
     out.println();
     out.println("kubectl:  export KUBECONFIG=" + cluster.kubeconfig());
     out.println("logs:     " + dir + " (operator.log, router.log, work/pods/<namespace>/<pod>/<container>.log)");
-    out.println("stop:     ./modelplane down" + (dir.equals(DevClusterCommand.stateDir(null)) ? ""
+    out.println("stop:     ./modelplane down" + (dir.equals(DevClusterProcess.stateDir(null)) ? ""
         : " --state-dir " + dir));
     out.flush();
   }

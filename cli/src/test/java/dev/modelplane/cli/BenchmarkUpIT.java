@@ -61,7 +61,7 @@ class BenchmarkUpIT {
           "--grpc-port", Integer.toString(OperatorFixtures.freePort()),
           "--grpc-health-port", Integer.toString(OperatorFixtures.freePort()),
           "--metrics-port", Integer.toString(metricsPort),
-          "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "PT5M");
+          "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "5m");
       up = UpEndToEndIT.modelplane(concat(List.of("up"), upArgs), 600);
     }
     assertThat(up.exit()).as(up.output()).isZero();

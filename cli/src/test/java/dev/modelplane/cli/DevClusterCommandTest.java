@@ -24,7 +24,7 @@ class DevClusterCommandTest {
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
     MainTest.Result up = MainTest.run("dev-cluster", "up", "--state-dir", state.toString(), "--gpu-nodes", "1",
-        "--gpus-per-node", "4", "--timeout", "PT3M");
+        "--gpus-per-node", "4", "--timeout", "3m");
     try {
       assertThat(up.code()).as(up.err()).isZero();
       String[] lines = up.out().strip().split("\n");

@@ -51,7 +51,7 @@ class JobPodsIT {
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
     UpEndToEndIT.Run up = UpEndToEndIT.modelplane(List.of("dev-cluster", "up", "--state-dir", state.toString(),
-        "--cpu-nodes", "1", "--gpu-nodes", "1", "--timeout", "PT3M"), 600);
+        "--cpu-nodes", "1", "--gpu-nodes", "1", "--timeout", "3m"), 600);
     assertThat(up.exit()).as(up.output()).isZero();
     client = new KubernetesClientBuilder()
         .withConfig(Config.fromKubeconfig(Files.readString(state.resolve("kubeconfig")))).build();

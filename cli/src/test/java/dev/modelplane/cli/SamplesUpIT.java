@@ -46,7 +46,7 @@ class SamplesUpIT {
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
     ports = List.of("--state-dir", state.toString(), "--port", port(), "--grpc-port", port(), "--grpc-health-port",
-        port(), "--metrics-port", port(), "--operator-port", port(), "--timeout", "PT3M");
+        port(), "--metrics-port", port(), "--operator-port", port(), "--timeout", "3m");
     UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up", "--no-apply"), ports), 600);
     assertThat(up.exit()).as(up.output()).isZero();
   }

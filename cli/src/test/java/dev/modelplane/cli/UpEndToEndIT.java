@@ -59,7 +59,7 @@ class UpEndToEndIT {
         "--grpc-port", Integer.toString(OperatorFixtures.freePort()),
         "--grpc-health-port", Integer.toString(OperatorFixtures.freePort()),
         "--metrics-port", Integer.toString(OperatorFixtures.freePort()),
-        "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "PT5M");
+        "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "5m");
   }
 
   @AfterAll

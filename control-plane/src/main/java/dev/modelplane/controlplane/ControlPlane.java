@@ -1,6 +1,7 @@
 package dev.modelplane.controlplane;
 
 import dev.modelplane.api.ApiResources;
+import dev.modelplane.common.io.PathTrees;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -15,15 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,14 +28,15 @@ import org.slf4j.LoggerFactory;
  * A real Kubernetes control plane on loopback: etcd and kube-apiserver (RBAC, default admission, service-account
  * tokens), optionally kube-controller-manager, kube-scheduler and kwok with fake nodes whose pod IPs are 127.x
  * addresses. Every listener binds 127.0.0.1 and every address handed out is loopback. {@link #close()} (also run at
- * JVM exit) stops every process it started, by PID, and removes its working directory.
+ * JVM exit) stops every process it started, by PID, and removes its working directory. This class wires the cluster
+ * (certificates, kubeconfigs, ports, components, nodes, CRDs, clients); the binaries' command lines and processes are
+ * {@link ControlPlaneProcesses}'.
  */
 public final class ControlPlane implements AutoCloseable {
   /** The first address of the service range, which the apiserver takes for the {@code kubernetes} Service. */
   static final String KUBERNETES_SERVICE_IP = "127.96.0.1";
   static final String SERVICE_CIDR = "127.96.0.0/16";
   private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
 
   /** Components beyond etcd and kube-apiserver. */
@@ -55,14 +53,12 @@ public final class ControlPlane implements AutoCloseable {
     }
   }
 
-  private final Path binDir;
   private final Path workDir;
   private final boolean ownsWorkDir;
   private final Pki pki;
   private final int apiPort;
   private final Path kubeconfig;
-  private final Map<String, ManagedProcess> processes = new LinkedHashMap<>();
-  private final Map<String, List<String>> commands = new LinkedHashMap<>();
+  private final ControlPlaneProcesses processes;
   private final Set<Component> running = EnumSet.noneOf(Component.class);
   private final Thread shutdownHook = new Thread(this::close, "control-plane-shutdown");
   private final Duration startupTime;
@@ -73,10 +69,10 @@ public final class ControlPlane implements AutoCloseable {
 
   private ControlPlane(Path binDir, Path workDir, boolean ownsWorkDir, UnaryOperator<String> kwokStages)
       throws IOException {
-    this.binDir = binDir;
     this.kwokStages = kwokStages;
     this.workDir = workDir;
     this.ownsWorkDir = ownsWorkDir;
+    this.processes = new ControlPlaneProcesses(binDir, workDir);
     long t0 = System.nanoTime();
     PrivateFiles.directory(workDir);
     Files.createDirectories(workDir.resolve("logs"));
@@ -88,31 +84,10 @@ public final class ControlPlane implements AutoCloseable {
     this.kubeconfig = Kubeconfig.write(workDir.resolve("kubeconfig"), server(), pki, "admin");
     Kubeconfig.write(workDir.resolve("controller-manager.kubeconfig"), server(), pki, "controller-manager");
     Kubeconfig.write(workDir.resolve("scheduler.kubeconfig"), server(), pki, "scheduler");
-    launch("etcd", List.of(bin("etcd"), "--name=modelplane", "--data-dir=" + workDir.resolve("etcd"),
-        "--listen-client-urls=http://127.0.0.1:" + etcdPort, "--advertise-client-urls=http://127.0.0.1:" + etcdPort,
-        "--listen-peer-urls=http://127.0.0.1:" + etcdPeerPort,
-        "--initial-advertise-peer-urls=http://127.0.0.1:" + etcdPeerPort,
-        "--initial-cluster=modelplane=http://127.0.0.1:" + etcdPeerPort,
-        "--unsafe-no-fsync", "--log-level=warn", "--quota-backend-bytes=4294967296"));
-    launch("kube-apiserver", List.of(bin("kube-apiserver"), "--etcd-servers=http://127.0.0.1:" + etcdPort,
-        "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + apiPort,
-        "--tls-cert-file=" + pki.cert("apiserver"), "--tls-private-key-file=" + pki.key("apiserver"),
-        "--client-ca-file=" + pki.cert("ca"), "--authorization-mode=Node,RBAC", "--allow-privileged=true",
-        "--service-cluster-ip-range=" + SERVICE_CIDR,
-        "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-        "--service-account-key-file=" + pki.dir.resolve("sa.pub"),
-        "--service-account-signing-key-file=" + pki.key("sa"),
-        "--requestheader-client-ca-file=" + pki.cert("front-proxy-ca"),
-        "--requestheader-allowed-names=front-proxy-client", "--requestheader-username-headers=X-Remote-User",
-        "--requestheader-group-headers=X-Remote-Group", "--requestheader-extra-headers-prefix=X-Remote-Extra-",
-        "--proxy-client-cert-file=" + pki.cert("front-proxy-client"),
-        "--proxy-client-key-file=" + pki.key("front-proxy-client"),
-        // The endpoint reconciler refuses loopback addresses; nothing outside this machine needs the endpoints.
-        "--endpoint-reconciler-type=none", "--enable-aggregator-routing=true",
-        "--cert-dir=" + workDir.resolve("apiserver-certs"),
-        "--profiling=false", "--v=1"));
+    processes.startEtcd(etcdPort, etcdPeerPort);
+    processes.startApiServer(etcdPort, apiPort, pki, SERVICE_CIDR);
     try {
-      waitFor("kube-apiserver /readyz", () -> "ok".equals(rawQuietly("/readyz")));
+      processes.waitFor("kube-apiserver /readyz", () -> "ok".equals(rawQuietly("/readyz")));
     } catch (IOException e) {
       close();
       throw e;
@@ -188,35 +163,18 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private void startControllerManager() throws IOException {
-    Path kc = workDir.resolve("controller-manager.kubeconfig");
-    launch("kube-controller-manager", List.of(bin("kube-controller-manager"), "--kubeconfig=" + kc,
-        "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
-        "--bind-address=127.0.0.1", "--secure-port=" + freePort(), "--leader-elect=false",
-        "--use-service-account-credentials=true", "--service-account-private-key-file=" + pki.key("sa"),
-        "--root-ca-file=" + pki.cert("ca"), "--cluster-signing-cert-file=" + pki.cert("ca"),
-        "--cluster-signing-key-file=" + pki.key("ca"), "--cert-dir=" + workDir.resolve("kcm-certs"),
-        // Fast enough for tests: the defaults wait minutes before evicting or collecting.
-        "--concurrent-gc-syncs=5", "--node-monitor-grace-period=60s", "--v=1"));
+    processes.startControllerManager(workDir.resolve("controller-manager.kubeconfig"), pki, freePort());
     // The ServiceAccount controller is part of the controller-manager: its first effect marks it as working.
-    waitFor("kube-controller-manager (default ServiceAccount)",
+    processes.waitFor("kube-controller-manager (default ServiceAccount)",
         () -> client().serviceAccounts().inNamespace("default").withName("default").get() != null);
   }
 
   private void startScheduler() throws IOException {
-    Path kc = workDir.resolve("scheduler.kubeconfig");
-    launch("kube-scheduler", List.of(bin("kube-scheduler"), "--kubeconfig=" + kc,
-        "--authentication-kubeconfig=" + kc, "--authorization-kubeconfig=" + kc,
-        "--bind-address=127.0.0.1", "--secure-port=" + freePort(), "--leader-elect=false",
-        "--cert-dir=" + workDir.resolve("scheduler-certs"), "--v=1"));
+    processes.startScheduler(workDir.resolve("scheduler.kubeconfig"), freePort());
   }
 
   private void startKwok() throws IOException {
-    Path stages = Files.writeString(workDir.resolve("kwok-stages.yaml"),
-        kwokStages.apply(Files.readString(binDir.resolve("../etc/kwok-stages.yaml").normalize())));
-    launch("kwok", List.of(bin("kwok"), "--kubeconfig=" + kubeconfig, "--config=" + stages,
-        "--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=" + FakeNode.KWOK_ANNOTATION + "=fake",
-        // Nodes without an InternalIP or pod CIDR get loopback ones, never kwok's 10.x defaults.
-        "--node-ip=127.0.0.1", "--cidr=127.1.0.0/16", "--node-lease-duration-seconds=40", "--v=1"));
+    processes.startKwok(kubeconfig, FakeNode.KWOK_ANNOTATION + "=fake", kwokStages);
   }
 
   /**
@@ -240,7 +198,7 @@ public final class ControlPlane implements AutoCloseable {
       // The apiserver taints a new node not-ready; the controller-manager lifts the taint once kwok reports Ready.
       // Until then the scheduler rejects every pod for the taint, so wait for both.
       boolean taintLifted = running.contains(Component.CONTROLLER_MANAGER);
-      waitFor("node " + fake.name() + " Ready", () -> {
+      processes.waitFor("node " + fake.name() + " Ready", () -> {
         Node n = client().nodes().withName(fake.name()).get();
         return n != null && n.getStatus() != null && n.getStatus().getConditions() != null
             && n.getStatus().getConditions().stream()
@@ -316,16 +274,12 @@ public final class ControlPlane implements AutoCloseable {
 
   /** Resident memory of each running process, in MiB. */
   public synchronized Map<String, Long> memoryMiB() {
-    Map<String, Long> rss = new LinkedHashMap<>();
-    processes.forEach((name, p) -> rss.put(name, p.rssMiB()));
-    return rss;
+    return processes.memoryMiB();
   }
 
   /** PIDs of the processes this control plane started. */
   public synchronized Map<String, Long> pids() {
-    Map<String, Long> pids = new LinkedHashMap<>();
-    processes.forEach((name, p) -> pids.put(name, p.pid()));
-    return pids;
+    return processes.pids();
   }
 
   /** Stops every process (reverse start order) and removes the working directory if this control plane made it. */
@@ -338,11 +292,7 @@ public final class ControlPlane implements AutoCloseable {
     if (client != null) {
       client.close();
     }
-    List<ManagedProcess> reverse = new ArrayList<>(processes.values());
-    java.util.Collections.reverse(reverse);
-    for (ManagedProcess process : reverse) {
-      process.stop(Duration.ofSeconds(10));
-    }
+    processes.stopAll(Duration.ofSeconds(10));
     if (ownsWorkDir) {
       deleteRecursively(workDir);
     }
@@ -361,73 +311,32 @@ public final class ControlPlane implements AutoCloseable {
     }
   }
 
-  private void launch(String name, List<String> command) throws IOException {
-    commands.put(name, List.copyOf(command));
-    processes.put(name, ManagedProcess.start(name, command, workDir.resolve("logs")));
-  }
-
   /**
    * Stops one of the core processes: {@code kill} sends SIGKILL (a crash), otherwise SIGTERM with a grace period.
    * Clients see connection failures until {@link #startCore(Core)}; the working directory and ports are kept.
    */
   public synchronized void stopCore(Core core, boolean kill) {
-    ManagedProcess process = processes.get(core.process);
-    if (process == null || !process.isAlive()) {
+    if (!processes.isAlive(core.process)) {
       return;
     }
-    process.stop(kill ? Duration.ZERO : Duration.ofSeconds(10));
+    processes.stop(core.process, kill ? Duration.ZERO : Duration.ofSeconds(10));
     LOG.info("event=control_plane_process_stopped process={} kill={}", core.process, kill);
   }
 
   /** Starts a stopped core process again with its original command and waits until the apiserver is ready. */
   public synchronized void startCore(Core core) throws IOException {
-    ManagedProcess process = processes.get(core.process);
-    if (process != null && process.isAlive()) {
+    if (processes.isAlive(core.process)) {
       return;
     }
-    launch(core.process, commands.get(core.process));
-    waitFor("kube-apiserver /readyz after restarting " + core.process, () -> "ok".equals(rawQuietly("/readyz")));
+    processes.restart(core.process);
+    processes.waitFor("kube-apiserver /readyz after restarting " + core.process,
+        () -> "ok".equals(rawQuietly("/readyz")));
     LOG.info("event=control_plane_process_started process={}", core.process);
   }
 
   /** Whether a core process is running. */
   public synchronized boolean isRunning(Core core) {
-    ManagedProcess process = processes.get(core.process);
-    return process != null && process.isAlive();
-  }
-
-  private String bin(String name) {
-    return binDir.resolve(name).toString();
-  }
-
-  private void waitFor(String what, BooleanSupplier condition) throws IOException {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (true) {
-      try {
-        if (condition.getAsBoolean()) {
-          return;
-        }
-      } catch (RuntimeException e) {
-        // Not up yet.
-      }
-      for (ManagedProcess process : processes.values()) {
-        if (!process.isAlive()) {
-          throw new IOException(process.name() + " exited while waiting for " + what + "; last log lines:\n"
-              + process.tail(20));
-        }
-      }
-      if (System.nanoTime() > deadline) {
-        StringBuilder logs = new StringBuilder();
-        processes.values().forEach(p -> logs.append("\n--- ").append(p.name()).append(":\n").append(p.tail(10)));
-        throw new IOException("timed out after " + START_TIMEOUT.toSeconds() + "s waiting for " + what + logs);
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for " + what, e);
-      }
-    }
+    return processes.isAlive(core.process);
   }
 
   static int freePort() throws IOException {
@@ -438,11 +347,8 @@ public final class ControlPlane implements AutoCloseable {
   }
 
   private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    try {
+      PathTrees.deleteRecursively(dir);
     } catch (IOException e) {
       LOG.warn("event=cleanup_failed dir={} error={}", dir, e.toString());
     }

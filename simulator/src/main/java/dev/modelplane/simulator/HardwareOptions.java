@@ -1,5 +1,7 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.servers.SimulatorFlags;
+import dev.modelplane.common.servers.VllmFlags;
 import dev.modelplane.simulator.physics.Calibration;
 import dev.modelplane.simulator.physics.Gpu;
 import dev.modelplane.simulator.physics.ModelCatalog;
@@ -19,28 +21,30 @@ import picocli.CommandLine.Option;
  * Shared by the simulator and {@code simulator profile}.
  */
 public final class HardwareOptions {
-  @Option(names = "--preset", description = "A model on a GPU (modelplane): ${sys:modelplane.simulator.presets}. "
-      + "Times engine steps from the model's geometry and the GPU; --gpu and --tensor-parallel-size override its "
-      + "hardware.")
+  @Option(names = SimulatorFlags.PRESET,
+      description = "A model on a GPU (modelplane): ${sys:modelplane.simulator.presets}. Times engine steps from the "
+          + "model's geometry and the GPU; --gpu and --tensor-parallel-size override its hardware.")
   String preset;
 
-  @Option(names = "--model-config", paramLabel = "FILE|NAME", description = "The model's Hugging Face config.json, "
-      + "or a built-in geometry: ${sys:modelplane.simulator.geometries} (modelplane).")
+  @Option(names = SimulatorFlags.MODEL_CONFIG, paramLabel = "FILE|NAME",
+      description = "The model's Hugging Face config.json, or a built-in geometry: "
+          + "${sys:modelplane.simulator.geometries} (modelplane).")
   String modelConfig;
 
-  @Option(names = "--gpu", description = "GPU of the engine-step model: ${sys:modelplane.simulator.gpus} (default: "
-      + "the preset's, else h100). (modelplane)")
+  @Option(names = SimulatorFlags.GPU,
+      description = "GPU of the engine-step model: ${sys:modelplane.simulator.gpus} (default: the preset's, else "
+          + "h100). (modelplane)")
   String gpu;
 
-  @Option(names = {"--tensor-parallel-size", "-tp"}, description = "GPUs one replica is split across (default: the "
-      + "preset's, else 1). (vLLM's flag)")
+  @Option(names = {VllmFlags.TENSOR_PARALLEL_SIZE, VllmFlags.TP},
+      description = "GPUs one replica is split across (default: the preset's, else 1). (vLLM's flag)")
   Integer tensorParallelSize;
 
-  @Option(names = "--gpu-memory-utilization", description = "Share of GPU memory for weights, activations and KV "
+  @Option(names = VllmFlags.GPU_MEMORY_UTILIZATION, description = "Share of GPU memory for weights, activations and KV "
       + "cache; sets the KV capacity (default ${DEFAULT-VALUE}). (vLLM's flag)")
   double gpuMemoryUtilization = 0.9;
 
-  @Option(names = "--kv-cache-dtype", description = "auto | fp8: the KV cache's number format (default "
+  @Option(names = VllmFlags.KV_CACHE_DTYPE, description = "auto | fp8: the KV cache's number format (default "
       + "${DEFAULT-VALUE}: the model's 16-bit type). (vLLM's flag)")
   String kvCacheDtype = "auto";
 

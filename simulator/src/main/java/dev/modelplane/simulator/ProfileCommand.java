@@ -2,6 +2,7 @@ package dev.modelplane.simulator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.servers.VllmFlags;
 import dev.modelplane.simulator.physics.StepCostModel;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -38,15 +39,15 @@ public final class ProfileCommand implements Callable<Integer> {
   @Option(names = {"-o", "--output"}, description = "table | json (default ${DEFAULT-VALUE}).")
   String output = "table";
 
-  @Option(names = "--block-size", description = "Tokens per KV block (default ${DEFAULT-VALUE}).")
+  @Option(names = VllmFlags.BLOCK_SIZE, description = "Tokens per KV block (default ${DEFAULT-VALUE}).")
   int blockSize = 16;
 
-  @Option(names = "--max-num-batched-tokens", description = "Step token budget the activation reserve is sized "
+  @Option(names = VllmFlags.MAX_NUM_BATCHED_TOKENS, description = "Step token budget the activation reserve is sized "
       + "for (default: vLLM's for the GPU).")
   Integer maxNumBatchedTokens;
 
-  @Option(names = "--max-num-seqs", description = "Sequences the logits reserve is sized for (default: vLLM's for "
-      + "the GPU).")
+  @Option(names = VllmFlags.MAX_NUM_SEQS,
+      description = "Sequences the logits reserve is sized for (default: vLLM's for the GPU).")
   Integer maxNumSeqs;
 
   @Spec

@@ -1,10 +1,12 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.servers.SimulatorFlags;
+import dev.modelplane.common.servers.VllmFlags;
+import dev.modelplane.simulator.physics.StepCostModel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import dev.modelplane.simulator.physics.StepCostModel;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -12,24 +14,25 @@ import picocli.CommandLine.Option;
  * Every setting of the simulator. Flag names and duration formats follow llm-d-inference-sim where the two overlap,
  * so a command line can be moved from one to the other; flags only we have are marked "(modelplane)" in their help.
  * Nullable latency fields mean "not given": the effective value comes from the preset, then the default.
- * Fluent setters are for tests and embedding.
+ * Fluent setters are for tests and embedding. {@link SimulatorConfigCheck} checks a parsed configuration.
  */
 public final class SimulatorConfig {
-  @Option(names = "--port", description = "Port of rank 0; rank i listens on port+i (default ${DEFAULT-VALUE}).")
+  @Option(names = VllmFlags.PORT, description = "Port of rank 0; rank i listens on port+i (default ${DEFAULT-VALUE}).")
   int port = 8000;
 
-  @Option(names = "--host", description = "Address to bind (default ${DEFAULT-VALUE}). (modelplane)")
+  @Option(names = VllmFlags.HOST, description = "Address to bind (default ${DEFAULT-VALUE}). (modelplane)")
   String host = "0.0.0.0";
 
-  @Option(names = "--model", description = "The served base model name.")
+  @Option(names = VllmFlags.MODEL, description = "The served base model name.")
   String model;
 
-  @Option(names = "--served-model-name", arity = "1..*",
+  @Option(names = VllmFlags.SERVED_MODEL_NAME, arity = "1..*",
       description = "Names the API accepts for the base model; the first one labels the metrics.")
   List<String> servedModelNames = new ArrayList<>();
 
-  @Option(names = "--accept-any-model", description = "Serve requests naming any model (not an adapter) with the "
-      + "base model, as llama.cpp's server and TGI do (modelplane).")
+  @Option(names = SimulatorFlags.ACCEPT_ANY_MODEL,
+      description = "Serve requests naming any model (not an adapter) with the base model, as llama.cpp's server and "
+          + "TGI do (modelplane).")
   boolean acceptAnyModel;
 
   @Mixin
@@ -69,18 +72,18 @@ public final class SimulatorConfig {
       + "running sequences, linear from 1 at one sequence (default 1.0).")
   Double timeFactorUnderLoad;
 
-  @Option(names = "--max-num-seqs", description = "Sequences in the running batch (default 5; with the step "
+  @Option(names = VllmFlags.MAX_NUM_SEQS, description = "Sequences in the running batch (default 5; with the step "
       + "calculator vLLM's default for the GPU: 1024 on H100/H200, else 256).")
   Integer maxNumSeqs;
 
   @Option(names = "--max-waiting-queue-length", description = "Waiting requests before 429 (default ${DEFAULT-VALUE}).")
   int maxWaitingQueueLength = 1000;
 
-  @Option(names = "--max-model-len", description = "Context window in tokens (default 1024; with the step "
+  @Option(names = VllmFlags.MAX_MODEL_LEN, description = "Context window in tokens (default 1024; with the step "
       + "calculator the model's own, within the KV cache).")
   Integer maxModelLen;
 
-  @Option(names = "--max-num-batched-tokens", description = "Token budget of one engine step; longer prefills "
+  @Option(names = VllmFlags.MAX_NUM_BATCHED_TOKENS, description = "Token budget of one engine step; longer prefills "
       + "are chunked (default 2048; with the step calculator vLLM's default for the GPU: 8192 on H100/H200, else "
       + "2048). (vLLM's flag)")
   Integer maxNumBatchedTokens;
@@ -90,7 +93,7 @@ public final class SimulatorConfig {
       + "as vLLM's mixed batches do (default ${DEFAULT-VALUE}). (modelplane)")
   double prefillInterference = 0.0;
 
-  @Option(names = "--enable-kvcache", arity = "0..1", fallbackValue = "true",
+  @Option(names = SimulatorFlags.ENABLE_KVCACHE, arity = "0..1", fallbackValue = "true",
       description = "Prefix caching over the KV blocks (default ${DEFAULT-VALUE}; blocks are always accounted).")
   boolean enableKvcache = true;
 
@@ -98,20 +101,22 @@ public final class SimulatorConfig {
       + "calculator what the GPU's memory leaves after weights and activations).")
   Integer kvCacheSize;
 
-  @Option(names = "--block-size", description = "Tokens per KV block: 8, 16, 32, 64 or 128 (default ${DEFAULT-VALUE}).")
+  @Option(names = VllmFlags.BLOCK_SIZE,
+      description = "Tokens per KV block: 8, 16, 32, 64 or 128 (default ${DEFAULT-VALUE}).")
   int blockSize = 16;
 
   @Option(names = "--hash-seed", description = "Seed of the block hashes (default: $PYTHONHASHSEED, else empty).")
   String hashSeed;
 
-  @Option(names = "--lora-modules", arity = "1..*", description = "LoRA adapters: JSON {\"name\":…,\"path\":…,"
-      + "\"base_model_name\":…} or name=path, space separated.")
+  @Option(names = VllmFlags.LORA_MODULES, arity = "1..*",
+      description = "LoRA adapters: JSON {\"name\":…,\"path\":…,\"base_model_name\":…} or name=path, space "
+          + "separated.")
   List<String> loraModules = new ArrayList<>();
 
-  @Option(names = "--max-loras", description = "Adapters in one batch (default ${DEFAULT-VALUE}).")
+  @Option(names = VllmFlags.MAX_LORAS, description = "Adapters in one batch (default ${DEFAULT-VALUE}).")
   int maxLoras = 1;
 
-  @Option(names = "--max-cpu-loras", description = "Adapters kept loaded (default: max-loras).")
+  @Option(names = VllmFlags.MAX_CPU_LORAS, description = "Adapters kept loaded (default: max-loras).")
   Integer maxCpuLoras;
 
   @Option(names = "--lora-load-time", converter = DurationFlag.class,
@@ -128,14 +133,15 @@ public final class SimulatorConfig {
       + "context_length, server_error, invalid_request, model_not_found (default: all).")
   List<String> failureTypes = new ArrayList<>();
 
-  @Option(names = "--data-parallel-size", description = "Ranks on consecutive ports, 1-8 (default ${DEFAULT-VALUE}).")
+  @Option(names = VllmFlags.DATA_PARALLEL_SIZE,
+      description = "Ranks on consecutive ports, 1-8 (default ${DEFAULT-VALUE}).")
   int dataParallelSize = 1;
 
   @Option(names = "--startup-duration", converter = DurationFlag.class,
       description = "Time /health answers 503, like a model load (default 0s).")
   Duration startupDuration = Duration.ZERO;
 
-  @Option(names = "--seed", description = "Seed of jitter and random text (default: time).")
+  @Option(names = VllmFlags.SEED, description = "Seed of jitter and random text (default: time).")
   Long seed;
 
   @Option(names = "--time-scale", description = "Wall time per model time: 0.1 runs ten times faster with the "
@@ -158,7 +164,7 @@ public final class SimulatorConfig {
   // ---- effective values -------------------------------------------------------------------------
 
   /** The peer latency profile of the preset, for the per-request calculators; null without a preset. */
-  private LatencyPreset presetOrNull() {
+  LatencyPreset presetOrNull() {
     String name = hardware.presetName();
     return name == null ? null : LatencyPreset.byName(name);
   }
@@ -268,7 +274,7 @@ public final class SimulatorConfig {
     return p == null ? 1024 : p.kvBlocks();
   }
 
-  private StepCostModel.Memory memory(StepCostModel m) {
+  StepCostModel.Memory memory(StepCostModel m) {
     return m.memory(hardware.gpuMemoryUtilization, blockSize, maxNumBatchedTokens(), maxNumSeqs());
   }
 
@@ -319,110 +325,12 @@ public final class SimulatorConfig {
     return servedModelNames.isEmpty() ? List.of(model) : List.copyOf(servedModelNames);
   }
 
-  /** Checks ranges; returns the problems (empty when valid). */
+  /**
+   * Checks ranges; returns the problems (empty when valid). Takes the model from {@code $SIM_MODEL} when
+   * {@code --model} is missing.
+   */
   public List<String> problems() {
-    List<String> p = new ArrayList<>();
-    if (model == null || model.isBlank()) {
-      String env = System.getenv("SIM_MODEL");
-      if (env != null && !env.isBlank()) {
-        model = env;
-      } else {
-        p.add("--model is required");
-      }
-    }
-    int before = p.size();
-    List<String> hw = hardware.problems();
-    p.addAll(hw);
-    String calculator = effectiveCalculator();
-    if (!List.of("step", "constant", "per-token").contains(calculator)) {
-      p.add("--latency-calculator must be step, constant or per-token, got \"" + latencyCalculator + "\"");
-    } else if ("step".equals(calculator) && !hardware.chosen()) {
-      p.add("--latency-calculator step needs the model and hardware: --preset or --model-config");
-    } else if (!"step".equals(calculator) && hardware.chosen() && hw.isEmpty()) {
-      if (hardware.presetName() == null) {
-        p.add("--model-config is priced by the step calculator only; drop --latency-calculator " + calculator
-            + " or the per-request latency flags");
-      } else {
-        presetOrNullSafe(p);
-      }
-    }
-    if (p.size() == before && stepModel()) {
-      try {
-        memory(hardware.costModel());
-      } catch (IllegalArgumentException e) {
-        p.add(e.getMessage());
-      }
-    }
-    if (p.size() > before) {
-      // The effective batch and cache sizes below depend on a model that is not there.
-      return p;
-    }
-    if (!List.of("echo", "random").contains(mode)) {
-      p.add("--mode must be echo or random, got \"" + mode + "\"");
-    }
-    if (timeFactorUnderLoad != null && timeFactorUnderLoad < 1.0) {
-      p.add("--time-factor-under-load must be >= 1.0");
-    }
-    if (maxNumSeqs() < 1) {
-      p.add("--max-num-seqs must be >= 1");
-    }
-    if (maxWaitingQueueLength < 0) {
-      p.add("--max-waiting-queue-length must be >= 0");
-    }
-    if (!List.of(8, 16, 32, 64, 128).contains(blockSize)) {
-      p.add("--block-size must be one of 8, 16, 32, 64, 128");
-    }
-    if (kvCacheSize() < 1) {
-      p.add("--kv-cache-size must be >= 1");
-    }
-    if (maxModelLen() < 1) {
-      p.add("--max-model-len must be >= 1");
-    }
-    if (maxNumBatchedTokens() < 1) {
-      p.add("--max-num-batched-tokens must be >= 1");
-    }
-    if (failureInjectionRate < 0 || failureInjectionRate > 100) {
-      p.add("--failure-injection-rate must be within 0-100");
-    }
-    for (String t : failureTypes) {
-      if (FailureInjector.Kind.byName(t) == null) {
-        p.add("--failure-types: unknown type \"" + t + "\"");
-      }
-    }
-    if (dataParallelSize < 1 || dataParallelSize > 8) {
-      p.add("--data-parallel-size must be within 1-8");
-    }
-    if (maxLoras < 1 || maxCpuLoras() < maxLoras) {
-      p.add("--max-loras must be >= 1 and --max-cpu-loras >= --max-loras");
-    }
-    if (prefillInterference < 0 || prefillInterference > 1) {
-      p.add("--prefill-interference must be within 0-1");
-    }
-    if (!(timeScale > 0)) {
-      p.add("--time-scale must be > 0");
-    }
-    if (port < 0 || port + dataParallelSize - 1 > 65535) {
-      p.add("--port out of range");
-    }
-    for (Duration d : new Duration[] {timeToFirstToken, timeToFirstTokenStdDev, prefillOverhead, prefillTimePerToken,
-        prefillTimeStdDev, interTokenLatency, interTokenLatencyStdDev, startupDuration, loraLoadTime}) {
-      if (d != null && d.isNegative()) {
-        p.add("durations must not be negative");
-        break;
-      }
-    }
-    return p;
-  }
-
-  private boolean presetOrNullSafe(List<String> p) {
-    try {
-      presetOrNull();
-      return true;
-    } catch (IllegalArgumentException e) {
-      p.add("--preset " + hardware.presetName() + " has no per-request latency profile (the step calculator "
-          + "prices it); per-request profiles: " + LatencyPreset.names());
-      return false;
-    }
+    return SimulatorConfigCheck.problems(this);
   }
 
   // ---- fluent setters (tests, embedding) -----------------------------------------------------------

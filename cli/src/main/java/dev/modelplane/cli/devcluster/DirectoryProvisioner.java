@@ -1,5 +1,6 @@
 package dev.modelplane.cli.devcluster;
 
+import dev.modelplane.common.io.PathTrees;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
@@ -12,12 +13,10 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,11 +123,7 @@ public final class DirectoryProvisioner implements AutoCloseable {
     try {
       Path dir = Path.of(volume.getSpec().getHostPath().getPath());
       if (dir.startsWith(root)) {
-        try (Stream<Path> files = Files.walk(dir)) {
-          for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-            Files.deleteIfExists(p);
-          }
-        }
+        PathTrees.deleteRecursively(dir);
       }
       client.persistentVolumes().withName(volume.getMetadata().getName()).delete();
       LOG.atInfo().addKeyValue("event", "volume_deleted").addKeyValue("volume", volume.getMetadata().getName())

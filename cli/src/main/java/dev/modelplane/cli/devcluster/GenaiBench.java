@@ -1,5 +1,6 @@
 package dev.modelplane.cli.devcluster;
 
+import dev.modelplane.common.io.PathTrees;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +67,7 @@ record GenaiBench(Path home, String searchPath) {
       Path log = home.resolveSibling(home.getFileName() + ".install.log");
       LOG.atInfo().addKeyValue("event", "genai_bench_install").addKeyValue("version", VERSION)
           .addKeyValue("dir", home).addKeyValue("log", log).log("installing genai-bench from PyPI (once)");
-      deleteRecursively(home);
+      PathTrees.deleteRecursively(home);
       Files.createDirectories(home);
       Files.writeString(log, "");
       run(log, python, "-m", "venv", home.resolve("venv").toString());
@@ -96,7 +97,7 @@ record GenaiBench(Path home, String searchPath) {
       Path sonnet = home.resolve("sonnet.path");
       run(log, py, "-c", "import genai_bench, os; open('" + sonnet + "', 'w').write(os.path.join("
           + "os.path.dirname(genai_bench.__file__), 'data', 'sonnet.txt'))");
-      deleteRecursively(tokenizer());
+      PathTrees.deleteRecursively(tokenizer());
       Files.createDirectories(tokenizer());
       run(log, py, script.toString(), tokenizer().toString(), Files.readString(sonnet, StandardCharsets.UTF_8));
       Files.writeString(tokenizer().resolve(COMPLETE), "");
@@ -137,17 +138,6 @@ record GenaiBench(Path home, String searchPath) {
       List<String> lines = Files.readAllLines(log);
       throw new IOException(command[0] + " exited with " + p.exitValue() + ": "
           + String.join("\n", lines.subList(Math.max(0, lines.size() - 5), lines.size())) + " (log " + log + ")");
-    }
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
     }
   }
 }

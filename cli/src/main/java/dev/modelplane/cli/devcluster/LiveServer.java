@@ -1,5 +1,6 @@
 package dev.modelplane.cli.devcluster;
 
+import dev.modelplane.common.time.Backoff;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -15,7 +16,7 @@ final class LiveServer {
   record Termination(int exitCode, Instant startedAt, Instant finishedAt) {
   }
 
-  private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+  private static final Backoff RESTART_BACKOFF = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
 
   final SimulatorPlan plan;
   Process process;
@@ -38,9 +39,7 @@ final class LiveServer {
     ready = false;
     state = State.WAITING;
     process = null;
-    long seconds = 1L << Math.min(5, restarts - 1);
-    nextStart = now.plus(Duration.ofSeconds(seconds).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF
-        : Duration.ofSeconds(seconds));
+    nextStart = now.plus(RESTART_BACKOFF.delay(restarts));
   }
 
   /**

@@ -2,14 +2,19 @@ package dev.modelplane.cli.devcluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerPort;
-import io.fabric8.kubernetes.api.model.Pod;
+import dev.modelplane.common.servers.LlamaServerFlags;
+import dev.modelplane.common.servers.SglangFlags;
+import dev.modelplane.common.servers.SimulatorFlags;
+import dev.modelplane.common.servers.TgiFlags;
+import dev.modelplane.common.servers.VllmFlags;
 import dev.modelplane.simulator.physics.Calibration;
 import dev.modelplane.simulator.physics.Gpu;
 import dev.modelplane.simulator.physics.ModelCatalog;
 import dev.modelplane.simulator.physics.ModelGeometry;
 import dev.modelplane.simulator.physics.StepCostModel;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -56,82 +61,85 @@ public final class SimulatorArgs {
         return simulator(argv, container);
       }
     }
-    String[] portFlags = kind == ServerKind.TGI ? new String[] {"--port", "-p"} : new String[] {"--port"};
+    String[] portFlags = kind == ServerKind.TGI ? new String[] {TgiFlags.PORT, TgiFlags.P}
+        : new String[] {VllmFlags.PORT};
     int port = m.integer(portFlags).or(() -> envInt(env, kind == ServerKind.TGI ? "PORT" : ""))
         .orElse(containerPort(container).orElse(kind.defaultPort()));
     int gpus = gpus(container);
     int tp = m.tensorParallel.orElse(gpus);
     m.args.addAll(hardware(m.model, gpus, tp, gpuProduct));
-    m.args.add("--enable-kvcache");
+    m.args.add(SimulatorFlags.ENABLE_KVCACHE);
     return new SimulatorPlan(kind, container.getName(), port, m.args, argv.flagsExcept(m.known));
   }
 
   private static void vllm(Mapping m, Container container) {
     boolean entrypointOnly = container.getCommand() == null || container.getCommand().isEmpty();
-    Optional<String> model = m.value("--model").or(() -> m.argv.after("serve"))
+    Optional<String> model = m.value(VllmFlags.MODEL).or(() -> m.argv.after("serve"))
         .or(() -> entrypointOnly ? m.argv.first() : Optional.empty());
-    List<String> served = m.values("--served-model-name");
+    List<String> served = m.values(VllmFlags.SERVED_MODEL_NAME);
     m.served(served.isEmpty() ? model.stream().toList() : served);
-    model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    model.ifPresent(v -> m.args.addAll(List.of(VllmFlags.MODEL, v)));
     m.model = model.orElse(null);
-    m.tensorParallel = m.integer("--tensor-parallel-size", "-tp");
-    m.copyText("--gpu-memory-utilization", "--gpu-memory-utilization");
-    m.value("--kv-cache-dtype").filter(v -> v.startsWith("fp8"))
-        .ifPresent(v -> m.args.addAll(List.of("--kv-cache-dtype", "fp8")));
-    m.copy("--max-num-seqs", "--max-num-seqs");
-    m.context(m.integer("--max-model-len"));
-    m.copy("--max-num-batched-tokens", "--max-num-batched-tokens");
-    m.integer("--block-size").filter(BLOCK_SIZES::contains)
-        .ifPresent(v -> m.args.addAll(List.of("--block-size", v.toString())));
-    m.copy("--max-loras", "--max-loras");
-    m.copy("--max-cpu-loras", "--max-cpu-loras");
-    m.copy("--seed", "--seed");
-    m.loras(m.values("--lora-modules"));
-    m.known.addAll(List.of("--host", "--enable-lora", "--uvicorn-log-level"));
+    m.tensorParallel = m.integer(VllmFlags.TENSOR_PARALLEL_SIZE, VllmFlags.TP);
+    m.copyText(VllmFlags.GPU_MEMORY_UTILIZATION, VllmFlags.GPU_MEMORY_UTILIZATION);
+    m.value(VllmFlags.KV_CACHE_DTYPE).filter(v -> v.startsWith("fp8"))
+        .ifPresent(v -> m.args.addAll(List.of(VllmFlags.KV_CACHE_DTYPE, "fp8")));
+    m.copy(VllmFlags.MAX_NUM_SEQS, VllmFlags.MAX_NUM_SEQS);
+    m.context(m.integer(VllmFlags.MAX_MODEL_LEN));
+    m.copy(VllmFlags.MAX_NUM_BATCHED_TOKENS, VllmFlags.MAX_NUM_BATCHED_TOKENS);
+    m.integer(VllmFlags.BLOCK_SIZE).filter(BLOCK_SIZES::contains)
+        .ifPresent(v -> m.args.addAll(List.of(VllmFlags.BLOCK_SIZE, v.toString())));
+    m.copy(VllmFlags.MAX_LORAS, VllmFlags.MAX_LORAS);
+    m.copy(VllmFlags.MAX_CPU_LORAS, VllmFlags.MAX_CPU_LORAS);
+    m.copy(VllmFlags.SEED, VllmFlags.SEED);
+    m.loras(m.values(VllmFlags.LORA_MODULES));
+    m.known.addAll(List.of(VllmFlags.HOST, VllmFlags.ENABLE_LORA, VllmFlags.UVICORN_LOG_LEVEL));
   }
 
   private static void sglang(Mapping m) {
-    Optional<String> model = m.value("--model-path", "--model");
-    m.served(m.value("--served-model-name").or(() -> model).stream().toList());
-    model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    Optional<String> model = m.value(SglangFlags.MODEL_PATH, SglangFlags.MODEL);
+    m.served(m.value(SglangFlags.SERVED_MODEL_NAME).or(() -> model).stream().toList());
+    model.ifPresent(v -> m.args.addAll(List.of(VllmFlags.MODEL, v)));
     m.model = model.orElse(null);
-    m.tensorParallel = m.integer("--tp", "--tp-size", "--tensor-parallel-size");
+    m.tensorParallel = m.integer(SglangFlags.TP, SglangFlags.TP_SIZE, SglangFlags.TENSOR_PARALLEL_SIZE);
     // SGLang's share of memory for weights and the KV pool: the same budget as vLLM's utilisation.
-    m.copyText("--gpu-memory-utilization", "--mem-fraction-static");
-    m.copy("--max-num-seqs", "--max-running-requests");
-    m.context(m.integer("--context-length"));
-    m.integer("--page-size").filter(BLOCK_SIZES::contains)
-        .ifPresent(v -> m.args.addAll(List.of("--block-size", v.toString())));
-    m.copy("--max-loras", "--max-loras-per-batch");
-    m.copy("--seed", "--random-seed");
-    m.loras(m.values("--lora-paths"));
-    m.known.addAll(List.of("--host", "--enable-lora", "--enable-metrics"));
+    m.copyText(VllmFlags.GPU_MEMORY_UTILIZATION, SglangFlags.MEM_FRACTION_STATIC);
+    m.copy(VllmFlags.MAX_NUM_SEQS, SglangFlags.MAX_RUNNING_REQUESTS);
+    m.context(m.integer(SglangFlags.CONTEXT_LENGTH));
+    m.integer(SglangFlags.PAGE_SIZE).filter(BLOCK_SIZES::contains)
+        .ifPresent(v -> m.args.addAll(List.of(VllmFlags.BLOCK_SIZE, v.toString())));
+    m.copy(VllmFlags.MAX_LORAS, SglangFlags.MAX_LORAS_PER_BATCH);
+    m.copy(VllmFlags.SEED, SglangFlags.RANDOM_SEED);
+    m.loras(m.values(SglangFlags.LORA_PATHS));
+    m.known.addAll(List.of(SglangFlags.HOST, SglangFlags.ENABLE_LORA, SglangFlags.ENABLE_METRICS));
   }
 
   private static void llamaCpp(Mapping m) {
-    Optional<String> model = m.value("--model", "-m").or(() -> m.value("--hf-repo", "-hf", "-hfr"));
-    m.served(m.value("--alias", "-a").or(() -> model).stream().toList());
-    model.ifPresent(v -> m.args.addAll(List.of("--model", v)));
+    Optional<String> model = m.value(LlamaServerFlags.MODEL, LlamaServerFlags.M)
+        .or(() -> m.value(LlamaServerFlags.HF_REPO, LlamaServerFlags.HF, LlamaServerFlags.HFR));
+    m.served(m.value(LlamaServerFlags.ALIAS, LlamaServerFlags.A).or(() -> model).stream().toList());
+    model.ifPresent(v -> m.args.addAll(List.of(VllmFlags.MODEL, v)));
     m.model = model.orElse(null);
-    int parallel = m.integer("--parallel", "-np").filter(v -> v > 0).orElse(1);
-    m.args.addAll(List.of("--max-num-seqs", Integer.toString(parallel), "--accept-any-model"));
+    int parallel = m.integer(LlamaServerFlags.PARALLEL, LlamaServerFlags.NP).filter(v -> v > 0).orElse(1);
+    m.args.addAll(List.of(VllmFlags.MAX_NUM_SEQS, Integer.toString(parallel), SimulatorFlags.ACCEPT_ANY_MODEL));
     // llama-server divides its context between the slots: each request gets ctx-size / parallel tokens.
-    m.context(m.integer("--ctx-size", "-c").filter(v -> v > 0).map(v -> Math.max(1, v / parallel)));
-    m.copy("--seed", "--seed", "-s");
-    m.known.addAll(List.of("--host", "--metrics"));
+    m.context(m.integer(LlamaServerFlags.CTX_SIZE, LlamaServerFlags.C).filter(v -> v > 0)
+        .map(v -> Math.max(1, v / parallel)));
+    m.copy(VllmFlags.SEED, LlamaServerFlags.SEED, LlamaServerFlags.S);
+    m.known.addAll(List.of(LlamaServerFlags.HOST, LlamaServerFlags.METRICS));
   }
 
   private static void tgi(Mapping m, Map<String, String> env) {
-    Optional<String> model = m.value("--model-id").or(() -> Optional.ofNullable(env.get("MODEL_ID")));
+    Optional<String> model = m.value(TgiFlags.MODEL_ID).or(() -> Optional.ofNullable(env.get("MODEL_ID")));
     m.served(model.stream().toList());
-    model.ifPresent(v -> m.args.addAll(List.of("--model", v, "--accept-any-model")));
+    model.ifPresent(v -> m.args.addAll(List.of(VllmFlags.MODEL, v, SimulatorFlags.ACCEPT_ANY_MODEL)));
     m.model = model.orElse(null);
-    m.tensorParallel = m.integer("--num-shard").or(() -> envInt(env, "NUM_SHARD"));
-    m.copy("--max-num-seqs", "--max-batch-size");
-    m.context(m.integer("--max-total-tokens").or(() -> envInt(env, "MAX_TOTAL_TOKENS")));
-    m.loras(m.value("--lora-adapters").or(() -> Optional.ofNullable(env.get("LORA_ADAPTERS")))
+    m.tensorParallel = m.integer(TgiFlags.NUM_SHARD).or(() -> envInt(env, "NUM_SHARD"));
+    m.copy(VllmFlags.MAX_NUM_SEQS, TgiFlags.MAX_BATCH_SIZE);
+    m.context(m.integer(TgiFlags.MAX_TOTAL_TOKENS).or(() -> envInt(env, "MAX_TOTAL_TOKENS")));
+    m.loras(m.value(TgiFlags.LORA_ADAPTERS).or(() -> Optional.ofNullable(env.get("LORA_ADAPTERS")))
         .map(v -> List.of(v.split(","))).orElse(List.of()));
-    m.known.addAll(List.of("--hostname", "-H"));
+    m.known.addAll(List.of(TgiFlags.HOSTNAME, TgiFlags.H));
   }
 
   private static SimulatorPlan simulator(ContainerArgv argv, Container container) {
@@ -143,8 +151,8 @@ public final class SimulatorArgs {
     List<String> args = new ArrayList<>();
     for (int i = 0; i < tokens.size(); i++) {
       String t = tokens.get(i);
-      if (("--host".equals(t) || "--port".equals(t)) && i + 1 < tokens.size()) {
-        port = "--port".equals(t) ? parseInt(tokens.get(i + 1)).orElse(port) : port;
+      if ((VllmFlags.HOST.equals(t) || VllmFlags.PORT.equals(t)) && i + 1 < tokens.size()) {
+        port = VllmFlags.PORT.equals(t) ? parseInt(tokens.get(i + 1)).orElse(port) : port;
         i++;
       } else {
         args.add(t);
@@ -170,12 +178,12 @@ public final class SimulatorArgs {
       candidates.add(ModelCatalog.geometry(parallel <= 1 ? "llama-3.1-8b" : "llama-3.1-70b"));
       for (ModelGeometry g : candidates) {
         if (fits(g, gpu, parallel)) {
-          return List.of("--model-config", g.name(), "--gpu", gpu.name(), "--tensor-parallel-size",
-              Integer.toString(parallel));
+          return List.of(SimulatorFlags.MODEL_CONFIG, g.name(), SimulatorFlags.GPU, gpu.name(),
+              VllmFlags.TENSOR_PARALLEL_SIZE, Integer.toString(parallel));
         }
       }
     }
-    return List.of("--preset", preset(gpus, tp));
+    return List.of(SimulatorFlags.PRESET, preset(gpus, tp));
   }
 
   private static boolean fits(ModelGeometry g, Gpu gpu, int tp) {
@@ -273,7 +281,7 @@ public final class SimulatorArgs {
 
     void served(List<String> names) {
       if (!names.isEmpty()) {
-        args.add("--served-model-name");
+        args.add(VllmFlags.SERVED_MODEL_NAME);
         args.addAll(names);
       }
     }
@@ -281,7 +289,7 @@ public final class SimulatorArgs {
     void context(Optional<Integer> tokens) {
       if (!contextSet) {
         contextSet = true;
-        args.addAll(List.of("--max-model-len", tokens.orElse(DEFAULT_CONTEXT).toString()));
+        args.addAll(List.of(VllmFlags.MAX_MODEL_LEN, tokens.orElse(DEFAULT_CONTEXT).toString()));
       }
     }
 
@@ -311,7 +319,7 @@ public final class SimulatorArgs {
         }
       }
       if (!specs.isEmpty()) {
-        args.add("--lora-modules");
+        args.add(VllmFlags.LORA_MODULES);
         args.addAll(specs);
       }
     }

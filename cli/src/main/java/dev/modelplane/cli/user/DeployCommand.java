@@ -3,6 +3,7 @@ package dev.modelplane.cli.user;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.render.ManifestRenderer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -56,7 +57,9 @@ public final class DeployCommand extends UserCommand {
   @Option(names = "--wait", description = "Wait until the service is Ready (up to --timeout).")
   boolean await;
 
-  @Option(names = "--timeout", defaultValue = "PT10M", description = "With --wait (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", defaultValue = "10m", converter = GoDuration.NonNegativeOrIso8601Converter.class,
+      description = "With --wait, a Go duration such as 90s or 1h (default: ${DEFAULT-VALUE}; ISO-8601 such as "
+          + "PT10M is still read but deprecated).")
   Duration timeout;
 
   @Option(names = "--dry-run", description = "Print the objects; create nothing.")
@@ -90,7 +93,7 @@ public final class DeployCommand extends UserCommand {
         out().println(o.getKind() + " " + ns + "/" + o.getMetadata().getName() + " applied");
       }
       if (await && !ManifestRollout.waitReady(client, applied, timeout, out())) {
-        err().println("deploy: not ready after " + timeout + "; see: modelplane status " + name);
+        err().println("deploy: not ready after " + GoDuration.format(timeout) + "; see: modelplane status " + name);
         return 1;
       }
       out().println("Next: modelplane status " + name + (noPool ? "" : "; modelplane chat " + name + " \"Hello\""));

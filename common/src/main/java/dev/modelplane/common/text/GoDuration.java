@@ -205,11 +205,35 @@ public final class GoDuration {
   public static final class NonNegativeConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      Duration d = new Converter().convert(value);
-      if (d.isNegative()) {
-        throw new CommandLine.TypeConversionException("duration \"" + value + "\" must not be negative");
-      }
-      return d;
+      return nonNegative(new Converter().convert(value), value);
     }
+  }
+
+  /**
+   * As {@link NonNegativeConverter}, also reading ISO-8601 ({@code PT10M}): the form the command line's
+   * {@code --timeout} options took before they took Go durations like every other duration option. The ISO-8601
+   * form is deprecated; it is read for one release after the switch, then this converter goes.
+   */
+  public static final class NonNegativeOrIso8601Converter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      String s = value == null ? "" : value.strip();
+      String unsigned = s.startsWith("-") || s.startsWith("+") ? s.substring(1) : s;
+      if (unsigned.startsWith("P") || unsigned.startsWith("p")) {
+        try {
+          return nonNegative(Duration.parse(s), value);
+        } catch (java.time.format.DateTimeParseException e) {
+          // Neither form: the Go duration's message below shows what to write.
+        }
+      }
+      return new NonNegativeConverter().convert(value);
+    }
+  }
+
+  private static Duration nonNegative(Duration d, String value) {
+    if (d.isNegative()) {
+      throw new CommandLine.TypeConversionException("duration \"" + value + "\" must not be negative");
+    }
+    return d;
   }
 }

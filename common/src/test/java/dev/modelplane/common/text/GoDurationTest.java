@@ -121,4 +121,23 @@ class GoDurationTest {
     assertThatThrownBy(() -> new GoDuration.NonNegativeConverter().convert("-2s"))
         .isInstanceOf(CommandLine.TypeConversionException.class).hasMessage("duration \"-2s\" must not be negative");
   }
+
+  @Test
+  void theTimeoutConverterReadsGoDurationsAndStillIso8601() {
+    GoDuration.NonNegativeOrIso8601Converter c = new GoDuration.NonNegativeOrIso8601Converter();
+    assertThat(c.convert("10m")).isEqualTo(Duration.ofMinutes(10));
+    assertThat(c.convert("1h30m")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(c.convert("0")).isZero();
+    assertThat(c.convert("PT10M")).isEqualTo(Duration.ofMinutes(10));
+    assertThat(c.convert(" pt1h30m ")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(c.convert("P1D")).isEqualTo(Duration.ofDays(1));
+    assertThatThrownBy(() -> c.convert("-PT1M")).isInstanceOf(CommandLine.TypeConversionException.class)
+        .hasMessage("duration \"-PT1M\" must not be negative");
+    assertThatThrownBy(() -> c.convert("-1m")).isInstanceOf(CommandLine.TypeConversionException.class)
+        .hasMessage("duration \"-1m\" must not be negative");
+    assertThatThrownBy(() -> c.convert("PT10X")).isInstanceOf(CommandLine.TypeConversionException.class)
+        .hasMessage("invalid duration \"PT10X\"; use a Go duration such as 300ms, 1.5s, 2m30s or 1h");
+    assertThatThrownBy(() -> c.convert("ten minutes")).isInstanceOf(CommandLine.TypeConversionException.class)
+        .hasMessageStartingWith("invalid duration \"ten minutes\"");
+  }
 }

@@ -154,10 +154,8 @@ public final class InspectionHttp {
       OutputStream out = socket.getOutputStream();
       out.write(request(uri, host, port, https, headers).getBytes(StandardCharsets.ISO_8859_1));
       out.flush();
-      InputStream in = new BufferedInputStream(socket.getInputStream());
-      int status = status(readLine(in, host), host);
-      Map<String, String> answer = readHeaders(in, host);
-      return new Response(status, Map.copyOf(answer), new ResponseBody(socket, body(in, answer, host)));
+      Response response = read(new BufferedInputStream(socket.getInputStream()), host);
+      return new Response(response.status(), response.headers(), new ResponseBody(socket, response.body()));
     } catch (IOException | RuntimeException e) {
       socket.close();
       if (e instanceof java.net.SocketTimeoutException) {
@@ -201,6 +199,18 @@ public final class InspectionHttp {
       r.append(name).append(": ").append(value).append("\r\n");
     });
     return r.append("\r\n").toString();
+  }
+
+  /**
+   * The answer at the start of {@code in}: status line and headers read, the body decoded as its headers say (chunked,
+   * of a Content-Length, else up to the end of {@code in}) as it is read.
+   *
+   * @throws IOException naming {@code host} when the answer is not HTTP/1.x or breaks a limit
+   */
+  static Response read(InputStream in, String host) throws IOException {
+    int status = status(readLine(in, host), host);
+    Map<String, String> headers = readHeaders(in, host);
+    return new Response(status, Map.copyOf(headers), body(in, headers, host));
   }
 
   private static int status(String line, String host) throws IOException {

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.modelplane.api.llmkube.v1alpha1.GgufMetadata;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.api.llmkube.v1alpha1.ModelPhase;
+import dev.modelplane.common.io.PathTrees;
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
@@ -54,8 +55,8 @@ class ModelControllerIT {
       files.close();
     }
     if (localRoot != null) {
-      try (var paths = Files.walk(localRoot)) {
-        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      try {
+        PathTrees.deleteRecursively(localRoot);
       } catch (IOException e) {
         // a temp directory; nothing else to do
       }

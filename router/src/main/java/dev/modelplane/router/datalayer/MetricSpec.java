@@ -1,6 +1,7 @@
 package dev.modelplane.router.datalayer;
 
 
+import dev.modelplane.common.metrics.PrometheusSample;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,8 @@
 package dev.modelplane.router.datalayer;
 
 
+import dev.modelplane.common.metrics.PrometheusSample;
+import dev.modelplane.common.metrics.PrometheusTextParser;
 import dev.modelplane.router.pool.MetricsSnapshot;
 import java.util.HashMap;
 import java.util.HashSet;

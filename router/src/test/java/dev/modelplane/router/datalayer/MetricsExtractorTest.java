@@ -1,5 +1,6 @@
 package dev.modelplane.router.datalayer;
 
+import dev.modelplane.common.metrics.PrometheusTextParser;
 import dev.modelplane.router.pool.MetricsSnapshot;
 import java.util.List;
 import java.util.Map;
@@ -110,22 +111,6 @@ class MetricsExtractorTest {
     assertThat(l.waitingQueueSize()).isEqualTo(3);
     assertThat(l.runningRequests()).isEqualTo(1);
     assertThat(l.kvCacheUsage()).isEqualTo(0.3);
-  }
-
-  @Test
-  void parserHandlesEscapesTimestampsAndSpecialValues() {
-    var families = PrometheusTextParser.parse("""
-        a{x="q\\"uote",y="back\\\\slash"} 1 1700000000000
-        a{x="2"} +Inf
-        b NaN
-        broken{x="1" 5
-        """, Set.of("a", "b", "broken"));
-    assertThat(families.get("a")).hasSize(2);
-    assertThat(families.get("a").get(0).labels()).containsEntry("x", "q\"uote").containsEntry("y", "back\\slash");
-    assertThat(families.get("a").get(0).timestampMs()).isEqualTo(1700000000000L);
-    assertThat(families.get("a").get(1).value()).isInfinite();
-    assertThat(families.get("b").get(0).value()).isNaN();
-    assertThat(families).doesNotContainKey("broken");
   }
 
   @Test

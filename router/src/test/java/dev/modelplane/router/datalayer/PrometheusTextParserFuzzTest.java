@@ -2,6 +2,8 @@ package dev.modelplane.router.datalayer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.modelplane.common.metrics.PrometheusSample;
+import dev.modelplane.common.metrics.PrometheusTextParser;
 import dev.modelplane.router.testing.Hostile;
 import dev.modelplane.router.testing.Mutations;
 import java.nio.charset.StandardCharsets;

@@ -2,13 +2,17 @@ package dev.modelplane.operator.llmkube.isvc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelplane.common.metrics.PrometheusSample;
+import dev.modelplane.common.metrics.PrometheusTextParser;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -103,23 +107,13 @@ public class IdleProbe {
     }
   }
 
-  /** Whether any sample of the gauge {@code name} in a Prometheus text exposition is above 0. */
+  /**
+   * Whether any sample of the gauge {@code name} in a Prometheus text exposition is above 0 (NaN is not). A line
+   * that does not parse is skipped, as the router's scraper skips it.
+   */
   static boolean gaugeAboveZero(String body, String name) {
-    boolean seen = false;
-    for (String line : body.split("\n")) {
-      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
-        seen = true;
-        int end = line.startsWith(name + "{") ? line.indexOf('}') + 1 : name.length();
-        try {
-          if (end <= 0 || Double.parseDouble(line.substring(end).trim().split("\\s+")[0]) > 0) {
-            return true;
-          }
-        } catch (NumberFormatException e) {
-          return true;
-        }
-      }
-    }
+    List<PrometheusSample> samples = PrometheusTextParser.parse(body, Set.of(name)).get(name);
     // A server that does not export the gauge cannot say it is idle.
-    return !seen;
+    return samples == null || samples.stream().anyMatch(s -> s.value() > 0);
   }
 }

@@ -35,6 +35,8 @@ public final class PodRecycler {
   static final Duration FIRST_RETRY = Duration.ofSeconds(10);
   /** Longest wait between eviction attempts. */
   static final Duration MAX_RETRY = Duration.ofMinutes(5);
+  private static final dev.modelplane.common.time.Backoff RETRY =
+      new dev.modelplane.common.time.Backoff(FIRST_RETRY, MAX_RETRY);
 
   /**
    * What to do after an eviction was refused (a PodDisruptionBudget, the API).
@@ -54,8 +56,7 @@ public final class PodRecycler {
    */
   public static Backoff afterRefusals(int refusals) {
     int n = Math.max(1, refusals);
-    Duration delay = n > 16 ? MAX_RETRY : FIRST_RETRY.multipliedBy(1L << (n - 1));
-    return new Backoff(delay.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : delay, Integer.bitCount(n) == 1);
+    return new Backoff(RETRY.delay(n), Integer.bitCount(n) == 1);
   }
 
   public static Decision decide(Long maxLifetimeSeconds, Collection<Pod> pods, Deployment deployment, Instant now) {

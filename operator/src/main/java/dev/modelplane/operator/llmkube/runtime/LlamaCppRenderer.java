@@ -6,6 +6,7 @@ import dev.modelplane.api.llmkube.v1alpha1.RopeScaling;
 import dev.modelplane.api.llmkube.v1alpha1.ShardingStrategy;
 import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecoding;
 import dev.modelplane.api.llmkube.v1alpha1.SpeculativeDecodingType;
+import dev.modelplane.common.servers.LlamaServerFlags;
 import dev.modelplane.operator.common.EnumValues;
 import dev.modelplane.operator.modelsource.ModelLayout;
 import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
@@ -48,35 +49,36 @@ public final class LlamaCppRenderer implements LlamaServerRenderer {
   public static final String IMAGE_ROCM = "ghcr.io/defilantech/llmkube-llama-rocm@sha256:"
       + "8da16041a18b4f03f0be4de5e064be97ba8937149091d6693ee09711da362849";
 
-  static final Flag MODEL = new Flag("--model", "-m");
-  static final Flag HF_REPO = new Flag("--hf-repo", "-hf", "-hfr");
-  static final Flag GPU_LAYERS = new Flag("--n-gpu-layers", "-ngl", "--gpu-layers");
-  static final Flag SPLIT_MODE = new Flag("--split-mode", "-sm");
-  static final Flag TENSOR_SPLIT = new Flag("--tensor-split", "-ts");
-  static final Flag CTX_SIZE = new Flag("--ctx-size", "-c");
-  static final Flag ROPE_SCALING = new Flag("--rope-scaling");
-  static final Flag PARALLEL = new Flag("--parallel", "-np");
-  static final Flag FLASH_ATTN = new Flag("--flash-attn", "-fa");
-  static final Flag JINJA = new Flag("--jinja");
-  static final Flag CACHE_TYPE_K = new Flag("--cache-type-k", "-ctk");
-  static final Flag CACHE_TYPE_V = new Flag("--cache-type-v", "-ctv");
-  static final Flag CPU_MOE = new Flag("--cpu-moe", "-cmoe");
-  static final Flag N_CPU_MOE = new Flag("--n-cpu-moe", "-ncmoe");
-  static final Flag NO_KV_OFFLOAD = new Flag("--no-kv-offload", "-nkvo");
-  static final Flag BATCH = new Flag("--batch-size", "-b");
-  static final Flag UBATCH = new Flag("--ubatch-size", "-ub");
-  static final Flag NO_WARMUP = new Flag("--no-warmup");
-  static final Flag REASONING_BUDGET = new Flag("--reasoning-budget");
-  static final Flag REASONING_MESSAGE = new Flag("--reasoning-budget-message");
-  static final Flag MMPROJ = new Flag("--mmproj", "-mm");
-  static final Flag EMBEDDING = new Flag("--embedding", "--embeddings");
-  static final Flag RERANKING = new Flag("--reranking", "--rerank");
-  static final Flag POOLING = new Flag("--pooling");
-  static final Flag CACHE_RAM = new Flag("--cache-ram", "-cram");
-  static final Flag SPEC_TYPE = new Flag("--spec-type");
-  static final Flag MODEL_DRAFT = new Flag("-md", "--model-draft");
-  static final Flag SPEC_N_MAX = new Flag("--spec-draft-n-max");
-  static final Flag SPEC_P_MIN = new Flag("--spec-draft-p-min");
+  static final Flag MODEL = new Flag(LlamaServerFlags.MODEL, LlamaServerFlags.M);
+  static final Flag HF_REPO = new Flag(LlamaServerFlags.HF_REPO, LlamaServerFlags.HF, LlamaServerFlags.HFR);
+  static final Flag GPU_LAYERS = new Flag(LlamaServerFlags.N_GPU_LAYERS, LlamaServerFlags.NGL,
+      LlamaServerFlags.GPU_LAYERS);
+  static final Flag SPLIT_MODE = new Flag(LlamaServerFlags.SPLIT_MODE, LlamaServerFlags.SM);
+  static final Flag TENSOR_SPLIT = new Flag(LlamaServerFlags.TENSOR_SPLIT, LlamaServerFlags.TS);
+  static final Flag CTX_SIZE = new Flag(LlamaServerFlags.CTX_SIZE, LlamaServerFlags.C);
+  static final Flag ROPE_SCALING = new Flag(LlamaServerFlags.ROPE_SCALING);
+  static final Flag PARALLEL = new Flag(LlamaServerFlags.PARALLEL, LlamaServerFlags.NP);
+  static final Flag FLASH_ATTN = new Flag(LlamaServerFlags.FLASH_ATTN, LlamaServerFlags.FA);
+  static final Flag JINJA = new Flag(LlamaServerFlags.JINJA);
+  static final Flag CACHE_TYPE_K = new Flag(LlamaServerFlags.CACHE_TYPE_K, LlamaServerFlags.CTK);
+  static final Flag CACHE_TYPE_V = new Flag(LlamaServerFlags.CACHE_TYPE_V, LlamaServerFlags.CTV);
+  static final Flag CPU_MOE = new Flag(LlamaServerFlags.CPU_MOE, LlamaServerFlags.CMOE);
+  static final Flag N_CPU_MOE = new Flag(LlamaServerFlags.N_CPU_MOE, LlamaServerFlags.NCMOE);
+  static final Flag NO_KV_OFFLOAD = new Flag(LlamaServerFlags.NO_KV_OFFLOAD, LlamaServerFlags.NKVO);
+  static final Flag BATCH = new Flag(LlamaServerFlags.BATCH_SIZE, LlamaServerFlags.B);
+  static final Flag UBATCH = new Flag(LlamaServerFlags.UBATCH_SIZE, LlamaServerFlags.UB);
+  static final Flag NO_WARMUP = new Flag(LlamaServerFlags.NO_WARMUP);
+  static final Flag REASONING_BUDGET = new Flag(LlamaServerFlags.REASONING_BUDGET);
+  static final Flag REASONING_MESSAGE = new Flag(LlamaServerFlags.REASONING_BUDGET_MESSAGE);
+  static final Flag MMPROJ = new Flag(LlamaServerFlags.MMPROJ, LlamaServerFlags.MM);
+  static final Flag EMBEDDING = new Flag(LlamaServerFlags.EMBEDDING, LlamaServerFlags.EMBEDDINGS);
+  static final Flag RERANKING = new Flag(LlamaServerFlags.RERANKING, LlamaServerFlags.RERANK);
+  static final Flag POOLING = new Flag(LlamaServerFlags.POOLING);
+  static final Flag CACHE_RAM = new Flag(LlamaServerFlags.CACHE_RAM, LlamaServerFlags.CRAM);
+  static final Flag SPEC_TYPE = new Flag(LlamaServerFlags.SPEC_TYPE);
+  static final Flag MODEL_DRAFT = new Flag(LlamaServerFlags.MD, LlamaServerFlags.MODEL_DRAFT);
+  static final Flag SPEC_N_MAX = new Flag(LlamaServerFlags.SPEC_DRAFT_N_MAX);
+  static final Flag SPEC_P_MIN = new Flag(LlamaServerFlags.SPEC_DRAFT_P_MIN);
 
   private LlamaCppRenderer() {
   }
@@ -147,7 +149,7 @@ public final class LlamaCppRenderer implements LlamaServerRenderer {
       args.toggle(NO_KV_OFFLOAD);
     }
     for (String override : nonNull(spec.tensorOverrides())) {
-      args.always("--override-tensor", override);
+      args.always(LlamaServerFlags.OVERRIDE_TENSOR, override);
     }
     if (spec.batchSize() != null) {
       args.option(BATCH, spec.batchSize().toString());
@@ -169,7 +171,7 @@ public final class LlamaCppRenderer implements LlamaServerRenderer {
       args.option(MMPROJ, in.model().mmprojPath());
     }
     for (String override : nonNull(spec.metadataOverrides())) {
-      args.always("--override-kv", override);
+      args.always(LlamaServerFlags.OVERRIDE_KV, override);
     }
     switch (in.mode()) {
       case EMBEDDING -> args.toggle(EMBEDDING).option(POOLING, "last").option(CACHE_RAM, "0");
@@ -280,10 +282,10 @@ public final class LlamaCppRenderer implements LlamaServerRenderer {
     }
     args.always(ROPE_SCALING.name(), EnumValues.of(rope.type()));
     if (rope.factor() != null && !rope.factor().isBlank()) {
-      args.option(new Flag("--rope-scale"), rope.factor());
+      args.option(new Flag(LlamaServerFlags.ROPE_SCALE), rope.factor());
     }
     if (rope.originalContext() != null) {
-      args.option(new Flag("--yarn-orig-ctx"), rope.originalContext().toString());
+      args.option(new Flag(LlamaServerFlags.YARN_ORIG_CTX), rope.originalContext().toString());
     }
   }
 

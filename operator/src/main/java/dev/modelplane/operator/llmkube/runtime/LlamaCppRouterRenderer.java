@@ -1,5 +1,6 @@
 package dev.modelplane.operator.llmkube.runtime;
 
+import dev.modelplane.common.servers.LlamaServerFlags;
 import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 import java.util.List;
 
@@ -10,7 +11,7 @@ import java.util.List;
  */
 public final class LlamaCppRouterRenderer implements LlamaServerRenderer {
   public static final LlamaCppRouterRenderer INSTANCE = new LlamaCppRouterRenderer();
-  static final Flag MODELS_DIR = new Flag("--models-dir");
+  static final Flag MODELS_DIR = new Flag(LlamaServerFlags.MODELS_DIR);
 
   private LlamaCppRouterRenderer() {
   }

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.llmkube.runtime;
 
+import dev.modelplane.common.servers.LlamaServerFlags;
 import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 
 /**
@@ -8,9 +9,9 @@ import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
  * {@code /health} probes.
  */
 sealed interface LlamaServerRenderer extends RuntimeRenderer permits LlamaCppRenderer, LlamaCppRouterRenderer {
-  Flag PORT = new Flag("--port");
-  Flag HOST = new Flag("--host");
-  Flag METRICS = new Flag("--metrics");
+  Flag PORT = new Flag(LlamaServerFlags.PORT);
+  Flag HOST = new Flag(LlamaServerFlags.HOST);
+  Flag METRICS = new Flag(LlamaServerFlags.METRICS);
 
   @Override
   default String containerName() {

@@ -1,5 +1,7 @@
 package dev.modelplane.operator.llmkube.runtime;
 
+import dev.modelplane.common.servers.LlamaServerFlags;
+import dev.modelplane.common.servers.SglangFlags;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,10 +34,11 @@ public final class ServingModes {
     if (declared != null) {
       return declared;
     }
-    if (ArgList.names(extraArgs, "--reranking", "--rerank")) {
+    if (ArgList.names(extraArgs, LlamaServerFlags.RERANKING, LlamaServerFlags.RERANK)) {
       return Mode.RERANK;
     }
-    if (ArgList.names(extraArgs, "--embedding", "--embeddings", "--is-embedding")) {
+    if (ArgList.names(extraArgs, LlamaServerFlags.EMBEDDING, LlamaServerFlags.EMBEDDINGS,
+        SglangFlags.IS_EMBEDDING)) {
       return Mode.EMBEDDING;
     }
     String path = endpointPath == null ? "" : endpointPath.toLowerCase(Locale.ROOT);

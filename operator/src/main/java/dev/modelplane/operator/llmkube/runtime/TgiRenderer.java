@@ -1,6 +1,7 @@
 package dev.modelplane.operator.llmkube.runtime;
 
 import dev.modelplane.api.llmkube.v1alpha1.TgiConfig;
+import dev.modelplane.common.servers.TgiFlags;
 import dev.modelplane.operator.common.EnumValues;
 import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -15,15 +16,15 @@ public final class TgiRenderer implements RuntimeRenderer {
   public static final TgiRenderer INSTANCE = new TgiRenderer();
   public static final String IMAGE = "ghcr.io/huggingface/text-generation-inference:3.3.7";
 
-  static final Flag MODEL_ID = new Flag("--model-id");
-  static final Flag REVISION = new Flag("--revision");
-  static final Flag PORT = new Flag("--port", "-p");
-  static final Flag HOSTNAME = new Flag("--hostname");
-  static final Flag QUANTIZE = new Flag("--quantize");
-  static final Flag MAX_INPUT = new Flag("--max-input-length", "--max-input-tokens");
-  static final Flag MAX_TOTAL = new Flag("--max-total-tokens");
-  static final Flag DTYPE = new Flag("--dtype");
-  static final Flag NUM_SHARD = new Flag("--num-shard");
+  static final Flag MODEL_ID = new Flag(TgiFlags.MODEL_ID);
+  static final Flag REVISION = new Flag(TgiFlags.REVISION);
+  static final Flag PORT = new Flag(TgiFlags.PORT, TgiFlags.P);
+  static final Flag HOSTNAME = new Flag(TgiFlags.HOSTNAME);
+  static final Flag QUANTIZE = new Flag(TgiFlags.QUANTIZE);
+  static final Flag MAX_INPUT = new Flag(TgiFlags.MAX_INPUT_LENGTH, TgiFlags.MAX_INPUT_TOKENS);
+  static final Flag MAX_TOTAL = new Flag(TgiFlags.MAX_TOTAL_TOKENS);
+  static final Flag DTYPE = new Flag(TgiFlags.DTYPE);
+  static final Flag NUM_SHARD = new Flag(TgiFlags.NUM_SHARD);
 
   private TgiRenderer() {
   }

@@ -3,6 +3,7 @@ package dev.modelplane.operator.llmkube.runtime;
 import dev.modelplane.api.llmkube.v1alpha1.VllmConfig;
 import dev.modelplane.api.llmkube.v1alpha1.VllmKvCacheDtype;
 import dev.modelplane.api.llmkube.v1alpha1.VllmSpeculativeConfig;
+import dev.modelplane.common.servers.VllmFlags;
 import dev.modelplane.operator.common.EnumValues;
 import dev.modelplane.operator.llmkube.runtime.ArgList.Flag;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -29,24 +30,24 @@ public final class VllmRenderer implements RuntimeRenderer {
   public static final VllmRenderer INSTANCE = new VllmRenderer();
   public static final String IMAGE = "vllm/vllm-openai:v0.25.1";
 
-  static final Flag PORT = new Flag("--port");
-  static final Flag HOST = new Flag("--host");
-  static final Flag REVISION = new Flag("--revision");
-  static final Flag SERVED_NAME = new Flag("--served-model-name");
-  static final Flag TP = new Flag("--tensor-parallel-size", "-tp");
-  static final Flag MAX_MODEL_LEN = new Flag("--max-model-len");
-  static final Flag QUANTIZATION = new Flag("--quantization", "-q");
-  static final Flag DTYPE = new Flag("--dtype");
-  static final Flag KV_CACHE_DTYPE = new Flag("--kv-cache-dtype");
-  static final Flag PREFIX_CACHING = new Flag("--enable-prefix-caching", "--no-enable-prefix-caching");
-  static final Flag CHUNKED_PREFILL = new Flag("--enable-chunked-prefill", "--no-enable-chunked-prefill");
-  static final Flag MAX_BATCHED_TOKENS = new Flag("--max-num-batched-tokens");
-  static final Flag ATTENTION_BACKEND = new Flag("--attention-backend");
-  static final Flag SPECULATIVE = new Flag("--speculative-config");
-  static final Flag EXPERT_PARALLEL = new Flag("--enable-expert-parallel");
-  static final Flag CPU_OFFLOAD = new Flag("--cpu-offload-gb");
-  static final Flag GPU_MEMORY = new Flag("--gpu-memory-utilization");
-  static final Flag MAX_NUM_SEQS = new Flag("--max-num-seqs");
+  static final Flag PORT = new Flag(VllmFlags.PORT);
+  static final Flag HOST = new Flag(VllmFlags.HOST);
+  static final Flag REVISION = new Flag(VllmFlags.REVISION);
+  static final Flag SERVED_NAME = new Flag(VllmFlags.SERVED_MODEL_NAME);
+  static final Flag TP = new Flag(VllmFlags.TENSOR_PARALLEL_SIZE, VllmFlags.TP);
+  static final Flag MAX_MODEL_LEN = new Flag(VllmFlags.MAX_MODEL_LEN);
+  static final Flag QUANTIZATION = new Flag(VllmFlags.QUANTIZATION, VllmFlags.Q);
+  static final Flag DTYPE = new Flag(VllmFlags.DTYPE);
+  static final Flag KV_CACHE_DTYPE = new Flag(VllmFlags.KV_CACHE_DTYPE);
+  static final Flag PREFIX_CACHING = new Flag(VllmFlags.ENABLE_PREFIX_CACHING, VllmFlags.NO_ENABLE_PREFIX_CACHING);
+  static final Flag CHUNKED_PREFILL = new Flag(VllmFlags.ENABLE_CHUNKED_PREFILL, VllmFlags.NO_ENABLE_CHUNKED_PREFILL);
+  static final Flag MAX_BATCHED_TOKENS = new Flag(VllmFlags.MAX_NUM_BATCHED_TOKENS);
+  static final Flag ATTENTION_BACKEND = new Flag(VllmFlags.ATTENTION_BACKEND);
+  static final Flag SPECULATIVE = new Flag(VllmFlags.SPECULATIVE_CONFIG);
+  static final Flag EXPERT_PARALLEL = new Flag(VllmFlags.ENABLE_EXPERT_PARALLEL);
+  static final Flag CPU_OFFLOAD = new Flag(VllmFlags.CPU_OFFLOAD_GB);
+  static final Flag GPU_MEMORY = new Flag(VllmFlags.GPU_MEMORY_UTILIZATION);
+  static final Flag MAX_NUM_SEQS = new Flag(VllmFlags.MAX_NUM_SEQS);
 
   private VllmRenderer() {
   }

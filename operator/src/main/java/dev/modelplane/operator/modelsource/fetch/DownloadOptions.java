@@ -1,5 +1,6 @@
 package dev.modelplane.operator.modelsource.fetch;
 
+import dev.modelplane.common.time.Backoff;
 import java.time.Duration;
 
 /**
@@ -34,7 +35,6 @@ public record DownloadOptions(int maxAttempts, Duration initialBackoff, Duration
 
   /** The backoff before attempt {@code attempt} (2 = first retry). */
   Duration backoff(int attempt) {
-    long millis = initialBackoff.toMillis() << Math.min(attempt - 2, 20);
-    return Duration.ofMillis(Math.min(millis, maxBackoff.toMillis()));
+    return new Backoff(initialBackoff, maxBackoff).delay(attempt - 1);
   }
 }

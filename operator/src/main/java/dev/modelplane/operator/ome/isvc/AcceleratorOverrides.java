@@ -2,6 +2,8 @@ package dev.modelplane.operator.ome.isvc;
 
 import dev.modelplane.api.ome.v1beta1.AcceleratorModelConfig;
 import dev.modelplane.api.ome.v1beta1.TensorParallelismConfig;
+import dev.modelplane.common.servers.SglangFlags;
+import dev.modelplane.common.servers.VllmFlags;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.util.ArrayList;
@@ -16,9 +18,11 @@ import java.util.regex.Pattern;
  * container writes them (its args, else its command). A container written as one shell line keeps that form.
  */
 final class AcceleratorOverrides {
-  static final List<String> TENSOR_FLAGS = List.of("--tp-size", "--tp", "--tensor-parallel-size");
-  static final List<String> PIPELINE_FLAGS = List.of("--pp-size", "--pp", "--pipeline-parallel-size");
-  static final List<String> DATA_FLAGS = List.of("--dp-size", "--dp", "--data-parallel-size");
+  static final List<String> TENSOR_FLAGS = List.of(SglangFlags.TP_SIZE, SglangFlags.TP,
+      VllmFlags.TENSOR_PARALLEL_SIZE);
+  static final List<String> PIPELINE_FLAGS = List.of(SglangFlags.PP_SIZE, SglangFlags.PP,
+      VllmFlags.PIPELINE_PARALLEL_SIZE);
+  static final List<String> DATA_FLAGS = List.of(SglangFlags.DP_SIZE, SglangFlags.DP, VllmFlags.DATA_PARALLEL_SIZE);
 
   private AcceleratorOverrides() {
   }

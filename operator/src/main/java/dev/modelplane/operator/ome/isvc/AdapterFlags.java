@@ -1,5 +1,7 @@
 package dev.modelplane.operator.ome.isvc;
 
+import dev.modelplane.common.servers.SglangFlags;
+import dev.modelplane.common.servers.VllmFlags;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,9 +42,9 @@ final class AdapterFlags {
           + ") runs neither");
     }
     List<String> flags = switch (server) {
-      case VLLM -> has(container, "--enable-lora") ? List.of("--lora-modules", adapterName + "=" + path)
-          : List.of("--enable-lora", "--lora-modules", adapterName + "=" + path);
-      case SGLANG -> List.of("--lora-paths", adapterName + "=" + path);
+      case VLLM -> has(container, VllmFlags.ENABLE_LORA) ? List.of(VllmFlags.LORA_MODULES, adapterName + "=" + path)
+          : List.of(VllmFlags.ENABLE_LORA, VllmFlags.LORA_MODULES, adapterName + "=" + path);
+      case SGLANG -> List.of(SglangFlags.LORA_PATHS, adapterName + "=" + path);
     };
     List<String> args = new ArrayList<>(orEmpty(container.getArgs()));
     if (shellForm(container) && args.size() == 1) {

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.ome.modelagent;
 
+import dev.modelplane.common.time.Backoff;
 import dev.modelplane.operator.modelsource.fetch.DownloadOptions;
 import dev.modelplane.operator.modelsource.fetch.HubSettings;
 import java.net.URI;
@@ -102,7 +103,6 @@ public record ModelAgentSettings(String nodeName, String namespace, ModelRoots r
 
   /** The backoff before retry number {@code retry} (1 = first). */
   Duration backoff(int retry) {
-    long millis = retryBackoff.toMillis() << Math.min(Math.max(retry - 1, 0), 20);
-    return Duration.ofMillis(Math.min(millis, MAX_BACKOFF.toMillis()));
+    return new Backoff(retryBackoff, MAX_BACKOFF).delay(retry);
   }
 }

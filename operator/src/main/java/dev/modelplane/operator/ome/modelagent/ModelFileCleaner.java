@@ -1,13 +1,10 @@
 package dev.modelplane.operator.ome.modelagent;
 
+import dev.modelplane.common.io.PathTrees;
 import dev.modelplane.operator.ome.storage.BaseModelKey;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +37,7 @@ final class ModelFileCleaner {
       return false;
     }
     try {
-      deleteTree(dir.localPath());
+      PathTrees.deleteRecursively(dir.localPath());
       LOG.info("agent.files-removed model={} dir={}", key, dir.specPath());
       return true;
     } catch (IOException e) {
@@ -68,36 +65,5 @@ final class ModelFileCleaner {
       }
     }
     return Optional.empty();
-  }
-
-  static void deleteTree(Path root) throws IOException {
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        deleteIfExists(file);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-        if (e != null && !(e instanceof NoSuchFileException)) {
-          throw e;
-        }
-        deleteIfExists(dir);
-        return FileVisitResult.CONTINUE;
-      }
-    });
-  }
-
-  private static void deleteIfExists(Path p) throws IOException {
-    Files.deleteIfExists(p);
   }
 }

@@ -6,6 +6,7 @@ import dev.modelplane.api.otterscale.v1alpha1.ModelServiceSpec;
 import dev.modelplane.api.otterscale.v1alpha1.ParallelismSpec;
 import dev.modelplane.api.otterscale.v1alpha1.RoleSpec;
 import dev.modelplane.api.otterscale.v1alpha1.RoutingProxySpec;
+import dev.modelplane.common.servers.VllmFlags;
 import dev.modelplane.operator.ModelServiceSettings;
 import dev.modelplane.operator.common.SecurityDefaults;
 import io.fabric8.kubernetes.api.model.Container;
@@ -160,16 +161,16 @@ final class ServingDeploymentBuilder {
     int tensor = atLeastOne(par.tensor());
     int data = atLeastOne(par.data());
     int dataLocal = atLeastOne(par.dataLocal());
-    List<String> args = new ArrayList<>(List.of(mountPath, "--port", String.valueOf(vllmPort),
-        "--served-model-name", spec.model().name()));
+    List<String> args = new ArrayList<>(List.of(mountPath, VllmFlags.PORT, String.valueOf(vllmPort),
+        VllmFlags.SERVED_MODEL_NAME, spec.model().name()));
     if (tensor > 1) {
-      args.addAll(List.of("--tensor-parallel-size", String.valueOf(tensor)));
+      args.addAll(List.of(VllmFlags.TENSOR_PARALLEL_SIZE, String.valueOf(tensor)));
     }
     if (data > 1) {
-      args.addAll(List.of("--data-parallel-size", String.valueOf(data)));
+      args.addAll(List.of(VllmFlags.DATA_PARALLEL_SIZE, String.valueOf(data)));
     }
     if (dataLocal > 1) {
-      args.addAll(List.of("--data-parallel-size-local", String.valueOf(dataLocal)));
+      args.addAll(List.of(VllmFlags.DATA_PARALLEL_SIZE_LOCAL, String.valueOf(dataLocal)));
     }
     List<EnvVar> userEnv = spec.engine() == null || spec.engine().env() == null ? List.of() : spec.engine().env();
     if (spec.engine() != null && spec.engine().args() != null) {

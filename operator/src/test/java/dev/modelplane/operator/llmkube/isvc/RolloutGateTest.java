@@ -144,6 +144,16 @@ class RolloutGateTest {
   }
 
   @Test
+  void aQuotedLabelValueWithABraceOrACommaDoesNotHideTheGaugeValue() {
+    String vllm = """
+        vllm:num_requests_running{model_name="team}a,b",engine="0"} %s
+        vllm:num_requests_running{model_name="{x}, y"} 0.0
+        """;
+    assertThat(IdleProbe.gaugeAboveZero(vllm.formatted("0.0"), "vllm:num_requests_running")).isFalse();
+    assertThat(IdleProbe.gaugeAboveZero(vllm.formatted("3.0"), "vllm:num_requests_running")).isTrue();
+  }
+
+  @Test
   void theProbeAsksTheServerOverHttp() throws Exception {
     AtomicReference<String> slots = new AtomicReference<>("[{\"id\":0,\"is_processing\":true}]");
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);

@@ -1,4 +1,4 @@
-package dev.modelplane.router.datalayer;
+package dev.modelplane.common.metrics;
 
 import java.util.Map;
 

@@ -1,5 +1,4 @@
-package dev.modelplane.router.datalayer;
-
+package dev.modelplane.common.metrics;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,8 +8,9 @@ import java.util.Set;
 
 /**
  * Parses the Prometheus text exposition format (version 0.0.4), keeping only the metric families asked for. Model
- * servers expose hundreds of histogram lines; skipping unwanted names before touching their labels keeps a scrape
- * every 50 ms cheap.
+ * servers expose hundreds of histogram lines; skipping unwanted names before touching their labels keeps the router's
+ * scrape every 50 ms cheap. The operator's idle probe reads model servers' gauges with it too, so label values holding
+ * braces, commas or escaped quotes are read the same way everywhere.
  */
 public final class PrometheusTextParser {
   private PrometheusTextParser() {

@@ -1,0 +1,17 @@
+package dev.modelplane.common.servers;
+
+/**
+ * The simulator's own flags, those vLLM does not have, spelled once for the simulator that takes them and the dev
+ * cluster that writes them when it stands a simulator in for a model server. The flags it shares with vLLM are
+ * {@link VllmFlags}.
+ */
+public final class SimulatorFlags {
+  public static final String ACCEPT_ANY_MODEL = "--accept-any-model";
+  public static final String ENABLE_KVCACHE = "--enable-kvcache";
+  public static final String GPU = "--gpu";
+  public static final String MODEL_CONFIG = "--model-config";
+  public static final String PRESET = "--preset";
+
+  private SimulatorFlags() {
+  }
+}
