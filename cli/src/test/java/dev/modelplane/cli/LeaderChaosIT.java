@@ -7,6 +7,7 @@ import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.UpstreamCrds;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.scheduling.PriorityClassInstaller;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -67,7 +68,7 @@ class LeaderChaosIT {
 
     Replica(String identity) throws IOException {
       this.identity = identity;
-      this.port = OperatorFixtures.freePort();
+      this.port = FreePorts.pick();
     }
 
     void start(Path kubeconfig, String ns) throws IOException {

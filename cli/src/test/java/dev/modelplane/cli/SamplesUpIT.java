@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.ControlPlaneBinaries;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -98,11 +99,7 @@ class SamplesUpIT {
   }
 
   private static String port() {
-    try {
-      return Integer.toString(OperatorFixtures.freePort());
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return Integer.toString(FreePorts.pick());
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

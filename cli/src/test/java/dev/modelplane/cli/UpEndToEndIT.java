@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.ControlPlaneBinaries;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -54,12 +55,12 @@ class UpEndToEndIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    port = OperatorFixtures.freePort();
+    port = FreePorts.pick();
     upArgs = List.of("--state-dir", state.toString(), "--port", Integer.toString(port),
-        "--grpc-port", Integer.toString(OperatorFixtures.freePort()),
-        "--grpc-health-port", Integer.toString(OperatorFixtures.freePort()),
-        "--metrics-port", Integer.toString(OperatorFixtures.freePort()),
-        "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "PT5M");
+        "--grpc-port", Integer.toString(FreePorts.pick()),
+        "--grpc-health-port", Integer.toString(FreePorts.pick()),
+        "--metrics-port", Integer.toString(FreePorts.pick()),
+        "--operator-port", Integer.toString(FreePorts.pick()), "--timeout", "PT5M");
   }
 
   @AfterAll

@@ -1,6 +1,7 @@
 package dev.modelplane.router.bench;
 
 import dev.modelplane.router.testing.FakeModelServer;
+import dev.modelplane.testsupport.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClient;
@@ -8,7 +9,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -51,12 +51,6 @@ public final class GatewayOverheadBench {
   /** CPU of a process and all its descendants (nginx's master and workers). */
   private static double treeCpuMs(ProcessHandle p) {
     return cpuMs(p) + p.descendants().mapToDouble(GatewayOverheadBench::cpuMs).sum();
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   /** Starts nginx in the foreground with its own prefix directory, proxying to {@code upstreamPort} unbuffered. */
@@ -134,7 +128,7 @@ public final class GatewayOverheadBench {
     int warmup = warmupText == null || warmupText.isBlank() ? 2 : Integer.parseInt(warmupText.trim());
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
     FakeModelServer upstream = new FakeModelServer(vertx, "upstream").stream(chunks, chunkMs).start();
-    int gatewayPort = freePort();
+    int gatewayPort = FreePorts.pick();
     String nginxBinary = System.getenv("BENCH_NGINX");
     Process nginx = null;
     Process router = startRouter(java, jar, upstream.hostPort(), gatewayPort);
@@ -142,13 +136,13 @@ public final class GatewayOverheadBench {
     int baselinePort = -1;
     Process baseline = null;
     if (baselineJar != null && !baselineJar.isBlank()) {
-      baselinePort = freePort();
+      baselinePort = FreePorts.pick();
       baseline = startRouter(java, Path.of(baselineJar), upstream.hostPort(), baselinePort);
     }
     try {
       int nginxPort = -1;
       if (nginxBinary != null && !nginxBinary.isBlank()) {
-        nginxPort = freePort();
+        nginxPort = FreePorts.pick();
         nginx = startNginx(nginxBinary, nginxPort, upstream.port(), 2);
       }
       waitForHealth(gatewayPort);

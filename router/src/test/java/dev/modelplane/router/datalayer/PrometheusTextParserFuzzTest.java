@@ -2,8 +2,8 @@ package dev.modelplane.router.datalayer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.modelplane.router.testing.Hostile;
-import dev.modelplane.router.testing.Mutations;
+import dev.modelplane.testsupport.Hostile;
+import dev.modelplane.testsupport.Mutations;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
