@@ -53,19 +53,13 @@ class BenchmarkUpIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    UpEndToEndIT.Run up = null;
-    // A port picked free can be taken by the dev cluster's own components before up binds it: pick again (bounded).
-    for (int attempt = 0; attempt < 3 && (up == null || up.output().contains(" is in use; choose others")); attempt++) {
-      port = FreePorts.pick();
-      metricsPort = FreePorts.pick();
-      upArgs = List.of("--state-dir", state.toString(), "--port", Integer.toString(port),
-          "--grpc-port", Integer.toString(FreePorts.pick()),
-          "--grpc-health-port", Integer.toString(FreePorts.pick()),
-          "--metrics-port", Integer.toString(metricsPort),
-          "--operator-port", Integer.toString(FreePorts.pick()), "--timeout", "PT5M");
-      up = UpEndToEndIT.modelplane(concat(List.of("up"), upArgs), 600);
-    }
+    upArgs = concat(concat(List.of("--state-dir", state.toString()), UpEndToEndIT.FREE_PORTS),
+        List.of("--timeout", "PT5M"));
+    UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up"), upArgs), 600);
     assertThat(up.exit()).as(up.output()).isZero();
+    PlatformState platform = PlatformState.read(state).orElseThrow();
+    port = platform.port();
+    metricsPort = platform.metricsPort();
   }
 
   @AfterAll

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.ControlPlaneBinaries;
-import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -46,8 +45,8 @@ class SamplesUpIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    ports = List.of("--state-dir", state.toString(), "--port", port(), "--grpc-port", port(), "--grpc-health-port",
-        port(), "--metrics-port", port(), "--operator-port", port(), "--timeout", "PT3M");
+    ports = concat(concat(List.of("--state-dir", state.toString()), UpEndToEndIT.FREE_PORTS),
+        List.of("--timeout", "PT3M"));
     UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up", "--no-apply"), ports), 600);
     assertThat(up.exit()).as(up.output()).isZero();
   }
@@ -96,10 +95,6 @@ class SamplesUpIT {
                 .equals(o.getMetadata().getNamespace()))));
       }
     }
-  }
-
-  private static String port() {
-    return Integer.toString(FreePorts.pick());
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

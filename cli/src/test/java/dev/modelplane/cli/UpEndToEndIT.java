@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.ControlPlaneBinaries;
-import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -41,6 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code down} stops everything.
  */
 class UpEndToEndIT {
+  /** Every port {@code up} opens, picked free by {@code up} itself; the ones chosen are in platform.json. */
+  static final List<String> FREE_PORTS = List.of("--port", "0", "--grpc-port", "0", "--grpc-health-port", "0",
+      "--metrics-port", "0", "--operator-port", "0");
   @TempDir
   static Path state;
   static int port;
@@ -55,12 +57,7 @@ class UpEndToEndIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    port = FreePorts.pick();
-    upArgs = List.of("--state-dir", state.toString(), "--port", Integer.toString(port),
-        "--grpc-port", Integer.toString(FreePorts.pick()),
-        "--grpc-health-port", Integer.toString(FreePorts.pick()),
-        "--metrics-port", Integer.toString(FreePorts.pick()),
-        "--operator-port", Integer.toString(FreePorts.pick()), "--timeout", "PT5M");
+    upArgs = concat(concat(List.of("--state-dir", state.toString()), FREE_PORTS), List.of("--timeout", "PT5M"));
   }
 
   @AfterAll
@@ -74,6 +71,11 @@ class UpEndToEndIT {
   void upServesTheQuickstartThenSpreadsScalesToZeroAndStops() throws Exception {
     Run up = modelplane(concat(List.of("up"), upArgs), 600);
     assertThat(up.exit()).as(up.output()).isZero();
+    PlatformState started = PlatformState.read(state).orElseThrow();
+    port = started.port();
+    assertThat(started.ports()).as("every port picked").hasValueSatisfying(p -> assertThat(p.all()).doesNotContain(0)
+        .doesNotHaveDuplicates());
+    assertThat(up.output()).contains("  ports: " + started.ports().orElseThrow().describe() + "\n");
     assertThat(up.output()).contains("[1/5]", "[5/5]", "InferenceService/qwen-chat: Ready",
         "InferencePool/qwen-chat: 1 ready endpoint", "OpenAI base URL: http://127.0.0.1:" + port + "/v1",
         "stop:     ./modelplane down --state-dir " + state);
@@ -112,7 +114,8 @@ class UpEndToEndIT {
     Files.writeString(spread, SPREAD);
     Run again = modelplane(concat(List.of("up", "-f", spread.toString()), upArgs), 600);
     assertThat(again.exit()).as(again.output()).isZero();
-    assertThat(again.output()).contains("already running", "already run", "InferencePool/spread: 3 ready endpoints");
+    assertThat(again.output()).contains("already running", "already run", "InferencePool/spread: 3 ready endpoints",
+        "  ports: " + started.ports().orElseThrow().describe() + "\n", "OpenAI base URL: " + base);
 
     try (KubernetesClient client = new KubernetesClientBuilder()
         .withConfig(Config.fromKubeconfig(Files.readString(state.resolve("kubeconfig")))).build()) {
