@@ -1,5 +1,7 @@
 package dev.modelplane.router.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.modelplane.router.testing.FakeModelServer;
 import dev.modelplane.testsupport.FreePorts;
 import io.vertx.core.Vertx;
@@ -22,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Gateway overhead versus a direct connection, measured side by side in one run: C concurrent clients each stream
@@ -89,17 +92,19 @@ public final class GatewayOverheadBench {
     Process p = new ProcessBuilder(nginx, "-p", prefix.toString(), "-c", file.toString(), "-e", "stderr")
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
     java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-    for (int i = 0; i < 100 && p.isAlive(); i++) {
-      try {
-        http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-            .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding());
-        return p;
-      } catch (java.io.IOException e) {
-        Thread.sleep(100);
-      }
+    try {
+      await("nginx on port " + port).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+          .ignoreExceptions().until(() -> !p.isAlive() || http.send(HttpRequest.newBuilder(
+              URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(Duration.ofSeconds(1)).build(),
+              HttpResponse.BodyHandlers.discarding()) != null);
+    } catch (ConditionTimeoutException e) {
+      p.destroyForcibly();
+      throw e;
     }
-    p.destroyForcibly();
-    throw new IllegalStateException("nginx did not start on port " + port);
+    if (!p.isAlive()) {
+      throw new IllegalStateException("nginx did not start on port " + port);
+    }
+    return p;
   }
 
   /** Starts {@code modelplane router} from {@code jar} as its own process, in front of {@code upstream}. */
@@ -188,20 +193,12 @@ public final class GatewayOverheadBench {
     }
   }
 
-  private static void waitForHealth(int port) throws Exception {
+  private static void waitForHealth(int port) {
     java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-    for (int i = 0; i < 300; i++) {
-      try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
-            .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
-          return;
-        }
-      } catch (java.io.IOException e) {
-        Thread.sleep(100);
-      }
-    }
-    throw new IllegalStateException("router did not become healthy on port " + port);
+    await("router healthy on port " + port).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions().until(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            + "/health")).timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding())
+            .statusCode() == 200);
   }
 
   private static Result run(Vertx vertx, HttpClient client, int port, int concurrency, int seconds, String label,
