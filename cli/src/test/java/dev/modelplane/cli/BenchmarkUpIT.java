@@ -53,8 +53,7 @@ class BenchmarkUpIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    upArgs = concat(concat(List.of("--state-dir", state.toString()), UpEndToEndIT.FREE_PORTS),
-        List.of("--timeout", "PT5M"));
+    upArgs = UpEndToEndIT.upArgs(state, "PT5M");
     UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up"), upArgs), 600);
     assertThat(up.exit()).as(up.output()).isZero();
     PlatformState platform = PlatformState.read(state).orElseThrow();

@@ -45,8 +45,7 @@ class SamplesUpIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    ports = concat(concat(List.of("--state-dir", state.toString()), UpEndToEndIT.FREE_PORTS),
-        List.of("--timeout", "PT3M"));
+    ports = UpEndToEndIT.upArgs(state, "PT3M");
     UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up", "--no-apply"), ports), 600);
     assertThat(up.exit()).as(up.output()).isZero();
   }

@@ -40,9 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code down} stops everything.
  */
 class UpEndToEndIT {
-  /** Every port {@code up} opens, picked free by {@code up} itself; the ones chosen are in platform.json. */
-  static final List<String> FREE_PORTS = List.of("--port", "0", "--grpc-port", "0", "--grpc-health-port", "0",
-      "--metrics-port", "0", "--operator-port", "0");
   @TempDir
   static Path state;
   static int port;
@@ -57,7 +54,16 @@ class UpEndToEndIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    upArgs = concat(concat(List.of("--state-dir", state.toString()), FREE_PORTS), List.of("--timeout", "PT5M"));
+    upArgs = upArgs(state, "PT5M");
+  }
+
+  /**
+   * The options of every {@code up} a test runs on the platform in {@code state}: each port picked free by {@code up}
+   * itself (the ones chosen are in platform.json), and the timeout.
+   */
+  static List<String> upArgs(Path state, String timeout) {
+    return List.of("--state-dir", state.toString(), "--port", "0", "--grpc-port", "0", "--grpc-health-port", "0",
+        "--metrics-port", "0", "--operator-port", "0", "--timeout", timeout);
   }
 
   @AfterAll
