@@ -103,6 +103,15 @@ main() {
     pids+=($!)
   }
   stop_pids() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; pids=(); }
+  # GIE's default scorers as the operator writes them (the same file), with the plugin entries $1 added after the
+  # scorers, the profile entry $2 (if any) put first in the default profile, and the YAML on stdin appended.
+  default_scorers_with() {
+    awk -v plugins="$1" -v first="${2:-}" '{ print }
+      /^- type: prefix-cache-scorer$/ { printf "%s", plugins }
+      /^  plugins:$/ && first != "" { printf "%s", first }' \
+      "$root/common/src/main/resources/dev/modelplane/common/picker/otterscale-default-plugins.yaml"
+    cat
+  }
   # KEEP_PLATFORM=1 leaves the platform running for the next run (which then reuses it).
   trap 'stop_pids; [ "${KEEP_PLATFORM:-}" = 1 ] || "$root/modelplane" down --state-dir "$state" >/dev/null 2>&1 || true' EXIT
 
@@ -212,61 +221,25 @@ YAML
       flow|flow-q1)
         local depth=5
         [ "$contender" = flow ] || depth=1
-        router "$port" "$run/$contender.log" --config-text "$(sed "s/QUEUE_DEPTH/$depth/" <<'YAML'
-apiVersion: inference.networking.x-k8s.io/v1alpha1
-kind: EndpointPickerConfig
+        router "$port" "$run/$contender.log" --config-text "$(default_scorers_with \
+          "- type: utilization-detector\n  parameters:\n    queueDepthThreshold: $depth\n" <<'YAML'
 featureGates: [flowControl]
-plugins:
-- type: queue-scorer
-- type: kv-cache-utilization-scorer
-- type: prefix-cache-scorer
-- type: utilization-detector
-  parameters:
-    queueDepthThreshold: QUEUE_DEPTH
 saturationDetector:
   pluginRef: utilization-detector
-schedulingProfiles:
-- name: default
-  plugins:
-  - pluginRef: queue-scorer
-    weight: 2
-  - pluginRef: kv-cache-utilization-scorer
-    weight: 2
-  - pluginRef: prefix-cache-scorer
-    weight: 3
 flowControl:
   priorityBands:
   - priority: -10
     maxRequests: 32
 YAML
 )" ${ROUTER_ARGS:-} ;;
-      flow-holdback) router "$port" "$run/$contender.log" --config-text "$(sed -e "s/MAX_SEQS/$max_seqs/" \
-        -e "s/MIN_CEILING/${HOLDBACK_MIN_CEILING:-0.5}/" <<'YAML'
-apiVersion: inference.networking.x-k8s.io/v1alpha1
-kind: EndpointPickerConfig
+      flow-holdback)
+        local holdback="- type: concurrency-detector\n  parameters:\n    maxConcurrency: $max_seqs\n"
+        holdback+="- type: priority-holdback-policy\n  parameters:\n    minCeiling: ${HOLDBACK_MIN_CEILING:-0.5}\n"
+        router "$port" "$run/$contender.log" --config-text "$(default_scorers_with "$holdback" \
+          "  - pluginRef: concurrency-detector\n" <<'YAML'
 featureGates: [flowControl]
-plugins:
-- type: queue-scorer
-- type: kv-cache-utilization-scorer
-- type: prefix-cache-scorer
-- type: concurrency-detector
-  parameters:
-    maxConcurrency: MAX_SEQS
-- type: priority-holdback-policy
-  parameters:
-    minCeiling: MIN_CEILING
 saturationDetector:
   pluginRef: concurrency-detector
-schedulingProfiles:
-- name: default
-  plugins:
-  - pluginRef: concurrency-detector
-  - pluginRef: queue-scorer
-    weight: 2
-  - pluginRef: kv-cache-utilization-scorer
-    weight: 2
-  - pluginRef: prefix-cache-scorer
-    weight: 3
 flowControl:
   usageLimitPolicyPluginRef: priority-holdback-policy
   priorityBands:

@@ -7,16 +7,33 @@ import java.util.Optional;
 
 /**
  * What {@code modelplane up} started beside the dev cluster, in {@code <state-dir>/platform.json}: the operator's and
- * the router's process IDs, the cluster process they were started against, and the router's ports.
+ * the router's process IDs, the cluster process they were started against, and their ports (the ones {@code up} was
+ * given, or picked for it; the four after {@code port} are 0 in a file from a version that did not record them).
  *
  * @param clusterPid the dev cluster's process when the others were started
  * @param operatorPid the operator's process
  * @param routerPid the router's process
  * @param host the router's listen address
  * @param port the router's OpenAI gateway port
+ * @param grpcPort the router's ext_proc port
+ * @param grpcHealthPort the router's gRPC health port
+ * @param metricsPort the router's metrics port
+ * @param operatorPort the operator's health and metrics port
  */
-record PlatformState(long clusterPid, long operatorPid, long routerPid, String host, int port) {
+record PlatformState(long clusterPid, long operatorPid, long routerPid, String host, int port, int grpcPort,
+    int grpcHealthPort, int metricsPort, int operatorPort) {
   static final String FILE = "platform.json";
+
+  PlatformState(long clusterPid, long operatorPid, long routerPid, String host, UpPorts ports) {
+    this(clusterPid, operatorPid, routerPid, host, ports.gateway(), ports.grpc(), ports.grpcHealth(), ports.metrics(),
+        ports.operator());
+  }
+
+  /** The ports, when this file recorded them all. */
+  Optional<UpPorts> ports() {
+    UpPorts ports = new UpPorts(port, grpcPort, grpcHealthPort, metricsPort, operatorPort);
+    return ports.picksAny() ? Optional.empty() : Optional.of(ports);
+  }
 
   static Optional<PlatformState> read(Path dir) {
     Path file = dir.resolve(FILE);

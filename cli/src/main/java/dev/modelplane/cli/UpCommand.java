@@ -15,8 +15,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,7 +41,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "up", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Starts the dev cluster (live model-server pods backed by simulators), the operator and the "
         + "router, applies a manifest (default: deploy/samples/quickstart.yaml) and waits until it answers; ends "
-        + "with the OpenAI base URL and a curl line. Running it again reuses what runs.",
+        + "with the OpenAI base URL and a curl line. Running it again reuses what runs. A port given as 0 is "
+        + "picked free; the ports used are printed and written to platform.json in the state directory.",
         "Stop everything with: modelplane down"})
 final class UpCommand implements Callable<Integer> {
   static final String QUICKSTART = "deploy/samples/quickstart.yaml";
@@ -68,23 +67,24 @@ final class UpCommand implements Callable<Integer> {
       description = "Router listen address (default: ${DEFAULT-VALUE}).")
   String host;
 
-  @Option(names = "--port", defaultValue = "8080", description = "OpenAI gateway port (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--port", defaultValue = "8080",
+      description = "OpenAI gateway port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int port;
 
   @Option(names = "--grpc-port", defaultValue = "9002",
-      description = "Envoy ext_proc port (default: ${DEFAULT-VALUE}).")
+      description = "Envoy ext_proc port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int grpcPort;
 
   @Option(names = "--grpc-health-port", defaultValue = "9003",
-      description = "gRPC health port (default: ${DEFAULT-VALUE}).")
+      description = "gRPC health port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int grpcHealthPort;
 
   @Option(names = "--metrics-port", defaultValue = "9090",
-      description = "Router metrics port (default: ${DEFAULT-VALUE}).")
+      description = "Router metrics port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
   @Option(names = "--operator-port", defaultValue = "8081",
-      description = "Operator health and metrics port (default: ${DEFAULT-VALUE}).")
+      description = "Operator health and metrics port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int operatorPort;
 
   @Option(names = "--cpu-nodes", defaultValue = "1",
@@ -151,8 +151,8 @@ final class UpCommand implements Callable<Integer> {
       boolean pool = !EndpointCheck.poolsOf(client, applied).isEmpty();
       step(5, pool ? "check the endpoint" : "check the endpoint: skipped, no InferencePool (applied, or owned by "
           + "what was applied) for the router to serve");
-      Optional<EndpointCheck.Answer> answer = pool
-          ? new EndpointCheck(host, port).firstAnswer(client, applied, Duration.ofSeconds(90)) : Optional.empty();
+      Optional<EndpointCheck.Answer> answer = pool ? new EndpointCheck(platform.host(), platform.port())
+          .firstAnswer(client, applied, Duration.ofSeconds(90)) : Optional.empty();
       summary(cluster.get(), platform, answer, pool, dir, Duration.between(started, Instant.now()));
       return !pool || answer.isPresent() ? 0 : 1;
     }
@@ -200,42 +200,69 @@ final class UpCommand implements Callable<Integer> {
     if (existing.isPresent() && existing.get().runningAgainst(cluster.pid())) {
       out().println("  operator (pid " + existing.get().operatorPid() + ") and router (pid "
           + existing.get().routerPid() + ") already run");
+      existing.get().ports().ifPresent(p -> out().println("  ports: " + p.describe()));
       return existing.get();
     }
     existing.ifPresent(PlatformState::stop);
-    for (int p : new int[] {port, grpcPort, grpcHealthPort, metricsPort, operatorPort}) {
-      if (!free(host, p)) {
-        err().println("up: port " + p + " on " + host + " is in use; choose others with --port, --grpc-port, "
-            + "--grpc-health-port, --metrics-port, --operator-port");
+    UpPorts requested = new UpPorts(port, grpcPort, grpcHealthPort, metricsPort, operatorPort);
+    Optional<Integer> busy = requested.busy(host);
+    if (busy.isPresent()) {
+      err().println("up: port " + busy.get() + " on " + host + " is in use; choose others with " + UpPorts.FLAGS
+          + " (0 picks a free one)");
+      return null;
+    }
+    // A picked port can still be taken before the process binds it: then that process exits, and up picks again.
+    for (int attempt = 1; ; attempt++) {
+      UpPorts ports = requested.resolve(host);
+      Launch launch = launch(dir, cluster, ports);
+      if (launch.state() != null) {
+        return launch.state();
+      }
+      if (!launch.exited() || !requested.picksAny() || attempt == 3) {
+        err().println("up: the operator or the router did not start; see " + dir.resolve("operator.log") + " and "
+            + dir.resolve("router.log"));
         return null;
       }
+      out().println("  the operator or the router exited at start (ports " + ports.describe() + "); picking again");
     }
+  }
+
+  /**
+   * What starting the operator and the router came to: the state when both are ready, else null and whether one of
+   * them exited (rather than not becoming ready in time).
+   */
+  private record Launch(PlatformState state, boolean exited) {
+  }
+
+  private Launch launch(Path dir, DevClusterProcess.State cluster, UpPorts ports)
+      throws IOException, InterruptedException {
     Map<String, String> env = Map.of("KUBECONFIG", cluster.kubeconfig());
     List<String> operator = new ArrayList<>(DevClusterProcess.javaCommand());
     operator.addAll(List.of(Main.class.getName(), "operator", "--kubeconfig", cluster.kubeconfig(),
-        "--no-leader-elect", "--http-port", Integer.toString(operatorPort), "--bind-address", "127.0.0.1",
+        "--no-leader-elect", "--http-port", Integer.toString(ports.operator()), "--bind-address", "127.0.0.1",
         "--no-model-inspection", "--model-agent-namespace", ModelAgentSettings.DEFAULT_NAMESPACE));
-    operator.addAll(benchmarkRouterArgs(host, port));
+    operator.addAll(benchmarkRouterArgs(host, ports.gateway()));
     Process op = DevClusterProcess.startDetached(operator, dir.resolve("operator.log"), env);
     List<String> router = new ArrayList<>(DevClusterProcess.javaCommand());
     router.addAll(List.of(Main.class.getName(), "router", "--all-pools", "--pool-namespace", "*", "--host", host,
-        "--port", Integer.toString(port), "--grpc-port", Integer.toString(grpcPort),
-        "--grpc-health-port", Integer.toString(grpcHealthPort), "--metrics-port", Integer.toString(metricsPort)));
+        "--port", Integer.toString(ports.gateway()), "--grpc-port", Integer.toString(ports.grpc()),
+        "--grpc-health-port", Integer.toString(ports.grpcHealth()), "--metrics-port",
+        Integer.toString(ports.metrics())));
     Process rt = DevClusterProcess.startDetached(router, dir.resolve("router.log"), env);
-    PlatformState state = new PlatformState(cluster.pid(), op.pid(), rt.pid(), host, port);
+    PlatformState state = new PlatformState(cluster.pid(), op.pid(), rt.pid(), host, ports);
     state.write(dir);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    boolean up = waitUntil(Duration.ofSeconds(120), () -> ok(http, "http://127.0.0.1:" + operatorPort + "/readyz")
-        && ok(http, "http://" + hostForUrl(host) + ":" + port + "/health"), op, rt);
+    boolean up = waitUntil(Duration.ofSeconds(120), () -> ok(http, "http://127.0.0.1:" + ports.operator() + "/readyz")
+        && ok(http, "http://" + hostForUrl(host) + ":" + ports.gateway() + "/health"), op, rt);
     if (!up) {
-      err().println("up: the operator or the router did not start; see " + dir.resolve("operator.log") + " and "
-          + dir.resolve("router.log"));
+      boolean exited = !op.isAlive() || !rt.isAlive();
       state.stop();
-      return null;
+      return new Launch(null, exited);
     }
     out().println("  operator (pid " + op.pid() + ", log " + dir.resolve("operator.log") + ")");
     out().println("  router (pid " + rt.pid() + ", log " + dir.resolve("router.log") + ")");
-    return state;
+    out().println("  ports: " + ports.describe());
+    return new Launch(state, false);
   }
 
   /**
@@ -282,16 +309,6 @@ final class UpCommand implements Callable<Integer> {
       return "127.0.0.1";
     }
     return host.contains(":") ? "[" + host + "]" : host;
-  }
-
-  private static boolean free(String host, int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.setReuseAddress(true);
-      s.bind(new InetSocketAddress(host, port));
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   private void summary(DevClusterProcess.State cluster, PlatformState platform, Optional<EndpointCheck.Answer> answer,

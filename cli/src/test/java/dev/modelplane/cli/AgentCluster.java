@@ -6,6 +6,8 @@ import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.operator.ome.storage.BaseModelKey;
 import dev.modelplane.operator.ome.storage.NodeReport;
+import dev.modelplane.testsupport.FakeHub;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -61,10 +63,12 @@ final class AgentCluster implements AutoCloseable {
     }
   }
 
-  AgentHubServer hub() throws IOException {
-    AgentHubServer hub = new AgentHubServer();
+  /** A Hub serving {@link #modelFiles()}, everything but config.json as LFS files, all from the hub itself. */
+  FakeHub hub() throws IOException {
+    FakeHub hub = new FakeHub();
     add(hub);
-    modelFiles().forEach(hub::file);
+    hub.redirectLfs = false;
+    modelFiles().forEach((name, content) -> hub.file(name, content, !name.endsWith(".json")));
     return hub;
   }
 
@@ -136,8 +140,8 @@ final class AgentCluster implements AutoCloseable {
     return OperatorFixtures.kubeconfigWithToken(test, account, dir.resolve(account + ".kubeconfig"));
   }
 
-  AgentProcess start(String node, Path kubeconfig, String ns, AgentHubServer hub) throws IOException {
-    int port = OperatorFixtures.freePort();
+  AgentProcess start(String node, Path kubeconfig, String ns, FakeHub hub) throws IOException {
+    int port = FreePorts.pick();
     Path root = Files.createDirectories(dir.resolve("roots").resolve(node));
     Path log = dir.resolve(node + "-" + processes.size() + ".log");
     List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

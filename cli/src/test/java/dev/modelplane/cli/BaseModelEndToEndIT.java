@@ -20,6 +20,8 @@ import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.modelsource.ParameterCountFormat;
 import dev.modelplane.operator.ome.storage.BaseModelKey;
 import dev.modelplane.operator.ome.storage.ModelStorageSettings;
+import dev.modelplane.testsupport.FakeHub;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -69,7 +71,7 @@ class BaseModelEndToEndIT {
     String c = test.uniqueName("e2e-c");
     test.addNodes(FakeNode.cpu(a).withLabel("gpu", "a100"), FakeNode.cpu(b).withLabel("gpu", "h100"),
         FakeNode.cpu(c));
-    AgentHubServer hub = cluster.hub();
+    FakeHub hub = cluster.hub();
     Path kubeconfig = cluster.agentKubeconfig(test);
     Map<String, AgentCluster.AgentProcess> agents = Map.of(a, cluster.start(a, kubeconfig, ns, hub),
         b, cluster.start(b, kubeconfig, ns, hub), c, cluster.start(c, kubeconfig, ns, hub));
@@ -79,14 +81,14 @@ class BaseModelEndToEndIT {
         .modelStorage(new ModelStorageSettings(List.of("/mnt/models"), null)).build(), new SimpleMeterRegistry(),
         null).start();
 
-    create(admin, BaseModel.class, baseModel("llama", "hf://" + AgentHubServer.REPO,
+    create(admin, BaseModel.class, baseModel("llama", "hf://" + FakeHub.REPO,
         "/mnt/models/" + ns + "/llama",
         "nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
             + "[{matchExpressions: [{key: gpu, operator: Exists}]}]}}", null)
         .replace("spec:\n", "spec:\n  modelType: user-given\n"));
     create(admin, BaseModel.class, baseModel("unreachable", "s3://models/tiny",
         "/mnt/models/" + ns + "/unreachable",
-        "nodeSelector: {gpu: a100}", "http://127.0.0.1:" + S3TestServer.closedPort()));
+        "nodeSelector: {gpu: a100}", "http://127.0.0.1:" + FreePorts.pick()));
 
     await().atMost(TIMEOUT).ignoreExceptions().untilAsserted(() -> {
       BaseModel m = admin.resources(BaseModel.class).withName("llama").get();

@@ -8,6 +8,7 @@ import dev.modelplane.api.ome.v1beta1.BenchmarkJobStatus;
 import dev.modelplane.api.ome.v1beta1.BenchmarkResult;
 import dev.modelplane.api.ome.v1beta1.BenchmarkState;
 import dev.modelplane.controlplane.ControlPlaneBinaries;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -52,19 +53,12 @@ class BenchmarkUpIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    UpEndToEndIT.Run up = null;
-    // A port picked free can be taken by the dev cluster's own components before up binds it: pick again (bounded).
-    for (int attempt = 0; attempt < 3 && (up == null || up.output().contains(" is in use; choose others")); attempt++) {
-      port = OperatorFixtures.freePort();
-      metricsPort = OperatorFixtures.freePort();
-      upArgs = List.of("--state-dir", state.toString(), "--port", Integer.toString(port),
-          "--grpc-port", Integer.toString(OperatorFixtures.freePort()),
-          "--grpc-health-port", Integer.toString(OperatorFixtures.freePort()),
-          "--metrics-port", Integer.toString(metricsPort),
-          "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "5m");
-      up = UpEndToEndIT.modelplane(concat(List.of("up"), upArgs), 600);
-    }
+    upArgs = UpEndToEndIT.upArgs(state, "5m");
+    UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up"), upArgs), 600);
     assertThat(up.exit()).as(up.output()).isZero();
+    PlatformState platform = PlatformState.read(state).orElseThrow();
+    port = platform.port();
+    metricsPort = platform.metricsPort();
   }
 
   @AfterAll
@@ -223,7 +217,7 @@ class BenchmarkUpIT {
 
   @Test
   void anUnreachableEndpointFailsWithGenaiBenchsMessage() throws Exception {
-    int closed = OperatorFixtures.freePort();
+    int closed = FreePorts.pick();
     String manifest = claim("nowhere-results", "default") + """
         apiVersion: ome.io/v1beta1
         kind: BenchmarkJob

@@ -1,5 +1,7 @@
 package dev.modelplane.cli;
 
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -8,11 +10,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import org.awaitility.core.ConditionTimeoutException;
 
-/** What the chaos tests share: bounded waits and retries, rates over a window, the summary file. */
+/** What the chaos tests share: retries, the wait for convergence, rates over a window, the summary file. */
 final class Chaos {
   /** Where each chaos test appends its one-line summary. */
   static final Path SUMMARY = Path.of("target", "chaos-summary.txt");
@@ -38,58 +41,30 @@ final class Chaos {
     }
   }
 
-  /** Polls {@code condition} every 200 ms until it holds; fails after {@code timeout}. */
-  static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!quietly(condition)) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
-      }
-      Thread.sleep(200);
-    }
-  }
-
-  private static boolean quietly(BooleanSupplier condition) {
-    try {
-      return condition.getAsBoolean();
-    } catch (RuntimeException e) {
-      return false;
-    }
-  }
-
   /** Runs {@code action}, retrying for up to 60 s while the API server is coming back. */
-  static void retry(Runnable action) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      try {
-        action.run();
-        return;
-      } catch (RuntimeException e) {
-        if (System.nanoTime() > deadline) {
-          throw e;
-        }
-        Thread.sleep(500);
-      }
-    }
+  static void retry(Runnable action) {
+    await("the API server to take a request").atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+          action.run();
+          return true;
+        });
   }
 
   /** Checks every 3 s until the fleet converged; returns the last report (converged or not, at the timeout). */
   static ChaosCheck.Report awaitConvergence(KubernetesClient client, ChaosFleet fleet, List<HasMetadata> rendered,
-      Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    ChaosCheck.Report report = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        report = ChaosCheck.check(client, fleet, rendered);
-        if (report.converged()) {
-          return report;
-        }
-      } catch (RuntimeException e) {
-        // The API server may be briefly unavailable; check again.
-      }
-      Thread.sleep(3_000);
+      Duration timeout) {
+    AtomicReference<ChaosCheck.Report> last = new AtomicReference<>();
+    try {
+      // The API server may be briefly unavailable: a check that throws is made again.
+      await("the fleet to converge").atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(3))
+          .ignoreExceptions().until(() -> {
+            last.set(ChaosCheck.check(client, fleet, rendered));
+            return last.get().converged();
+          });
+    } catch (ConditionTimeoutException e) {
+      // The caller reports the last check.
     }
-    return report == null ? ChaosCheck.check(client, fleet, rendered) : report;
+    return last.get() == null ? ChaosCheck.check(client, fleet, rendered) : last.get();
   }
 
   /** Appends one line to {@link #SUMMARY}. */

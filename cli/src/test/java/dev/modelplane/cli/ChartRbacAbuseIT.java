@@ -9,6 +9,7 @@ import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.otterscale.modelservice.ModelServiceNames;
 import dev.modelplane.operator.scheduling.PriorityClassInstaller;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -202,7 +203,7 @@ class ChartRbacAbuseIT {
     Process operator = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-jar", OperatorFixtures.jar().toString(), "operator", "--kubeconfig=" + kubeconfig,
         "--namespaces=" + ns, "--lease-namespace=" + ns, "--bind-address=127.0.0.1",
-        "--http-port=" + OperatorFixtures.freePort(), "--model-cache=none", "--modelservice-provider=none")
+        "--http-port=" + FreePorts.pick(), "--model-cache=none", "--modelservice-provider=none")
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     KubernetesClient client = test.client();
     String binding = new ModelServiceNames("chat", ns).pickerClusterBinding();

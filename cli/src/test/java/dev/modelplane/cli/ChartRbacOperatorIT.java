@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
@@ -40,7 +41,7 @@ class ChartRbacOperatorIT {
       Path kubeconfig = OperatorFixtures.kubeconfigWithToken(test, "modelplane-operator",
           dir.resolve("operator.kubeconfig"));
       Path log = dir.resolve("operator.log");
-      int port = OperatorFixtures.freePort();
+      int port = FreePorts.pick();
       Process operator = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx256m", "-jar", OperatorFixtures.jar().toString(), "operator", "--kubeconfig=" + kubeconfig,
           "--namespaces=" + ns, "--lease-namespace=" + ns, "--bind-address=127.0.0.1", "--http-port=" + port,

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -73,7 +74,7 @@ class ChartRbacRouterIT {
       assertThat(rules.stream().flatMap(r -> ((List<?>) r.get("resources")).stream()).map(String::valueOf).toList())
           .containsExactlyInAnyOrder("pods", "inferencepools", "inferenceobjectives");
 
-      int simPort = OperatorFixtures.freePort();
+      int simPort = FreePorts.pick();
       String ip = "127.0.33.1";
       String model = "test-org/rbac-model";
       start("simulator", List.of("simulator", "--model", model, "--host", ip, "--port", String.valueOf(simPort)),
@@ -99,10 +100,10 @@ class ChartRbacRouterIT {
 
       Path kubeconfig = OperatorFixtures.kubeconfigWithToken(test, "modelplane-router",
           dir.resolve("router.kubeconfig"));
-      int port = OperatorFixtures.freePort();
+      int port = FreePorts.pick();
       start("router", List.of("router", "--host=127.0.0.1", "--port=" + port,
-          "--grpc-port=" + OperatorFixtures.freePort(), "--grpc-health-port=" + OperatorFixtures.freePort(),
-          "--metrics-port=" + OperatorFixtures.freePort(), "--pool-namespace=" + ns, "--all-pools"), kubeconfig);
+          "--grpc-port=" + FreePorts.pick(), "--grpc-health-port=" + FreePorts.pick(),
+          "--metrics-port=" + FreePorts.pick(), "--pool-namespace=" + ns, "--all-pools"), kubeconfig);
 
       await().atMost(TIMEOUT).ignoreExceptions().until(() -> get(port, "/readyz").statusCode() == 200
           && get(port, "/health").body().contains("\"endpoints\":1"));

@@ -1,6 +1,7 @@
 package dev.modelplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.FakeNode;
@@ -97,7 +98,8 @@ class ControlPlaneChaosIT {
     try (KubernetesClient client = countingClient(requests);
         ModelplaneOperator operator = ModelplaneOperator.create(client,
             ChaosFleet.settings().withCreatePriorityClasses(true), registry, null).start()) {
-      Chaos.await("operator ready", Duration.ofSeconds(60), operator::ready);
+      await("operator ready").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions().until(operator::ready);
       Chaos.Rate baseline = Chaos.Rate.measure(requests::total, () -> reconciles(registry), IDLE_WINDOW);
 
       long t0 = System.nanoTime();

@@ -1,12 +1,14 @@
 package dev.modelplane.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.UpstreamCrds;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.scheduling.PriorityClassInstaller;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -67,7 +69,7 @@ class LeaderChaosIT {
 
     Replica(String identity) throws IOException {
       this.identity = identity;
-      this.port = OperatorFixtures.freePort();
+      this.port = FreePorts.pick();
     }
 
     void start(Path kubeconfig, String ns) throws IOException {
@@ -188,7 +190,8 @@ class LeaderChaosIT {
     replicas.addAll(List.of(a, b));
     a.start(kubeconfig, ns);
     b.start(kubeconfig, ns);
-    Chaos.await("a leader", Duration.ofSeconds(90), () -> a.leading() || b.leading());
+    await("a leader").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+        .until(() -> a.leading() || b.leading());
     Thread.sleep(3_000); // both replicas up: the baseline is the idle pair
     Chaos.Rate baseline = Chaos.Rate.measure(() -> serviceAccountRequests(admin),
         () -> a.reconciles() + b.reconciles(), IDLE_WINDOW);
@@ -239,8 +242,8 @@ class LeaderChaosIT {
         String batch = batches.get(k / (KILLS / BATCHES));
         Chaos.retry(() -> ChaosFleet.apply(admin, batch));
       }
-      Chaos.await("a leader before kill " + (k + 1), Duration.ofSeconds(90),
-          () -> replicas.stream().anyMatch(Replica::leading));
+      await("a leader before kill " + (k + 1)).atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions().until(() -> replicas.stream().anyMatch(Replica::leading));
       Thread.sleep(1_500); // let it reconcile for a moment
       Replica leader = replicas.stream().filter(Replica::leading).findFirst().orElse(null);
       if (leader == null) {
@@ -252,8 +255,8 @@ class LeaderChaosIT {
       kills++;
     }
     long faultsDone = System.nanoTime();
-    Chaos.await("a leader after the last kill", Duration.ofSeconds(90),
-        () -> replicas.stream().anyMatch(Replica::leading));
+    await("a leader after the last kill").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions().until(() -> replicas.stream().anyMatch(Replica::leading));
     ChaosCheck.Report report = Chaos.awaitConvergence(admin, fleet, rendered, CONVERGENCE_TIMEOUT);
     Duration convergence = Duration.ofNanos(System.nanoTime() - t0);
     Duration afterFaults = Duration.ofNanos(System.nanoTime() - faultsDone);

@@ -20,8 +20,12 @@ import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.operator.modelsource.fetch.SigV4Signer;
 import dev.modelplane.operator.ome.storage.BaseModelKey;
 import dev.modelplane.operator.ome.storage.NodeReport;
+import dev.modelplane.testsupport.FakeHub;
+import dev.modelplane.testsupport.FreePorts;
+import dev.modelplane.testsupport.S3Server;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -30,6 +34,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +51,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @WithControlPlane
 class ModelAgentProcessIT {
+  /** Signs the test's uploads with the operator's own SigV4 code. */
+  private static final S3Server.Signer SIGV4 = (method, host, path, sha) -> new SigV4Signer(S3Server.ACCESS_KEY,
+      S3Server.SECRET_KEY, null, S3Server.REGION, "s3").sign(new SigV4Signer.Request(method, host, path, List.of(),
+      Map.of(), sha), Instant.now());
+
   @TempDir
   Path dir;
   private AgentCluster cluster;
@@ -69,17 +79,17 @@ class ModelAgentProcessIT {
     String c = test.uniqueName("cpu-c");
     test.addNodes(FakeNode.cpu(a).withLabel("gpu", "a100").withLabel("pool", "x"),
         FakeNode.cpu(b).withLabel("gpu", "h100"), FakeNode.cpu(c));
-    AgentHubServer hub = cluster.hub();
+    FakeHub hub = cluster.hub();
     hub.bytesPerSecond = 4L * 1024 * 1024; // the 8 MiB file takes about 2 s: progress is visible
-    S3TestServer s3 = S3TestServer.start(dir);
+    S3Server s3 = S3Server.start(dir.resolve("s3"));
     cluster.add(s3);
-    s3.createBucket("models");
+    s3.put("/models", new byte[0], SIGV4);
     for (Map.Entry<String, byte[]> f : modelFiles().entrySet()) {
-      s3.putObject("models", "tiny/" + f.getKey(), f.getValue());
+      s3.put("/models/tiny/" + f.getKey(), f.getValue(), SIGV4);
     }
     admin.secrets().resource(new SecretBuilder().withNewMetadata().withName("s3-creds").endMetadata()
-        .addToStringData("AWS_ACCESS_KEY_ID", S3TestServer.ACCESS_KEY)
-        .addToStringData("AWS_SECRET_ACCESS_KEY", S3TestServer.SECRET_KEY).build()).create();
+        .addToStringData("AWS_ACCESS_KEY_ID", S3Server.ACCESS_KEY)
+        .addToStringData("AWS_SECRET_ACCESS_KEY", S3Server.SECRET_KEY).build()).create();
 
     Path kubeconfig = cluster.agentKubeconfig(test);
     Map<String, AgentCluster.AgentProcess> agents = Map.of(a, cluster.start(a, kubeconfig, ns, hub), b, cluster.start(b, kubeconfig, ns, hub),
@@ -89,7 +99,7 @@ class ModelAgentProcessIT {
     }
 
     String cluster = test.uniqueName("s3-model");
-    create(admin, BaseModel.class, baseModel("hf-model", "hf://" + AgentHubServer.REPO,
+    create(admin, BaseModel.class, baseModel("hf-model", "hf://" + FakeHub.REPO,
         "/mnt/models/" + ns + "/hf-model",
         "nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
             + "[{matchExpressions: [{key: gpu, operator: Exists}]}]}}", null));
@@ -109,8 +119,8 @@ class ModelAgentProcessIT {
         "/mnt/models/oci", "nodeSelector: {gpu: a100}", null));
     create(admin, BaseModel.class, baseModel("unreachable", "s3://models/tiny",
         "/mnt/models/" + ns + "/unreachable",
-        "nodeSelector: {gpu: a100}", "http://127.0.0.1:" + S3TestServer.closedPort()));
-    create(admin, BaseModel.class, baseModel("no-path", "hf://" + AgentHubServer.REPO, null,
+        "nodeSelector: {gpu: a100}", "http://127.0.0.1:" + FreePorts.pick()));
+    create(admin, BaseModel.class, baseModel("no-path", "hf://" + FakeHub.REPO, null,
         "nodeSelector: {gpu: a100}", null));
 
     BaseModelKey hf = new BaseModelKey(ns, "hf-model");
@@ -128,7 +138,7 @@ class ModelAgentProcessIT {
     awaitReady(admin, ns, b, hf);
     for (String node : List.of(a, b)) {
       NodeReport r = report(admin, ns, node, hf);
-      assertThat(r.storageUri()).isEqualTo("hf://" + AgentHubServer.REPO);
+      assertThat(r.storageUri()).isEqualTo("hf://" + FakeHub.REPO);
       assertThat(r.progress().totalFiles()).isEqualTo(4);
       assertThat(r.progress().completedFiles()).isEqualTo(4);
       assertThat(r.progress().completedBytes()).isEqualTo(r.progress().totalBytes()).isGreaterThan(BIG);
@@ -192,7 +202,7 @@ class ModelAgentProcessIT {
       return m;
     });
     assertThat(agents.get(a).root().resolve("s3-tiny")).as("other models stay").exists();
-    assertThat(agents.values().stream().map(p -> AgentCluster.uncheckedLog(p))).noneMatch(l -> l.contains(S3TestServer.SECRET_KEY));
+    assertThat(agents.values().stream().map(p -> AgentCluster.uncheckedLog(p))).noneMatch(l -> l.contains(S3Server.SECRET_KEY));
   }
 
   @Test
@@ -201,13 +211,13 @@ class ModelAgentProcessIT {
     String ns = test.namespace();
     String node = test.uniqueName("gpu-r");
     test.addNodes(FakeNode.cpu(node).withLabel("gpu", "a100"));
-    AgentHubServer hub = cluster.hub();
+    FakeHub hub = cluster.hub();
     hub.token = "hf_resume_token_0123456789";
     hub.bytesPerSecond = 1024 * 1024;
     admin.secrets().resource(new SecretBuilder().withNewMetadata().withName("hf-token").endMetadata()
         .addToStringData("token", hub.token).build()).create();
     Path kubeconfig = cluster.agentKubeconfig(test);
-    create(admin, BaseModel.class, baseModel("resumed", "hf://" + AgentHubServer.REPO,
+    create(admin, BaseModel.class, baseModel("resumed", "hf://" + FakeHub.REPO,
         "/mnt/models/" + ns + "/resumed",
         "nodeSelector: {gpu: a100}", null).replace("storage:\n", "storage:\n    key: hf-token\n"));
     BaseModelKey key = new BaseModelKey(ns, "resumed");
@@ -235,11 +245,12 @@ class ModelAgentProcessIT {
     hub.bytesPerSecond = 0;
     AgentCluster.AgentProcess third = cluster.start(node, kubeconfig, ns, hub);
     awaitReady(admin, ns, node, key);
-    assertThat(hub.requestsFor("big.bin")).extracting(AgentHubServer.FileRequest::range)
+    assertThat(hub.fileRequests("big.bin")).extracting(FakeHub.Seen::range)
         .contains("bytes=" + killedAt + "-", "bytes=" + stoppedAt + "-");
     assertThat(Files.size(third.root().resolve(ns + "/resumed/big.bin"))).isEqualTo(BIG);
     assertThat(third.root().resolve(ns + "/resumed/big.bin.part")).doesNotExist();
-    assertThat(hub.authorizations).allMatch(h -> h.equals("Bearer " + hub.token));
+    assertThat(hub.requests).extracting(FakeHub.Seen::authorization)
+        .allMatch(h -> ("Bearer " + hub.token).equals(h));
     for (AgentCluster.AgentProcess p : List.of(first, second, third)) {
       assertThat(p.log()).doesNotContain(hub.token);
     }

@@ -9,6 +9,7 @@ import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.ModelServiceSettings;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.app.ModelplaneOperator;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -107,7 +108,7 @@ class ModelServiceRouterIT {
     operator = ModelplaneOperator.create(client, OperatorSettings.defaults().toBuilder()
         .modelCache(OperatorSettings.ModelCacheSettings.disabled()).modelService(msSettings).build(),
         new SimpleMeterRegistry(), null).start();
-    int enginePort = OperatorFixtures.freePort();
+    int enginePort = FreePorts.pick();
     client.resource(Serialization.unmarshal("""
         apiVersion: model.otterscale.io/v1alpha1
         kind: ModelService
@@ -142,10 +143,10 @@ class ModelServiceRouterIT {
     servingPod(client, "qwen-prefill-0", prefill, prefillIp);
 
     // The generated arguments, with the listen address, ports and config path made local.
-    int gatewayPort = OperatorFixtures.freePort();
-    int grpcPort = OperatorFixtures.freePort();
-    int healthPort = OperatorFixtures.freePort();
-    int metricsPort = OperatorFixtures.freePort();
+    int gatewayPort = FreePorts.pick();
+    int grpcPort = FreePorts.pick();
+    int healthPort = FreePorts.pick();
+    int metricsPort = FreePorts.pick();
     List<String> args = new ArrayList<>();
     for (String a : generated) {
       if (a.startsWith("--host=")) {

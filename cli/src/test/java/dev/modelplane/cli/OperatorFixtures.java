@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,12 +42,6 @@ final class OperatorFixtures {
     Path jar = Path.of(System.getProperty("modelplane.jar", "target/modelplane.jar"));
     assertThat(jar).as("the shaded jar (mvn package builds it)").exists();
     return jar;
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 
   /**

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -145,7 +146,7 @@ class OperatorImageIT {
     KubernetesClient admin = test.client();
     String ns = test.namespace();
     OperatorFixtures.serviceAccountKubeconfig(test, rootfs.resolve("etc/modelplane/kubeconfig"));
-    int port = OperatorFixtures.freePort();
+    int port = FreePorts.pick();
     List<String> command = new ArrayList<>(List.of(tool("unshare"), "--mount", "--pid", "--fork", "--kill-child",
         "--mount-proc=" + rootfs.resolve("proc"), tool("chroot"), "--userspec=65532:65532", rootfs.toString()));
     config.path("config").path("Entrypoint").forEach(e -> command.add(e.asText()));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -177,7 +178,7 @@ class OperatorProcessIT {
   }
 
   private OperatorProcess start(String identity, Path kubeconfig, String ns, String... extra) throws IOException {
-    int port = OperatorFixtures.freePort();
+    int port = FreePorts.pick();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-jar", OperatorFixtures.jar().toString(), "operator", "--kubeconfig=" + kubeconfig,
         "--lease-namespace=" + ns, "--bind-address=127.0.0.1", "--http-port=" + port, "--model-cache=none"));

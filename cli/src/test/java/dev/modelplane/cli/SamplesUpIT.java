@@ -45,8 +45,7 @@ class SamplesUpIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    ports = List.of("--state-dir", state.toString(), "--port", port(), "--grpc-port", port(), "--grpc-health-port",
-        port(), "--metrics-port", port(), "--operator-port", port(), "--timeout", "3m");
+    ports = UpEndToEndIT.upArgs(state, "3m");
     UpEndToEndIT.Run up = UpEndToEndIT.modelplane(concat(List.of("up", "--no-apply"), ports), 600);
     assertThat(up.exit()).as(up.output()).isZero();
   }
@@ -94,14 +93,6 @@ class SamplesUpIT {
             .stream().noneMatch(p -> objects.stream().anyMatch(o -> p.getMetadata().getNamespace()
                 .equals(o.getMetadata().getNamespace()))));
       }
-    }
-  }
-
-  private static String port() {
-    try {
-      return Integer.toString(OperatorFixtures.freePort());
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
     }
   }
 

@@ -54,12 +54,16 @@ class UpEndToEndIT {
       }
       Assumptions.abort("skipped: " + ControlPlaneBinaries.missingMessage());
     }
-    port = OperatorFixtures.freePort();
-    upArgs = List.of("--state-dir", state.toString(), "--port", Integer.toString(port),
-        "--grpc-port", Integer.toString(OperatorFixtures.freePort()),
-        "--grpc-health-port", Integer.toString(OperatorFixtures.freePort()),
-        "--metrics-port", Integer.toString(OperatorFixtures.freePort()),
-        "--operator-port", Integer.toString(OperatorFixtures.freePort()), "--timeout", "5m");
+    upArgs = upArgs(state, "5m");
+  }
+
+  /**
+   * The options of every {@code up} a test runs on the platform in {@code state}: each port picked free by {@code up}
+   * itself (the ones chosen are in platform.json), and the timeout.
+   */
+  static List<String> upArgs(Path state, String timeout) {
+    return List.of("--state-dir", state.toString(), "--port", "0", "--grpc-port", "0", "--grpc-health-port", "0",
+        "--metrics-port", "0", "--operator-port", "0", "--timeout", timeout);
   }
 
   @AfterAll
@@ -73,6 +77,11 @@ class UpEndToEndIT {
   void upServesTheQuickstartThenSpreadsScalesToZeroAndStops() throws Exception {
     Run up = modelplane(concat(List.of("up"), upArgs), 600);
     assertThat(up.exit()).as(up.output()).isZero();
+    PlatformState started = PlatformState.read(state).orElseThrow();
+    port = started.port();
+    assertThat(started.ports()).as("every port picked").hasValueSatisfying(p -> assertThat(p.all()).doesNotContain(0)
+        .doesNotHaveDuplicates());
+    assertThat(up.output()).contains("  ports: " + started.ports().orElseThrow().describe() + "\n");
     assertThat(up.output()).contains("[1/5]", "[5/5]", "InferenceService/qwen-chat: Ready",
         "InferencePool/qwen-chat: 1 ready endpoint", "OpenAI base URL: http://127.0.0.1:" + port + "/v1",
         "stop:     ./modelplane down --state-dir " + state);
@@ -111,7 +120,8 @@ class UpEndToEndIT {
     Files.writeString(spread, SPREAD);
     Run again = modelplane(concat(List.of("up", "-f", spread.toString()), upArgs), 600);
     assertThat(again.exit()).as(again.output()).isZero();
-    assertThat(again.output()).contains("already running", "already run", "InferencePool/spread: 3 ready endpoints");
+    assertThat(again.output()).contains("already running", "already run", "InferencePool/spread: 3 ready endpoints",
+        "  ports: " + started.ports().orElseThrow().describe() + "\n", "OpenAI base URL: " + base);
 
     try (KubernetesClient client = new KubernetesClientBuilder()
         .withConfig(Config.fromKubeconfig(Files.readString(state.resolve("kubeconfig")))).build()) {

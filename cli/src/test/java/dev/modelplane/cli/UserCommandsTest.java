@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -115,7 +116,7 @@ class UserCommandsTest {
     assertThat(noPool.code()).isEqualTo(1);
     assertThat(noPool.err()).contains("no InferencePool nope");
     MainTest.Result noRouter = run(test, "chat", "chat", "hi", "--url",
-        "http://127.0.0.1:" + OperatorFixtures.freePort());
+        "http://127.0.0.1:" + FreePorts.pick());
     assertThat(noRouter.code()).isEqualTo(1);
     assertThat(noRouter.err()).contains("no router at");
 

@@ -11,6 +11,7 @@ import dev.modelplane.controlplane.ControlPlane;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
+import dev.modelplane.testsupport.FreePorts;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -20,7 +21,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -61,12 +61,6 @@ class RolloutIdleIT {
     servers.values().forEach(s -> s.stop(0));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   /** Creates the service and serves vLLM-style metrics on its pod's IP and the container port. */
   private void serve(KubeTest test, String name, int idleTimeout) throws IOException {
     serve(test, name, idleTimeout, "");
@@ -75,7 +69,7 @@ class RolloutIdleIT {
   private void serve(KubeTest test, String name, int idleTimeout, String extraSpec) throws IOException {
     KubernetesClient client = test.client();
     test.addNodes(FakeNode.cpu(test.uniqueName("idle")));
-    port = freePort();
+    port = FreePorts.pick();
     client.resource(model("llama", "source: test-org/llama")).create();
     client.resource(isvc(name, """
         modelRef: llama

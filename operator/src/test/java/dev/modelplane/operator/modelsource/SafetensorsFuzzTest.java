@@ -2,6 +2,8 @@ package dev.modelplane.operator.modelsource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.modelplane.testsupport.Hostile;
+import dev.modelplane.testsupport.Mutations;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.modelplane.common.picker.PickerConfigs;
 import dev.modelplane.router.config.EndpointPickerConfig.PluginSpec;
 import dev.modelplane.router.config.EndpointPickerConfig.ProfilePlugin;
 import dev.modelplane.router.config.EndpointPickerConfig.SchedulingProfileSpec;
@@ -44,31 +45,11 @@ import java.util.Map;
  * {@code approx-prefix-cache-producer}; the saturation detector defaults to {@code utilization-detector}.
  */
 public final class ConfigLoader {
-  /** GIE's default configuration since v1.2: queue 2, kv-cache 2, prefix-cache 3, max-score picker. */
-  public static final String DEFAULT_CONFIG = """
-      apiVersion: inference.networking.x-k8s.io/v1alpha1
-      kind: EndpointPickerConfig
-      plugins:
-      - type: queue-scorer
-      - type: kv-cache-utilization-scorer
-      - type: prefix-cache-scorer
-      - type: metrics-data-source
-      - type: core-metrics-extractor
-      schedulingProfiles:
-      - name: default
-        plugins:
-        - pluginRef: queue-scorer
-          weight: 2
-        - pluginRef: kv-cache-utilization-scorer
-          weight: 2
-        - pluginRef: prefix-cache-scorer
-          weight: 3
-      dataLayer:
-        sources:
-        - pluginRef: metrics-data-source
-          extractors:
-          - pluginRef: core-metrics-extractor
-      """;
+  /**
+   * GIE's default configuration since v1.2: queue 2, kv-cache 2, prefix-cache 3, max-score picker (the file
+   * {@link PickerConfigs#ROUTER_DEFAULT}).
+   */
+  public static final String DEFAULT_CONFIG = PickerConfigs.ROUTER_DEFAULT.yaml();
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
       .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
 

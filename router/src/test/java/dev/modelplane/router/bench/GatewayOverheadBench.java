@@ -1,6 +1,9 @@
 package dev.modelplane.router.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.modelplane.router.testing.FakeModelServer;
+import dev.modelplane.testsupport.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClient;
@@ -8,7 +11,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -22,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Gateway overhead versus a direct connection, measured side by side in one run: C concurrent clients each stream
@@ -51,12 +54,6 @@ public final class GatewayOverheadBench {
   /** CPU of a process and all its descendants (nginx's master and workers). */
   private static double treeCpuMs(ProcessHandle p) {
     return cpuMs(p) + p.descendants().mapToDouble(GatewayOverheadBench::cpuMs).sum();
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   /** Starts nginx in the foreground with its own prefix directory, proxying to {@code upstreamPort} unbuffered. */
@@ -95,17 +92,19 @@ public final class GatewayOverheadBench {
     Process p = new ProcessBuilder(nginx, "-p", prefix.toString(), "-c", file.toString(), "-e", "stderr")
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
     java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-    for (int i = 0; i < 100 && p.isAlive(); i++) {
-      try {
-        http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-            .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding());
-        return p;
-      } catch (java.io.IOException e) {
-        Thread.sleep(100);
-      }
+    try {
+      await("nginx on port " + port).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+          .ignoreExceptions().until(() -> !p.isAlive() || http.send(HttpRequest.newBuilder(
+              URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(Duration.ofSeconds(1)).build(),
+              HttpResponse.BodyHandlers.discarding()) != null);
+    } catch (ConditionTimeoutException e) {
+      p.destroyForcibly();
+      throw e;
     }
-    p.destroyForcibly();
-    throw new IllegalStateException("nginx did not start on port " + port);
+    if (!p.isAlive()) {
+      throw new IllegalStateException("nginx did not start on port " + port);
+    }
+    return p;
   }
 
   /** Starts {@code modelplane router} from {@code jar} as its own process, in front of {@code upstream}. */
@@ -134,7 +133,7 @@ public final class GatewayOverheadBench {
     int warmup = warmupText == null || warmupText.isBlank() ? 2 : Integer.parseInt(warmupText.trim());
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
     FakeModelServer upstream = new FakeModelServer(vertx, "upstream").stream(chunks, chunkMs).start();
-    int gatewayPort = freePort();
+    int gatewayPort = FreePorts.pick();
     String nginxBinary = System.getenv("BENCH_NGINX");
     Process nginx = null;
     Process router = startRouter(java, jar, upstream.hostPort(), gatewayPort);
@@ -142,13 +141,13 @@ public final class GatewayOverheadBench {
     int baselinePort = -1;
     Process baseline = null;
     if (baselineJar != null && !baselineJar.isBlank()) {
-      baselinePort = freePort();
+      baselinePort = FreePorts.pick();
       baseline = startRouter(java, Path.of(baselineJar), upstream.hostPort(), baselinePort);
     }
     try {
       int nginxPort = -1;
       if (nginxBinary != null && !nginxBinary.isBlank()) {
-        nginxPort = freePort();
+        nginxPort = FreePorts.pick();
         nginx = startNginx(nginxBinary, nginxPort, upstream.port(), 2);
       }
       waitForHealth(gatewayPort);
@@ -194,20 +193,12 @@ public final class GatewayOverheadBench {
     }
   }
 
-  private static void waitForHealth(int port) throws Exception {
+  private static void waitForHealth(int port) {
     java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-    for (int i = 0; i < 300; i++) {
-      try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
-            .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
-          return;
-        }
-      } catch (java.io.IOException e) {
-        Thread.sleep(100);
-      }
-    }
-    throw new IllegalStateException("router did not become healthy on port " + port);
+    await("router healthy on port " + port).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .ignoreExceptions().until(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            + "/health")).timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding())
+            .statusCode() == 200);
   }
 
   private static Result run(Vertx vertx, HttpClient client, int port, int concurrency, int seconds, String label,

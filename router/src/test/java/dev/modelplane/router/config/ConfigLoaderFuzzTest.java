@@ -1,8 +1,8 @@
 package dev.modelplane.router.config;
 
 import dev.modelplane.router.plugin.PluginEnvironment;
-import dev.modelplane.router.testing.Hostile;
-import dev.modelplane.router.testing.Mutations;
+import dev.modelplane.testsupport.Hostile;
+import dev.modelplane.testsupport.Mutations;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

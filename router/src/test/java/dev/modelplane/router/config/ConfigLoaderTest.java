@@ -1,5 +1,6 @@
 package dev.modelplane.router.config;
 
+import dev.modelplane.common.picker.PickerConfigs;
 import dev.modelplane.router.flowcontrol.ConcurrencyDetector;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
 import dev.modelplane.router.flowcontrol.UsageLimitPolicies;
@@ -243,51 +244,9 @@ class ConfigLoaderTest {
         """)).hasMessageContaining("parameter 'shedSheddable'");
   }
 
-  /** OtterScale's picker configuration for prefill/decode ModelServices, byte for byte. */
-  private static final String OTTERSCALE_PD = """
-      apiVersion: inference.networking.x-k8s.io/v1alpha1
-      kind: EndpointPickerConfig
-      featureGates:
-      - prepareDataPlugins
-      plugins:
-      - type: prefill-header-handler
-      - type: prefix-cache-scorer
-        parameters:
-          maxPrefixBlocksToMatch: 256
-          lruCapacityPerServer: 31250
-      - type: queue-scorer
-      - type: prefill-filter
-      - type: decode-filter
-      - type: max-score-picker
-      - type: prefix-based-pd-decider
-        parameters:
-          nonCachedTokens: 16
-      - type: pd-profile-handler
-        parameters:
-          primaryPort: 0
-          deciderPluginName: prefix-based-pd-decider
-      schedulingProfiles:
-      - name: prefill
-        plugins:
-        - pluginRef: prefill-filter
-        - pluginRef: max-score-picker
-        - pluginRef: prefix-cache-scorer
-          weight: 2
-        - pluginRef: queue-scorer
-          weight: 1
-      - name: decode
-        plugins:
-        - pluginRef: decode-filter
-        - pluginRef: max-score-picker
-        - pluginRef: prefix-cache-scorer
-          weight: 2
-        - pluginRef: queue-scorer
-          weight: 1
-      """;
-
   @Test
   void otterScalesPrefillDecodeConfigurationLoadsUnchanged() {
-    SchedulingSetup setup = loader.load(OTTERSCALE_PD);
+    SchedulingSetup setup = loader.load(PickerConfigs.OTTERSCALE_PREFILL_DECODE.yaml());
     assertThat(setup.scheduler().profileHandler().type()).isEqualTo("pd-profile-handler");
     assertThat(setup.scheduler().profiles()).containsOnlyKeys("prefill", "decode");
     SchedulerProfile decode = setup.scheduler().profiles().get("decode");
@@ -297,5 +256,32 @@ class ConfigLoaderTest {
     assertThat(setup.plugins().get("prefill-header-handler").type()).isEqualTo("prefill-header-handler");
     assertThat(setup.prefixProducer()).isNotNull();
     assertThat(setup.config().featureGates()).contains("prepareDataPlugins");
+  }
+
+  @Test
+  void otterScalesDefaultConfigurationLoadsWithGiesScorers() {
+    SchedulingSetup setup = loader.load(PickerConfigs.OTTERSCALE_DEFAULT.yaml());
+    SchedulerProfile profile = setup.scheduler().profiles().get("default");
+    assertThat(profile.scorers()).extracting(ws -> ws.scorer().type() + "=" + ws.weight())
+        .containsExactly("queue-scorer=2.0", "kv-cache-utilization-scorer=2.0", "prefix-cache-scorer=3.0");
+    assertThat(profile.picker()).isInstanceOf(MaxScorePicker.class);
+    assertThat(setup.scheduler().profileHandler()).isInstanceOf(SingleProfileHandler.class);
+    assertThat(setup.prefixProducer()).isNotNull();
+  }
+
+  @Test
+  void theOmeRoutersPrefillDecodeConfigurationLoads() {
+    SchedulingSetup setup = loader.load(PickerConfigs.OME_PREFILL_DECODE.yaml());
+    assertThat(setup.scheduler().profileHandler().type()).isEqualTo("disagg-profile-handler");
+    assertThat(setup.scheduler().profiles()).containsOnlyKeys("prefill", "decode");
+    SchedulerProfile prefill = setup.scheduler().profiles().get("prefill");
+    assertThat(prefill.filters()).extracting(f -> f.type()).containsExactly("prefill-filter");
+    assertThat(prefill.scorers()).extracting(ws -> ws.scorer().type() + "=" + ws.weight())
+        .containsExactly("queue-scorer=2.0", "prefix-cache-scorer=3.0");
+    SchedulerProfile decode = setup.scheduler().profiles().get("decode");
+    assertThat(decode.filters()).extracting(f -> f.type()).containsExactly("decode-filter");
+    assertThat(decode.scorers()).extracting(ws -> ws.scorer().type() + "=" + ws.weight())
+        .containsExactly("queue-scorer=2.0", "kv-cache-utilization-scorer=2.0", "prefix-cache-scorer=3.0");
+    assertThat(decode.picker()).isInstanceOf(MaxScorePicker.class);
   }
 }

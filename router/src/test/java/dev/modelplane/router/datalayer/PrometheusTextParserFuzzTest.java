@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.common.metrics.PrometheusSample;
 import dev.modelplane.common.metrics.PrometheusTextParser;
-import dev.modelplane.router.testing.Hostile;
-import dev.modelplane.router.testing.Mutations;
+import dev.modelplane.testsupport.Hostile;
+import dev.modelplane.testsupport.Mutations;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

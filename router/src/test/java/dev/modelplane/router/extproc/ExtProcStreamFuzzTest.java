@@ -15,7 +15,7 @@ import dev.modelplane.router.pool.Endpoint;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.RequestDirector;
-import dev.modelplane.router.testing.Hostile;
+import dev.modelplane.testsupport.Hostile;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.extensions.filters.http.ext_proc.v3.ProcessingMode;
 import io.envoyproxy.envoy.service.ext_proc.v3.HttpBody;

@@ -3,7 +3,7 @@ package dev.modelplane.router.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.router.testing.FakeModelServer;
-import dev.modelplane.router.testing.Mutations;
+import dev.modelplane.testsupport.Mutations;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -12,6 +12,7 @@ import dev.modelplane.router.extproc.GrpcTls;
 import dev.modelplane.router.gateway.GatewayOptions;
 import dev.modelplane.router.testing.FakeModelServer;
 import com.google.protobuf.ByteString;
+import dev.modelplane.testsupport.FreePorts;
 import io.envoyproxy.envoy.config.core.v3.HeaderMap;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.service.ext_proc.v3.ExternalProcessorGrpc;
@@ -28,7 +29,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import io.vertx.core.Vertx;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,12 +53,6 @@ class ApiServerOutageTest {
   private static final Duration WAIT = Duration.ofSeconds(90);
   private static final String NS = "default";
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   private static void pool(KubernetesClient client, int port) {
     client.resource(Serialization.unmarshal("""
@@ -134,7 +128,7 @@ class ApiServerOutageTest {
   @Test
   void startsWithoutTheApiServerThenRoutesAndKeepsRoutingThroughAnApiServerRestart() throws Exception {
     Vertx vertx = Vertx.vertx();
-    int port = freePort();
+    int port = FreePorts.pick();
     FakeModelServer a = new FakeModelServer(vertx, "a").bind("127.0.0.2", port).start();
     FakeModelServer b = new FakeModelServer(vertx, "b").bind("127.0.0.3", port).start();
     try (ControlPlane cp = ControlPlane.start()) {

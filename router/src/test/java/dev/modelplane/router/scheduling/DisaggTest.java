@@ -2,6 +2,7 @@ package dev.modelplane.router.scheduling;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.picker.PickerConfigs;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.config.PluginRegistry;
 import dev.modelplane.router.config.SchedulingSetup;
@@ -11,14 +12,22 @@ import dev.modelplane.router.pool.MetricsSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static dev.modelplane.router.TestEndpoints.state;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-/** The P/D setup of llm-d's sample config: decode and prefill profiles, prefix-based decider with N = 16. */
+/**
+ * The P/D setup of llm-d's sample config ({@code disagg-profile-handler} with its deciders) and of OtterScale's
+ * pd-config.yaml, the file the operator writes ({@code pd-profile-handler}): decode and prefill profiles, prefix-based
+ * decider with N = 16.
+ */
 class DisaggTest {
-  private static final String CONFIG = """
+  private static final String LLM_D_SAMPLE = """
       apiVersion: llm-d.ai/v1alpha1
       kind: EndpointPickerConfig
       plugins:
@@ -55,14 +64,23 @@ class DisaggTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<String> decisions = new ArrayList<>();
-  private final SchedulingSetup setup = new ConfigLoader(PluginRegistry.builtIn(),
-      new PluginEnvironment(System::nanoTime, java.util.concurrent.ThreadLocalRandom::current, Runnable::run,
-          new PluginObserver() {
-            @Override
-            public void disaggDecision(String targetModel, String decision) {
-              decisions.add(decision);
-            }
-          }), null).load(CONFIG);
+  private SchedulingSetup setup;
+
+  static Stream<Arguments> configs() {
+    return Stream.of(arguments("llm-d's sample", LLM_D_SAMPLE),
+        arguments("OtterScale's pd-config.yaml", PickerConfigs.OTTERSCALE_PREFILL_DECODE.yaml()));
+  }
+
+  private void load(String config) {
+    setup = new ConfigLoader(PluginRegistry.builtIn(),
+        new PluginEnvironment(System::nanoTime, java.util.concurrent.ThreadLocalRandom::current, Runnable::run,
+            new PluginObserver() {
+              @Override
+              public void disaggDecision(String targetModel, String decision) {
+                decisions.add(decision);
+              }
+            }), null).load(config);
+  }
 
   private final List<Candidate> pool = List.of(
       new Candidate(state("decode-0", MetricsSnapshot.of(0, 0, 0), Map.of("llm-d.ai/role", "decode"))),
@@ -83,8 +101,10 @@ class DisaggTest {
     return result;
   }
 
-  @Test
-  void longUncachedPromptRunsPrefillAndSetsTheHeader() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configs")
+  void longUncachedPromptRunsPrefillAndSetsTheHeader(String name, String config) throws Exception {
+    load(config);
     InferenceRequest r = request("x".repeat(400), Map.of()); // 100 tokens, nothing cached
     SchedulingResult result = run(r);
     assertThat(result.primaryProfileName()).isEqualTo("decode");
@@ -94,8 +114,10 @@ class DisaggTest {
     assertThat(decisions).containsExactly("prefill-decode");
   }
 
-  @Test
-  void shortPromptStaysOnDecodeAndClearsAClientHeader() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configs")
+  void shortPromptStaysOnDecodeAndClearsAClientHeader(String name, String config) throws Exception {
+    load(config);
     InferenceRequest r = request("short prompt", Map.of("x-prefiller-host-port", "evil:1"));
     SchedulingResult result = run(r);
     assertThat(result.profileResults()).containsOnlyKeys("decode");
@@ -104,8 +126,10 @@ class DisaggTest {
     assertThat(decisions).containsExactly("decode-only");
   }
 
-  @Test
-  void cachedPrefixOnDecodeAvoidsPrefill() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configs")
+  void cachedPrefixOnDecodeAvoidsPrefill(String name, String config) throws Exception {
+    load(config);
     String prompt = "y".repeat(400);
     run(request(prompt, Map.of())); // teaches the index that decode-0 (and prefill-0) hold the prompt
     InferenceRequest again = request(prompt, Map.of());

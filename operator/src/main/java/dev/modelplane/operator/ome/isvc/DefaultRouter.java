@@ -1,5 +1,6 @@
 package dev.modelplane.operator.ome.isvc;
 
+import dev.modelplane.common.picker.PickerConfigs;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -28,42 +29,6 @@ final class DefaultRouter {
   static final int GRPC_PORT = 9002;
   static final int METRICS_PORT = 9090;
 
-  private static final String PD_CONFIG = """
-      apiVersion: inference.networking.x-k8s.io/v1alpha1
-      kind: EndpointPickerConfig
-      plugins:
-      - type: prefill-filter
-      - type: decode-filter
-      - type: queue-scorer
-      - type: kv-cache-utilization-scorer
-      - type: prefix-cache-scorer
-      - type: max-score-picker
-      - type: prefix-based-pd-decider
-      - type: disagg-profile-handler
-        parameters:
-          deciders:
-            prefill: prefix-based-pd-decider
-      schedulingProfiles:
-      - name: prefill
-        plugins:
-        - pluginRef: prefill-filter
-        - pluginRef: queue-scorer
-          weight: 2
-        - pluginRef: prefix-cache-scorer
-          weight: 3
-        - pluginRef: max-score-picker
-      - name: decode
-        plugins:
-        - pluginRef: decode-filter
-        - pluginRef: queue-scorer
-          weight: 2
-        - pluginRef: kv-cache-utilization-scorer
-          weight: 2
-        - pluginRef: prefix-cache-scorer
-          weight: 3
-        - pluginRef: max-score-picker
-      """;
-
   private DefaultRouter() {
   }
 
@@ -89,7 +54,7 @@ final class DefaultRouter {
         "--grpc-port=" + GRPC_PORT, "--metrics-port=" + METRICS_PORT, "--pool=" + isvc,
         "--pool-namespace=$(NAMESPACE)"));
     if (prefillDecode) {
-      args.add("--config-text=" + PD_CONFIG);
+      args.add("--config-text=" + PickerConfigs.OME_PREFILL_DECODE.yaml());
     }
     return args;
   }

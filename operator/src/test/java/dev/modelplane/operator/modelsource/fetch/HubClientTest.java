@@ -3,6 +3,7 @@ package dev.modelplane.operator.modelsource.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.modelplane.testsupport.FakeHub;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

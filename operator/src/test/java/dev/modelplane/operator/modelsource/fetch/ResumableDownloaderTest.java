@@ -2,7 +2,9 @@ package dev.modelplane.operator.modelsource.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import dev.modelplane.testsupport.FakeHub;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -213,10 +215,8 @@ class ResumableDownloaderTest {
       Future<DownloadResult> running = runner.submit(() -> new ResumableDownloader(FAST)
           .download(client, client.list(), dir, progress::add, cancel::get));
       Path part = dir.resolve("model.safetensors.part");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while ((!Files.exists(part) || Files.size(part) < 250_000) && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+          .until(() -> Files.exists(part) && Files.size(part) >= 250_000);
       long cancelledAt = System.nanoTime();
       cancel.set(true);
       assertThatThrownBy(() -> running.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(FetchException.class)
@@ -242,10 +242,8 @@ class ResumableDownloaderTest {
     try {
       Future<DownloadResult> running = runner.submit(() -> new ResumableDownloader(FAST)
           .download(client, client.list(), dir, progress::add, () -> false));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (!Files.exists(dir.resolve("config.json.part")) && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+          .until(() -> Files.exists(dir.resolve("config.json.part")));
       Thread.sleep(100);
       running.cancel(true);
       runner.shutdown();

@@ -3,7 +3,7 @@ package dev.modelplane.operator.modelsource.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.modelplane.operator.testsupport.S3Server;
+import dev.modelplane.testsupport.S3Server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;

@@ -11,7 +11,7 @@ import dev.modelplane.operator.modelsource.fetch.DownloadOptions;
 import dev.modelplane.operator.modelsource.fetch.SigV4Signer;
 import dev.modelplane.operator.ome.storage.BaseModelKey;
 import dev.modelplane.operator.ome.storage.NodeReport;
-import dev.modelplane.operator.testsupport.S3Server;
+import dev.modelplane.testsupport.S3Server;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -20,10 +20,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -371,16 +367,8 @@ class ModelAgentIT {
   }
 
   private static void put(S3Server s3, String path, byte[] body) throws IOException, InterruptedException {
-    URI endpoint = s3.endpoint();
-    Map<String, String> headers = new SigV4Signer(S3Server.ACCESS_KEY, S3Server.SECRET_KEY, null, "us-east-1", "s3")
-        .sign(new SigV4Signer.Request("PUT", endpoint.getHost() + ":" + endpoint.getPort(), path, List.of(),
-            Map.of(), SigV4Signer.sha256Hex(body)), Instant.now());
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint + path))
-        .PUT(HttpRequest.BodyPublishers.ofByteArray(body)).timeout(Duration.ofSeconds(30));
-    headers.forEach(request::header);
-    HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    s3.put(path, body, (method, host, p, sha) -> new SigV4Signer(S3Server.ACCESS_KEY, S3Server.SECRET_KEY, null,
+        S3Server.REGION, "s3").sign(new SigV4Signer.Request(method, host, p, List.of(), Map.of(), sha), Instant.now()));
   }
 
   /** A GGUF v3 header: architecture llama, file type Q4_K_M (15), context length 2048, no tensors. */

@@ -1,4 +1,4 @@
-package dev.modelplane.operator.modelsource;
+package dev.modelplane.testsupport;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -13,7 +13,7 @@ import java.util.Random;
  * over 4- or 8-byte fields, and insertion of format tokens (e.g. JSON brackets). All randomness comes from the
  * {@link Random} jqwik supplies, so a failing input is reproduced by the property's seed.
  */
-final class Mutations {
+public final class Mutations {
   private static final long[] BOUNDARY = {0, 1, -1, 2, 7, 8, 0x7F, 0x80, 0xFF, 0x7FFF, 0xFFFF, Integer.MAX_VALUE,
       Integer.MIN_VALUE, 0xFFFFFFFFL, 1L << 32, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE / 2, 1L << 62,
       16L * 1024 * 1024, 16L * 1024 * 1024 + 1, 100L * 1024 * 1024, 100L * 1024 * 1024 + 1};
@@ -27,13 +27,13 @@ final class Mutations {
    * @param tokens format tokens to insert (e.g. {@code [}, {@code "}, {@code :})
    * @param maxLength longest mutated input returned
    */
-  Mutations(List<String> tokens, int maxLength) {
+  public Mutations(List<String> tokens, int maxLength) {
     this.tokens = tokens.stream().map(t -> t.getBytes(StandardCharsets.UTF_8)).toList();
     this.maxLength = maxLength;
   }
 
   /** {@code seed} with 1 to 8 random mutations applied; {@code donor} is spliced in by some of them. */
-  byte[] mutate(byte[] seed, byte[] donor, Random random) {
+  public byte[] mutate(byte[] seed, byte[] donor, Random random) {
     byte[] b = seed.clone();
     int rounds = 1 + random.nextInt(8);
     for (int i = 0; i < rounds; i++) {

@@ -1,4 +1,4 @@
-package dev.modelplane.router.testing;
+package dev.modelplane.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -16,6 +16,20 @@ public final class Hostile {
   public static final Duration BOUND = Duration.ofSeconds(10);
 
   private Hostile() {
+  }
+
+  /**
+   * Runs a parser on an input it must accept: the value, or a failure naming what was thrown. A parser that refuses
+   * everything fails here, which the hostile-input properties alone would not notice.
+   */
+  public static <T> T valid(Callable<T> parse) {
+    return assertTimeoutPreemptively(BOUND, () -> {
+      try {
+        return parse.call();
+      } catch (Exception e) {
+        throw new AssertionError("a valid input was refused: " + e, e);
+      }
+    });
   }
 
   /** {@code "ok"} or the simple name of the documented exception thrown, for jqwik's statistics. */

@@ -1,4 +1,4 @@
-package dev.modelplane.operator.modelsource.fetch;
+package dev.modelplane.testsupport;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -23,45 +23,55 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A Hugging Face Hub look-alike on 127.0.0.1 for tests: the revision, tree (paged with {@code Link}) and resolve
  * endpoints with {@code Range}, {@code X-Repo-Commit}, {@code ETag}, {@code X-Error-Code}; optional token check
  * (gated or private); LFS files answered with a redirect to a second server (another origin, like the CDN);
- * switches for misbehaviour: ignore ranges, drop the connection mid-file, stall, fail with a status, corrupt bytes.
- * Records every request.
+ * switches for misbehaviour: ignore ranges, drop the connection mid-file, stall, fail with a status, corrupt bytes;
+ * a bandwidth limit for large files, so a test can watch a download's progress or interrupt it. Records every
+ * request. The switches are fields a test sets before or between requests.
  */
-final class FakeHub implements AutoCloseable {
-  static final String REPO = "org/model";
-  static final String REVISION = "main";
-  static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
+public final class FakeHub implements AutoCloseable {
+  public static final String REPO = "org/model";
+  public static final String REVISION = "main";
+  public static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
+  private static final int CHUNK = 64 * 1024;
 
-  /** One request as the server saw it. */
-  record Seen(String server, String method, String path, String query, String range, String authorization) {
+  /** One request as the server saw it: {@code server} is {@code hub} or {@code cdn}. */
+  public record Seen(String server, String method, String path, String query, String range, String authorization) {
   }
 
   private record HubFile(byte[] content, boolean lfs) {
   }
 
   /** How a file's next response misbehaves. */
-  enum Fault { DROP_MIDWAY, STALL, EXTRA_BYTES }
+  public enum Fault { DROP_MIDWAY, STALL, EXTRA_BYTES }
 
   private final HttpServer hub;
   private final HttpServer cdn;
   private final java.util.concurrent.ExecutorService threads = Executors.newCachedThreadPool();
   private final Map<String, HubFile> files = Collections.synchronizedMap(new LinkedHashMap<>());
-  final List<Seen> requests = new CopyOnWriteArrayList<>();
+  public final List<Seen> requests = new CopyOnWriteArrayList<>();
   private final Map<String, List<Fault>> faults = new ConcurrentHashMap<>();
   private final Map<String, byte[]> served = new ConcurrentHashMap<>();
   private final AtomicInteger failures = new AtomicInteger();
   private volatile int failStatus = 503;
-  volatile String token;
-  volatile boolean privateRepo;
-  volatile boolean ignoreRange;
-  volatile boolean redirectLfs = true;
-  volatile int pageSize = 1000;
-  volatile long dropAfter = 64 * 1024;
-  volatile long stallMillis = 10_000;
-  volatile String redirectTo;
+  /** The bearer token every request must carry (none when null). */
+  public volatile String token;
+  /** Whether a request without the token is told the repository does not exist (else that it is gated). */
+  public volatile boolean privateRepo;
+  public volatile boolean ignoreRange;
+  /** Whether LFS files are answered with a redirect to the CDN (else served by the hub itself). */
+  public volatile boolean redirectLfs = true;
+  public volatile int pageSize = 1000;
+  /** Bytes sent before a {@link Fault#DROP_MIDWAY} or {@link Fault#STALL}. */
+  public volatile long dropAfter = 64 * 1024;
+  public volatile long stallMillis = 10_000;
+  /** Every hub request is redirected here when set. */
+  public volatile String redirectTo;
   /** Where the tree's next-page links point: the hub itself unless set (e.g. to the CDN, another origin). */
-  volatile URI nextPageOrigin;
+  public volatile URI nextPageOrigin;
+  /** Files larger than {@link #slowAbove} bytes are sent at this many bytes per second (0: unlimited). */
+  public volatile long bytesPerSecond;
+  public volatile long slowAbove = 1024 * 1024;
 
-  FakeHub() throws IOException {
+  public FakeHub() throws IOException {
     hub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     cdn = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     hub.createContext("/", e -> handle("hub", e));
@@ -72,42 +82,45 @@ final class FakeHub implements AutoCloseable {
     cdn.start();
   }
 
-  URI endpoint() {
+  public URI endpoint() {
     return URI.create("http://127.0.0.1:" + hub.getAddress().getPort());
   }
 
-  URI cdnEndpoint() {
+  public URI cdnEndpoint() {
     return URI.create("http://127.0.0.1:" + cdn.getAddress().getPort());
   }
 
-  FakeHub file(String path, byte[] content, boolean lfs) {
+  /** Adds a file to the repository; an LFS file's listing carries its SHA-256. */
+  public FakeHub file(String path, byte[] content, boolean lfs) {
     files.put(path, new HubFile(content, lfs));
     return this;
   }
 
   /** Serves other bytes for {@code path} than the listing's size and SHA-256 announce. */
-  void serveInstead(String path, byte[] content) {
+  public void serveInstead(String path, byte[] content) {
     served.put(path, content);
   }
 
   /** The next responses for {@code path} misbehave, one fault per response, in order. */
-  void faults(String path, Fault... next) {
+  public void faults(String path, Fault... next) {
     faults.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).addAll(List.of(next));
   }
 
   /** The next {@code count} requests (of any kind) answer {@code status}. */
-  void failNext(int count, int status) {
+  public void failNext(int count, int status) {
     failStatus = status;
     failures.set(count);
   }
 
-  List<Seen> fileRequests(String path) {
+  /** The requests for the file {@code path}: at the hub's resolve endpoint and at the CDN. */
+  public List<Seen> fileRequests(String path) {
     return requests.stream().filter(r -> r.path().endsWith("/" + path)
         && (r.path().contains("/resolve/") || r.server().equals("cdn"))).toList();
   }
 
-  static String sha256(byte[] content) {
-    return SigV4Signer.sha256Hex(content);
+  /** The SHA-256 the listing announces for an LFS file, lower-case hex. */
+  public static String sha256(byte[] content) {
+    return Sha256.hex(content);
   }
 
   private void handle(String server, HttpExchange exchange) throws IOException {
@@ -251,7 +264,18 @@ final class FakeHub implements AutoCloseable {
       sleep(stallMillis);
       throw new IOException("stalled on purpose");
     }
-    out.write(content, (int) start, (int) length);
+    long rate = content.length > slowAbove ? bytesPerSecond : 0;
+    for (int at = (int) start; at < content.length; at += CHUNK) {
+      int n = Math.min(CHUNK, content.length - at);
+      out.write(content, at, n);
+      if (rate > 0) {
+        out.flush();
+        sleep(n * 1000L / rate);
+        if (Thread.currentThread().isInterrupted()) {
+          throw new IOException("closed while sending " + name);
+        }
+      }
+    }
   }
 
   private static void error(HttpExchange exchange, int status, String code) throws IOException {
