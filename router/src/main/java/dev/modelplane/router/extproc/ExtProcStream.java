@@ -39,13 +39,12 @@ import org.slf4j.MDC;
  * store the request headers; buffer the body until end of stream; decide; only then send the request-headers response
  * (destination header, {@code Content-Length}, {@code clear_route_cache}, {@code envoy.lb} metadata) followed by the
  * body as streamed mutations of at most 62,000 bytes. On the response path, read the served endpoint from the
- * metadata, mark response headers, pass streamed bodies through (rewriting the model name back), buffer non-streamed
- * ones whose model name needs rewriting back up to the body cap (past it they pass through unparsed; bodies needing
- * no rewrite are never buffered). A request body over the cap is answered 413, one
- * that does not fit the in-flight bytes budget 429 with {@code retry-after} (its reservation is released when the
- * stream or the response ends), and nothing is routed before endpoint discovery has synced (503 with the reason). Errors with a known HTTP status become
- * an ImmediateResponse; anything else fails the gRPC stream so the
- * proxy's failure mode (FailOpen/FailClose) applies.
+ * metadata, mark response headers, and pass the body back with the model name rewritten ({@link ResponseBodyRewrite}:
+ * streams chunk by chunk, other bodies held up to the body cap only when they need it). A request body over the cap
+ * is answered 413, one that does not fit the in-flight bytes budget 429 with {@code retry-after} (its reservation is
+ * released when the stream or the response ends), and nothing is routed before endpoint discovery has synced (503
+ * with the reason). Errors with a known HTTP status become an ImmediateResponse; anything else fails the gRPC stream
+ * so the proxy's failure mode (FailOpen/FailClose) applies.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ExtProcStream.class);
@@ -74,10 +73,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private int responseStatus;
   private long responseBytes;
   private final ResponseProgress progress;
-  private boolean responseStreaming;
-  private ByteArrayOutputStream responseBody = new ByteArrayOutputStream();
-  /** The response outgrew the cap: passed through without the model-name rewrite. */
-  private boolean unparsed;
+  private ResponseBodyRewrite responseBody;
   private boolean finished;
 
   ExtProcStream(StreamObserver<ProcessingResponse> out, RequestDirector director, PoolRegistry pools,
@@ -251,13 +247,14 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private void onResponseHeaders(ProcessingRequest req) {
     phase = Phase.RESPONSE;
     String status = null;
+    boolean streaming = false;
     for (HeaderValue hv : req.getResponseHeaders().getHeaders().getHeadersList()) {
       String value = hv.getRawValue().isEmpty() ? hv.getValue() : hv.getRawValue().toString(StandardCharsets.UTF_8);
       String key = hv.getKey().toLowerCase(Locale.ROOT);
       if (key.equals(":status") || key.equals("status")) {
         status = value;
       } else if (key.equals("content-type") && value.contains("text/event-stream")) {
-        responseStreaming = true;
+        streaming = true;
       }
     }
     if (decision != null) {
@@ -266,12 +263,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     }
     if (decision != null && decision.body() != null && decision.request().body() != null
         && decision.request().body().stream()) {
-      responseStreaming = true;
+      streaming = true;
     }
-    if (!responseStreaming && !rewriteNeeded()) {
-      responseStreaming = true; // nothing to rewrite, so nothing to buffer: chunks go out as they come
-      unparsed = true;
-    }
+    responseBody().headers(streaming);
     send(ExtProcMessages.responseHeaders(Map.of(EppProtocol.RESPONSE_HEADERS_MARKER, "true")));
     if (req.getResponseHeaders().getEndOfStream()) {
       complete(true);
@@ -298,73 +292,28 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     if (progress != null) {
       progress.onBody(chunk, 0, chunk.length, System.nanoTime());
     }
-    if (responseStreaming) {
-      byte[] rewritten = unparsed ? chunk : rewrite(chunk);
-      for (ProcessingResponse r : ExtProcMessages.streamedBody(rewritten, b.getEndOfStream(), false)) {
-        send(r);
-      }
-      if (b.getEndOfStream()) {
-        complete(true);
-      }
-      return;
+    for (ProcessingResponse r : responseBody().body(chunk, b.getEndOfStream())) {
+      send(r);
     }
-    if ((long) responseBody.size() + chunk.length > maxBodyBytes) {
-      // Too large to buffer for the model-name rewrite: what was held goes out as it is, and so does the rest.
-      metrics.extProcStreams.inc("response_unbuffered");
-      responseStreaming = true;
-      unparsed = true;
-      byte[] held = responseBody.toByteArray();
-      responseBody.reset();
-      responseBody = null;
-      for (ProcessingResponse r : ExtProcMessages.streamedBody(concat(held, chunk), b.getEndOfStream(), false)) {
-        send(r);
-      }
-      if (b.getEndOfStream()) {
-        complete(true);
-      }
-      return;
-    }
-    responseBody.writeBytes(chunk);
     if (b.getEndOfStream()) {
-      for (ProcessingResponse r : ExtProcMessages.streamedBody(rewrite(responseBody.toByteArray()), true, false)) {
-        send(r);
-      }
       complete(true);
     }
   }
 
   private void onResponseTrailers() {
-    if (!responseStreaming && responseBody != null && responseBody.size() > 0) {
-      for (ProcessingResponse r : ExtProcMessages.streamedBody(rewrite(responseBody.toByteArray()), false, false)) {
-        send(r);
-      }
-      responseBody.reset();
+    for (ProcessingResponse r : responseBody().trailers()) {
+      send(r);
     }
     send(ExtProcMessages.responseTrailers());
     complete(true);
   }
 
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
-  }
-
-  /** Whether responses carry a model name to rewrite back: the request was sent on under another name. */
-  private boolean rewriteNeeded() {
-    if (decision == null) {
-      return false;
+  /** The response body's way back; held until its end unless its headers said otherwise. */
+  private ResponseBodyRewrite responseBody() {
+    if (responseBody == null) {
+      responseBody = new ResponseBodyRewrite(decision, maxBodyBytes, metrics);
     }
-    String target = decision.request().targetModel();
-    String incoming = decision.request().incomingModel();
-    return target != null && incoming != null && !target.equals(incoming);
-  }
-
-  private byte[] rewrite(byte[] chunk) {
-    if (decision == null) {
-      return chunk;
-    }
-    return ModelNameRewriter.rewrite(chunk, decision.request().targetModel(), decision.request().incomingModel());
+    return responseBody;
   }
 
   /** The response is over ({@code completed}: it reached its end) or the stream went away. */

@@ -1,10 +1,8 @@
 package dev.modelplane.router.flowcontrol;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +20,9 @@ import java.util.function.LongSupplier;
  * saturated (GIE's flow control). A dispatch cycle walks the bands from the highest priority; if saturation reaches
  * the band's usage limit (its ceiling from the {@link UsageLimitPolicy}; 1.0 for every band by default) the whole cycle
  * stops, so lower bands cannot overtake higher ones. The bands are the configured ones and every priority seen since.
- * Within a band the fairness policy picks a flow and the flow's oldest request is released (FCFS). Each cycle
- * releases one request; cycles run on enqueue, on {@link #signal()} (metrics update, request finished) and on a
- * periodic tick while anything is queued.
+ * Within a band ({@link PriorityBand}) the fairness policy picks a flow and the flow's oldest request is released
+ * (FCFS). Each cycle releases one request; cycles run on enqueue, on {@link #signal()} (metrics update, request
+ * finished) and on a periodic tick while anything is queued.
  */
 public final class FlowController implements AutoCloseable {
   /** Observes queue changes and outcomes (for metrics); called outside the lock. */
@@ -41,13 +39,14 @@ public final class FlowController implements AutoCloseable {
 
   /** A queued request's handle. */
   public final class Ticket {
-    private final String fairnessId;
+    final String fairnessId;
     private final int priority;
-    private final long bytes;
-    private final long enqueuedNanos;
-    private final long deadlineNanos;
+    final long bytes;
+    final long enqueuedNanos;
+    final long deadlineNanos;
     private final CompletableFuture<FlowOutcome> outcome = new CompletableFuture<>();
-    private boolean queued;
+    /** In a band's queue; guarded by the controller's lock. */
+    boolean queued;
 
     private Ticket(String fairnessId, int priority, long bytes, long enqueuedNanos, long deadlineNanos) {
       this.fairnessId = fairnessId;
@@ -67,24 +66,6 @@ public final class FlowController implements AutoCloseable {
     }
   }
 
-  private static final class Flow {
-    final ArrayDeque<Ticket> queue = new ArrayDeque<>();
-  }
-
-  private static final class Band {
-    final FlowControlConfig.BandConfig config;
-    /** Flows with queued requests only: a flow leaves when its queue empties, so fairness ids cannot pile up. */
-    final TreeMap<String, Flow> flows = new TreeMap<>();
-    long bytes;
-    long requests;
-    /** The flow round-robin served last; the next turn goes to the first flow after it in id order. */
-    String lastServed;
-
-    Band(FlowControlConfig.BandConfig config) {
-      this.config = config;
-    }
-  }
-
   private final FlowControlConfig config;
   private final DoubleSupplier saturation;
   private final UsageLimitPolicy usageLimits;
@@ -93,7 +74,7 @@ public final class FlowController implements AutoCloseable {
   private final Observer observer;
   private final long tickNanos;
   private final ReentrantLock lock = new ReentrantLock();
-  private final TreeMap<Integer, Band> bands = new TreeMap<>(Comparator.reverseOrder());
+  private final TreeMap<Integer, PriorityBand> bands = new TreeMap<>(Comparator.reverseOrder());
   private long totalBytes;
   private long totalRequests;
   private ScheduledFuture<?> ticker;
@@ -111,7 +92,7 @@ public final class FlowController implements AutoCloseable {
     this.observer = observer == null ? Observer.NONE : observer;
     this.tickNanos = tickNanos;
     for (FlowControlConfig.BandConfig b : config.bands()) {
-      bands.put(b.priority(), new Band(b));
+      bands.put(b.priority(), new PriorityBand(b));
     }
   }
 
@@ -126,14 +107,11 @@ public final class FlowController implements AutoCloseable {
       if (closed) {
         rejected = FlowOutcome.REJECTED_OTHER;
       } else {
-        Band band = bands.computeIfAbsent(priority, p -> new Band(config.bandFor(p)));
+        PriorityBand band = bands.computeIfAbsent(priority, p -> new PriorityBand(config.bandFor(p)));
         if (exceeds(band, bytes)) {
           rejected = FlowOutcome.REJECTED_CAPACITY;
         } else {
-          band.flows.computeIfAbsent(fairnessId, f -> new Flow()).queue.addLast(ticket);
-          ticket.queued = true;
-          band.bytes += bytes;
-          band.requests++;
+          band.add(ticket);
           totalBytes += bytes;
           totalRequests++;
           ensureTicker();
@@ -150,17 +128,14 @@ public final class FlowController implements AutoCloseable {
     return ticket;
   }
 
-  private boolean exceeds(Band band, long bytes) {
+  private boolean exceeds(PriorityBand band, long bytes) {
     if (config.maxRequests() > 0 && totalRequests + 1 > config.maxRequests()) {
       return true;
     }
     if (config.maxBytes() > 0 && totalBytes + bytes > config.maxBytes()) {
       return true;
     }
-    if (band.config.maxRequests() > 0 && band.requests + 1 > band.config.maxRequests()) {
-      return true;
-    }
-    return band.bytes + bytes > band.config.effectiveMaxBytes();
+    return !band.fits(bytes);
   }
 
   /** Asks for a dispatch cycle soon (metrics changed, a request finished). */
@@ -197,15 +172,16 @@ public final class FlowController implements AutoCloseable {
       Arrays.fill(ceilings, 1.0); // a ceiling the policy leaves alone does not gate
       usageLimits.ceilings(sat, priorities, ceilings);
       int i = 0;
-      for (Band band : bands.values()) {
+      for (PriorityBand band : bands.values()) {
         if (sat >= ceilings[i++]) {
           return false; // head-of-line blocking across bands: no lower band may overtake
         }
-        if (band.requests == 0) {
+        if (band.requests() == 0) {
           continue;
         }
-        chosen = pickAndRemove(band);
+        chosen = band.poll();
         if (chosen != null) {
+          leftQueue(chosen);
           break;
         }
       }
@@ -219,48 +195,10 @@ public final class FlowController implements AutoCloseable {
     return true;
   }
 
-  private Ticket pickAndRemove(Band band) {
-    Flow flow = null;
-    if (FlowControlConfig.ROUND_ROBIN.equals(band.config.fairnessPolicy())) {
-      Map.Entry<String, Flow> next = band.lastServed == null ? null : band.flows.higherEntry(band.lastServed);
-      if (next == null) {
-        next = band.flows.firstEntry();
-      }
-      if (next != null) {
-        flow = next.getValue();
-        band.lastServed = next.getKey();
-      }
-    } else {
-      long oldest = Long.MAX_VALUE;
-      for (Flow f : band.flows.values()) {
-        Ticket head = f.queue.peekFirst();
-        if (head != null && head.enqueuedNanos < oldest) {
-          oldest = head.enqueuedNanos;
-          flow = f;
-        }
-      }
-    }
-    if (flow == null) {
-      return null;
-    }
-    Ticket t = flow.queue.pollFirst();
-    unaccount(band, t);
-    return t;
-  }
-
-  private void unaccount(Band band, Ticket t) {
-    Flow flow = band.flows.get(t.fairnessId);
-    if (flow != null && flow.queue.isEmpty()) {
-      band.flows.remove(t.fairnessId);
-    }
-    t.queued = false;
-    band.bytes -= t.bytes;
-    band.requests--;
+  /** A ticket left its band's queue: the totals follow. */
+  private void leftQueue(Ticket t) {
     totalBytes -= t.bytes;
     totalRequests--;
-    if (band.requests == 0) {
-      band.flows.clear();
-    }
   }
 
   /** Evicts requests past their TTL (503). */
@@ -269,22 +207,10 @@ public final class FlowController implements AutoCloseable {
     List<Ticket> expired = new ArrayList<>();
     lock.lock();
     try {
-      for (Band band : bands.values()) {
-        for (Flow flow : band.flows.values()) {
-          for (Iterator<Ticket> it = flow.queue.iterator(); it.hasNext(); ) {
-            Ticket t = it.next();
-            if (t.deadlineNanos != Long.MAX_VALUE && now - t.deadlineNanos >= 0) {
-              it.remove();
-              expired.add(t);
-            }
-          }
-        }
-        for (Ticket t : expired) {
-          if (t.queued && t.priority == band.config.priority()) {
-            unaccount(band, t);
-          }
-        }
+      for (PriorityBand band : bands.values()) {
+        band.expire(now, expired);
       }
+      expired.forEach(this::leftQueue);
     } finally {
       lock.unlock();
     }
@@ -298,10 +224,9 @@ public final class FlowController implements AutoCloseable {
     lock.lock();
     try {
       if (ticket.queued) {
-        Band band = bands.get(ticket.priority);
-        Flow flow = band == null ? null : band.flows.get(ticket.fairnessId);
-        if (flow != null && flow.queue.remove(ticket)) {
-          unaccount(band, ticket);
+        PriorityBand band = bands.get(ticket.priority);
+        if (band != null && band.remove(ticket)) {
+          leftQueue(ticket);
           removed = true;
         }
       }
@@ -342,8 +267,8 @@ public final class FlowController implements AutoCloseable {
     lock.lock();
     try {
       int n = 0;
-      for (Band b : bands.values()) {
-        n += b.flows.size();
+      for (PriorityBand b : bands.values()) {
+        n += b.flowCount();
       }
       return n;
     } finally {
@@ -356,16 +281,8 @@ public final class FlowController implements AutoCloseable {
     Map<Integer, Map<String, long[]>> out = new LinkedHashMap<>();
     lock.lock();
     try {
-      for (Map.Entry<Integer, Band> e : bands.entrySet()) {
-        Map<String, long[]> flows = new LinkedHashMap<>();
-        for (Map.Entry<String, Flow> f : e.getValue().flows.entrySet()) {
-          long bytes = 0;
-          for (Ticket t : f.getValue().queue) {
-            bytes += t.bytes;
-          }
-          flows.put(f.getKey(), new long[] {f.getValue().queue.size(), bytes});
-        }
-        out.put(e.getKey(), flows);
+      for (Map.Entry<Integer, PriorityBand> e : bands.entrySet()) {
+        out.put(e.getKey(), e.getValue().sizes());
       }
     } finally {
       lock.unlock();
@@ -390,11 +307,8 @@ public final class FlowController implements AutoCloseable {
     lock.lock();
     try {
       closed = true;
-      for (Band band : bands.values()) {
-        band.flows.values().forEach(f -> all.addAll(f.queue));
-        band.flows.clear();
-        band.bytes = 0;
-        band.requests = 0;
+      for (PriorityBand band : bands.values()) {
+        band.drainTo(all);
       }
       totalBytes = 0;
       totalRequests = 0;

@@ -9,6 +9,8 @@ import java.util.Set;
 
 /** Which headers cross the gateway: hop-by-hop headers never do; the routing decision's changes are applied. */
 final class ForwardedHeaders {
+  /** The response header naming the endpoint that served the request. */
+  static final String SERVED = "x-gateway-destination-endpoint-served";
   private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
       "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length",
       "proxy-connection", PoolRegistry.POOL_HEADER);

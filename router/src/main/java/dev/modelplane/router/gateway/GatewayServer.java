@@ -120,6 +120,7 @@ public final class GatewayServer {
           .setMaxInitialLineLength(opts.limits().maxInitialLineBytes())
           .setMaxHeaderSize(opts.limits().maxHeaderBytes())
           .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(opts.limits().maxHttp2Streams())));
+      GatewayContext ctx = new GatewayContext(opts, pools, director, metrics, accessLog, nanoClock, vertx, client);
       AdminEndpoints admin = new AdminEndpoints(pools, metrics, metricsAccess, vertx);
       // The connection's own timeouts (Vert.x's idle timeout would also cut a long generation in progress).
       Map<HttpConnection, ClientConnectionGuard> guards = new HashMap<>();
@@ -139,7 +140,7 @@ public final class GatewayServer {
           guard.requestStarted(req);
         }
         if (!admin.handle(req)) {
-          new ProxyExchange(req, client, opts, director, pools, metrics, accessLog, nanoClock, guard).run();
+          new ProxyExchange(req, ctx, guard).run();
         }
       });
       Promise<Void> started = Promise.promise();

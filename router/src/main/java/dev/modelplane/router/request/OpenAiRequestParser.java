@@ -1,6 +1,7 @@
 package dev.modelplane.router.request;
 
 import dev.modelplane.router.scheduling.LlmRequestBody;
+import dev.modelplane.router.scheduling.AcceptedJson;
 import dev.modelplane.router.scheduling.RequestJson;
 
 /**
@@ -50,7 +51,7 @@ public final class OpenAiRequestParser {
   /** The body with its {@code model} set to {@code target}, re-serialised by streaming (no tree). */
   public static byte[] withModel(LlmRequestBody body, String target) {
     try {
-      return RequestJson.withModel(body.raw(), target);
+      return AcceptedJson.withModel(body.raw(), target);
     } catch (IllegalStateException e) {
       throw new RouterException(ErrorCode.INTERNAL, "Error marshalling request body");
     }

@@ -54,8 +54,8 @@ public final class RequestDirector implements AutoCloseable {
   private final RouterMetrics metrics;
   private final CandidateLocator locator;
   private final Admission admission;
-  private final ExternalPicker externalPicker;
-  private final boolean failOpen;
+  /** The pick step when an external endpoint picker makes it; {@code null} when the router picks itself. */
+  private final ExternalRoute externalRoute;
   private final RequestLimits limits;
   private final RequestJson json;
   private final InflightBytes inflight;
@@ -97,8 +97,7 @@ public final class RequestDirector implements AutoCloseable {
     this.metrics = metrics;
     this.locator = new CandidateLocator(nanoClock);
     this.admission = new Admission(setup, metrics, nanoClock, flowExecutor);
-    this.externalPicker = externalPicker;
-    this.failOpen = failOpen;
+    this.externalRoute = externalPicker == null ? null : new ExternalRoute(this, externalPicker, failOpen, json);
   }
 
   /**
@@ -124,8 +123,8 @@ public final class RequestDirector implements AutoCloseable {
 
   /** Decides where a request goes. Errors complete the future with a {@link RouterException}. */
   public PendingDecision route(RequestInput input) {
-    if (externalPicker != null) {
-      return routeExternally(input);
+    if (externalRoute != null) {
+      return externalRoute.route(input);
     }
     ParsedRequest parsed;
     List<EndpointState> candidates;
@@ -255,45 +254,7 @@ public final class RequestDirector implements AutoCloseable {
     admission.capacityChanged(pool, true);
   }
 
-  private PendingDecision routeExternally(RequestInput input) {
-    ParsedRequest parsed = ParsedRequest.readLeniently(input, json);
-    InferenceRequest request = inferenceRequest(input, parsed);
-    ExternalPicker.Exchange exchange = externalPicker.pick(input, parsed.requestId());
-    CompletableFuture<RoutingDecision> decision = exchange.answer().handle((answer, err) -> {
-      if (err == null) {
-        answer.setHeaders().forEach(request::setHeader);
-        answer.removeHeaders().forEach(request::removeHeader);
-        List<Destination> destinations = new ArrayList<>();
-        for (String hp : answer.destinations()) {
-          destinations.add(Destination.parse(hp, input.pool()));
-        }
-        recordPicked(parsed);
-        return new RoutingDecision(input, request, null, destinations, 0, answer.body(), false, exchange);
-      }
-      exchange.close();
-      Throwable cause = unwrap(err);
-      if (cause instanceof RouterException e) {
-        recordError(parsed.incomingModel(), parsed.targetModel(), e);
-        throw e;
-      }
-      Destination any = failOpen ? any(input.pool(), null) : null;
-      if (any == null) {
-        RouterException e = new RouterException(ErrorCode.SERVICE_UNAVAILABLE,
-            "endpoint picker unavailable: " + cause.getMessage());
-        recordError(parsed.incomingModel(), parsed.targetModel(), e);
-        throw e;
-      }
-      try (MDC.MDCCloseable id = MDC.putCloseable(RequestIds.MDC_KEY, parsed.requestId())) {
-        LOG.atWarn().setCause(cause).addKeyValue("endpoint", any.hostPort())
-            .log("endpoint picker failed, failing open");
-      }
-      recordPicked(parsed);
-      return new RoutingDecision(input, request, null, List.of(any), 0, input.body(), false, null);
-    });
-    return new PendingDecision(decision, exchange::close);
-  }
-
-  private static InferenceRequest inferenceRequest(RequestInput input, ParsedRequest parsed) {
+  static InferenceRequest inferenceRequest(RequestInput input, ParsedRequest parsed) {
     Map<String, String> headers = input.headers();
     if (!parsed.requestId().equals(headers.get(REQUEST_ID))) {
       headers = new HashMap<>(headers);
@@ -362,14 +323,14 @@ public final class RequestDirector implements AutoCloseable {
     metrics.pluginDuration(extensionPoint, plugin, System.nanoTime() - t);
   }
 
-  private void recordPicked(ParsedRequest parsed) {
+  void recordPicked(ParsedRequest parsed) {
     String model = labels.model(parsed.incomingModel());
     String target = labels.model(parsed.targetModel());
     metrics.requestTotal.inc(model, target, String.valueOf(parsed.priority()));
     metrics.requestSizes.observe(parsed.forwardBody().length, model, target);
   }
 
-  private void recordError(String model, String target, RouterException e) {
+  void recordError(String model, String target, RouterException e) {
     metrics.requestErrorTotal.inc(labels.model(model), labels.model(target), e.code().code());
   }
 
@@ -388,7 +349,7 @@ public final class RequestDirector implements AutoCloseable {
     return decision == null ? "" : labels(decision.request())[0];
   }
 
-  private static RuntimeException unwrap(Throwable t) {
+  static RuntimeException unwrap(Throwable t) {
     Throwable c = t;
     while (c instanceof CompletionException && c.getCause() != null) {
       c = c.getCause();

@@ -128,11 +128,11 @@ public final class LlmRequestBody {
   private byte[] computeUserInput() {
     try {
       return switch (api) {
-        case CONVERSATIONS -> RequestJson.member(raw, "items");
+        case CONVERSATIONS -> AcceptedJson.member(raw, "items");
         case RESPONSES -> responsesInput();
-        case CHAT_COMPLETIONS -> RequestJson.member(raw, "messages");
-        case COMPLETIONS -> RequestJson.promptText(raw).getBytes(StandardCharsets.UTF_8);
-        case EMBEDDINGS -> RequestJson.member(raw, "input");
+        case CHAT_COMPLETIONS -> AcceptedJson.member(raw, "messages");
+        case COMPLETIONS -> AcceptedJson.promptText(raw).getBytes(StandardCharsets.UTF_8);
+        case EMBEDDINGS -> AcceptedJson.member(raw, "input");
       };
     } catch (IllegalStateException e) {
       return new byte[0];
@@ -141,7 +141,7 @@ public final class LlmRequestBody {
 
   /** {@code [{"instructions":…},{"tools":…},{"input":…}]}, the first two only when present and not null. */
   private byte[] responsesInput() {
-    byte[][] m = RequestJson.members(raw, "instructions", "tools", "input");
+    byte[][] m = AcceptedJson.members(raw, "instructions", "tools", "input");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write('[');
     String[] names = {"instructions", "tools", "input"};

@@ -4,17 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.router.testing.FakeModelServer;
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -87,19 +82,7 @@ class GatewayFaultTest extends GatewayHarness {
     HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
     assertThat(r.statusCode()).isEqualTo(200);
     List<String> lines = new ArrayList<>();
-    CompletableFuture<Throwable> ended = CompletableFuture.supplyAsync(() -> {
-      try (BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
-        for (String line; (line = reader.readLine()) != null; ) {
-          if (!line.isEmpty()) {
-            lines.add(line);
-          }
-        }
-        return null;
-      } catch (IOException e) {
-        return e;
-      }
-    });
-    Throwable end = ended.get(15, TimeUnit.SECONDS);
+    Throwable end = SseLines.read(r.body(), lines).get(15, TimeUnit.SECONDS);
     assertThat(lines).hasSize(2);
     assertThat(lines.get(0)).contains("tok0");
     assertThat(lines.get(1)).startsWith("data: {\"error\":").contains("sent no data for");

@@ -36,7 +36,7 @@ class PoolPathTest extends GatewayHarness {
         "x-request-id", "req-7");
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     assertThat(r.body()).contains("hello from chat-server");
-    assertThat(r.headers().firstValue(ProxyExchange.SERVED_HEADER)).contains(chatServer.hostPort());
+    assertThat(r.headers().firstValue(ForwardedHeaders.SERVED)).contains(chatServer.hostPort());
     assertThat(chatServer.uris()).containsExactly("/v1/chat/completions?trace=1");
     assertThat(chatServer.headers().get(0).get("x-request-id")).isEqualTo("req-7");
     assertThat(staticServer.requests()).isZero();

@@ -119,9 +119,9 @@ class RequestJsonTest {
     byte[] ok = bytes("{\"model\":\"m\",\"input\":[" + digits + ",-" + digits.substring(1) + "," + fraction
         + ",1e300,-0,50256]}");
     assertThat(RequestJson.defaults().scan(ok).inputPresent()).isTrue();
-    assertThat(new String(RequestJson.member(ok, "input"), StandardCharsets.UTF_8))
+    assertThat(new String(AcceptedJson.member(ok, "input"), StandardCharsets.UTF_8))
         .isEqualTo(JSON.writeValueAsString(JSON.readTree(ok).get("input")));
-    assertThat(JSON.readTree(RequestJson.withModel(ok, "t")).get("input")).isEqualTo(JSON.readTree(ok).get("input"));
+    assertThat(JSON.readTree(AcceptedJson.withModel(ok, "t")).get("input")).isEqualTo(JSON.readTree(ok).get("input"));
     for (String tooLong : new String[] {digits + "9", "-" + digits, fraction + "1", "1" + fraction}) {
       byte[] body = bytes("{\"model\":\"m\",\"input\":[" + tooLong + "]}");
       assertThatThrownBy(() -> RequestJson.defaults().scan(body)).as(tooLong)
@@ -129,8 +129,8 @@ class RequestJsonTest {
     }
     // reading a body again is not more permissive than the scan (Jackson's limit, in digits)
     byte[] body = bytes("{\"model\":\"m\",\"input\":[" + digits + "9]}");
-    assertThatThrownBy(() -> RequestJson.member(body, "input")).isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> RequestJson.withModel(body, "t")).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> AcceptedJson.member(body, "input")).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> AcceptedJson.withModel(body, "t")).isInstanceOf(IllegalStateException.class);
   }
 
   @Test
@@ -168,7 +168,7 @@ class RequestJsonTest {
   void modelRewriteStreamsTheBodyAndKeepsEverythingElse() throws Exception {
     byte[] body = bytes("{\"model\":\"a\",\"messages\":[{\"role\":\"user\",\"content\":\"hi \\u00e9\"}],"
         + "\"temperature\":0.5,\"n\":1,\"x\":{\"model\":\"nested stays\"}}");
-    byte[] out = RequestJson.withModel(body, "b");
+    byte[] out = AcceptedJson.withModel(body, "b");
     JsonNode expected = JSON.readTree(body);
     ((com.fasterxml.jackson.databind.node.ObjectNode) expected).put("model", "b");
     assertThat(JSON.readTree(out)).isEqualTo(expected);

@@ -1,0 +1,29 @@
+package dev.modelplane.router.gateway;
+
+import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.request.RequestDirector;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import java.util.function.LongSupplier;
+
+/**
+ * What the gateway hands every exchange on one event loop: the same for all its requests, so an exchange holds only
+ * its own request's state.
+ *
+ * @param options the gateway's settings (with the port it listens on)
+ * @param pools the inference pools served
+ * @param director runs each request's lifecycle
+ * @param metrics the router's metrics
+ * @param accessLog where finished requests are logged; {@code null} when the access log is off
+ * @param nanoClock the clock of timeouts, durations and the director's timings
+ * @param vertx whose timers the exchange's timeouts run on
+ * @param client the event loop's upstream HTTP client
+ */
+record GatewayContext(GatewayOptions options, PoolRegistry pools, RequestDirector director, RouterMetrics metrics,
+    AccessLog accessLog, LongSupplier nanoClock, Vertx vertx, HttpClient client) {
+
+  GatewayOptions.Limits limits() {
+    return options.limits();
+  }
+}
