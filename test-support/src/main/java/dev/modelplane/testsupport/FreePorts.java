@@ -22,4 +22,16 @@ public final class FreePorts {
       throw new UncheckedIOException("no free port on the loopback address", e);
     }
   }
+
+  /**
+   * A port free on every local address at once (the wildcard), for servers a test binds on several loopback
+   * addresses such as 127.0.0.2 and 127.0.0.3 with one port.
+   */
+  public static int pickOnEveryAddress() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port on the wildcard address", e);
+    }
+  }
 }

@@ -29,10 +29,11 @@ class KeyValueLayoutTest {
     josdk.put("resource.namespace", "ns");
     josdk.put("resource.resourceVersion", "42");
     josdk.put("resource.uid", "u-1");
-    assertThat(layout.doLayout(event(Level.INFO, "dev.modelplane.operator.llmkube.isvc.InferenceServiceReconciler",
+    assertThat(layout.doLayout(event(Level.INFO,
+        "dev.modelplane.operator.llmkube.isvc.LlmkubeInferenceServiceReconciler",
         "status isvc=ns/chat phase=READY ready=1/1 why=\"all good\"", null, josdk)))
-        .isEqualTo("ts=2026-11-01T10:00:00Z level=INFO logger=InferenceServiceReconciler event=status isvc=ns/chat "
-            + "phase=READY ready=1/1 why=\"all good\" resource=ns/chat resource.kind=InferenceService\n");
+        .isEqualTo("ts=2026-11-01T10:00:00Z level=INFO logger=LlmkubeInferenceServiceReconciler event=status "
+            + "isvc=ns/chat phase=READY ready=1/1 why=\"all good\" resource=ns/chat resource.kind=InferenceService\n");
     assertThat(layout.doLayout(event(Level.WARN, "x.Y", "event write failed reason=\"a b\"", null)))
         .isEqualTo("ts=2026-11-01T10:00:00Z level=WARN logger=Y msg=\"event write failed reason=\\\"a b\\\"\"\n");
     assertThat(layout.doLayout(event(Level.INFO, "x.Y", "stopped", null)))

@@ -11,6 +11,8 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One client request through the gateway, as a state machine over {@link ExchangePhase}: accept ({@link RequestRoute},
@@ -23,6 +25,7 @@ import java.util.concurrent.CompletionException;
  * Everything runs on the event loop of the client connection.
  */
 final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listener {
+  private static final Logger LOG = LoggerFactory.getLogger(ProxyExchange.class);
   private final HttpServerRequest req;
   private final HttpServerResponse resp;
   private final GatewayContext ctx;
@@ -93,7 +96,13 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
   @Override
   public void bodyRead(byte[] bytes) {
     enter(ExchangePhase.DECIDING);
-    pending = ctx.director().route(route.input(req, bytes, report.startNanos()));
+    try {
+      pending = ctx.director().route(route.input(req, bytes, report.startNanos()));
+    } catch (RuntimeException e) { // a bug below: answer 500 and end the exchange rather than leave it open
+      LOG.warn("routing failed", e);
+      fail(e);
+      return;
+    }
     pending.decision().whenComplete((d, err) -> onContext(() -> decided(d, err)));
   }
 

@@ -128,7 +128,7 @@ class ApiServerOutageTest {
   @Test
   void startsWithoutTheApiServerThenRoutesAndKeepsRoutingThroughAnApiServerRestart() throws Exception {
     Vertx vertx = Vertx.vertx();
-    int port = FreePorts.pick();
+    int port = FreePorts.pickOnEveryAddress();
     FakeModelServer a = new FakeModelServer(vertx, "a").bind("127.0.0.2", port).start();
     FakeModelServer b = new FakeModelServer(vertx, "b").bind("127.0.0.3", port).start();
     try (ControlPlane cp = ControlPlane.start()) {

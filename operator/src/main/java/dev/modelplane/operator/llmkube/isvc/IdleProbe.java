@@ -108,12 +108,16 @@ public class IdleProbe {
   }
 
   /**
-   * Whether any sample of the gauge {@code name} in a Prometheus text exposition is above 0 (NaN is not). A line
-   * that does not parse is skipped, as the router's scraper skips it.
+   * Whether any sample of the gauge {@code name} in a Prometheus text exposition is above 0 (NaN is not). A server
+   * that does not export the gauge, or one of whose lines of it does not parse, cannot say it is idle: the unread
+   * line might be the busy one.
    */
   static boolean gaugeAboveZero(String body, String name) {
     List<PrometheusSample> samples = PrometheusTextParser.parse(body, Set.of(name)).get(name);
-    // A server that does not export the gauge cannot say it is idle.
-    return samples == null || samples.stream().anyMatch(s -> s.value() > 0);
+    if (samples == null) {
+      return true;
+    }
+    long lines = body.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{")).count();
+    return samples.size() < lines || samples.stream().anyMatch(s -> s.value() > 0);
   }
 }

@@ -154,6 +154,17 @@ class RolloutGateTest {
   }
 
   @Test
+  void aLineOfTheGaugeThatDoesNotParseLeavesTheServerBusy() {
+    String vllm = """
+        vllm:num_requests_running{model_name="a"} 0.0
+        vllm:num_requests_running{model_name="b"} lots
+        """;
+    assertThat(IdleProbe.gaugeAboveZero(vllm, "vllm:num_requests_running")).isTrue();
+    assertThat(IdleProbe.gaugeAboveZero("vllm:num_requests_running{model_name=\"a} 0.0\n",
+        "vllm:num_requests_running")).as("unterminated label value").isTrue();
+  }
+
+  @Test
   void theProbeAsksTheServerOverHttp() throws Exception {
     AtomicReference<String> slots = new AtomicReference<>("[{\"id\":0,\"is_processing\":true}]");
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
