@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /** A job container's paths on this machine. */
 class LocalMountsTest {
-  private static final Path RESULTS = Path.of("/state/work/pods/ns/p/volumes/results");
-  private static final Path MODELS = Path.of("/state/work/models/gpu-node-0/mnt/models");
-  private static final Path TERMINATION = Path.of("/state/work/pods/ns/p/termination/benchmark");
+  private static final Path RESULTS = Path.of("/platform-state/pods/ns/p/volumes/results");
+  private static final Path MODELS = Path.of("/platform-state/models/gpu-node-0/mnt/models");
+  private static final Path TERMINATION = Path.of("/platform-state/pods/ns/p/termination/benchmark");
 
   private static LocalMounts mounts() {
     Container c = new ContainerBuilder().withName("benchmark")
