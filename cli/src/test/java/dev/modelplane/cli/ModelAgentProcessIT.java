@@ -17,6 +17,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.ClusterBaseModel;
+import dev.modelplane.controlplane.Edits;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
@@ -190,14 +191,14 @@ class ModelAgentProcessIT {
     assertThat(agents.get(a).root().resolve(ns + "/hf-model/big.bin")).exists();
 
     // Deleted (the controller's finalizer holds it): files, label and report go on every node.
-    admin.resources(BaseModel.class).withName("hf-model").edit(m -> {
+    Edits.onLatest(admin.resources(BaseModel.class).withName("hf-model"), m -> {
       m.getMetadata().setFinalizers(List.of("basemodels.ome.io/finalizer"));
       return m;
     });
     admin.resources(BaseModel.class).withName("hf-model").delete();
     await().atMost(TIMEOUT).until(() -> !Files.exists(agents.get(a).root().resolve(ns + "/hf-model"))
         && label(admin, a, hf) == null && report(admin, ns, a, hf) == null);
-    admin.resources(BaseModel.class).withName("hf-model").edit(m -> {
+    Edits.onLatest(admin.resources(BaseModel.class).withName("hf-model"), m -> {
       m.getMetadata().setFinalizers(List.of());
       return m;
     });

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.controlplane.ControlPlaneBinaries;
+import dev.modelplane.controlplane.Edits;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -153,8 +154,8 @@ class UpEndToEndIT {
           .as("requests per pod for 20 prompts sharing a prefix").contains(20.0);
 
       // Scale to zero: the router answers 503 with a clear body.
-      client.genericKubernetesResources("inference.llmkube.dev/v1alpha1", "InferenceService").inNamespace("default")
-          .withName("spread").edit(r -> {
+      Edits.onLatest(client.genericKubernetesResources("inference.llmkube.dev/v1alpha1", "InferenceService")
+          .inNamespace("default").withName("spread"), r -> {
             ((Map<String, Object>) r.getAdditionalProperties().get("spec")).put("replicas", 0);
             return r;
           });

@@ -9,6 +9,7 @@ import dev.modelplane.api.llmkube.v1alpha1.InferenceService;
 import dev.modelplane.api.llmkube.v1alpha1.InferenceServicePhase;
 import dev.modelplane.api.llmkube.v1alpha1.ModelPhase;
 import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.Edits;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -108,7 +109,7 @@ class InferenceServiceControllerIT {
     String availableSince = condition(before, "Available").getLastTransitionTime();
     String progressingSince = condition(before, "Progressing").getLastTransitionTime();
 
-    client.resources(InferenceService.class).withName("chat").edit(i -> {
+    Edits.onLatest(client.resources(InferenceService.class).withName("chat"), i -> {
       i.getMetadata().setResourceVersion(null);
       return isvc("chat", "modelRef: llama\ncontextSize: 4096");
     });
@@ -175,7 +176,7 @@ class InferenceServiceControllerIT {
     await().atMost(TIMEOUT).until(() -> client.apps().deployments().withName("chat").get() != null);
     client.apps().deployments().withName("chat").scale(3);
 
-    client.resources(InferenceService.class).withName("chat").edit(i -> {
+    Edits.onLatest(client.resources(InferenceService.class).withName("chat"), i -> {
       i.getMetadata().setResourceVersion(null);
       return isvc("chat", "modelRef: llama\nautoscaling: {minReplicas: 1, maxReplicas: 5}\npodLabels: {team: a}");
     });
@@ -243,7 +244,7 @@ class InferenceServiceControllerIT {
       assertThat(deployment.getSpec().getReplicas()).isZero();
     });
     assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("chat").get()).isNull();
-    client.resources(InferenceService.class).withName("chat").edit(i -> {
+    Edits.onLatest(client.resources(InferenceService.class).withName("chat"), i -> {
       i.getMetadata().setResourceVersion(null);
       return isvc("chat", "modelRef: llama\nreplicas: 2\nsuspend: false\nautoscaling: {maxReplicas: 3}");
     });

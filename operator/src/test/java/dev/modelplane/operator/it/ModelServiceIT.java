@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServicePhase;
 import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.Edits;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.UpstreamCrds;
@@ -137,7 +138,7 @@ class ModelServiceIT {
 
     String aggregatedHash = client.apps().deployments().inNamespace(ns).withName("qwen-epp").get().getSpec()
         .getTemplate().getMetadata().getAnnotations().get("checksum/config");
-    client.resources(ModelService.class).inNamespace(ns).withName("qwen").edit(m -> {
+    Edits.onLatest(client.resources(ModelService.class).inNamespace(ns).withName("qwen"), m -> {
       var s = m.getSpec();
       m.setSpec(new dev.modelplane.api.otterscale.v1alpha1.ModelServiceSpec(s.model(), s.engine(), s.accelerator(),
           s.decode(), new dev.modelplane.api.otterscale.v1alpha1.RoleSpec(1, null, null, null, null, null),

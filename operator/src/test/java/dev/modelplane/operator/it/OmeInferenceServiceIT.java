@@ -10,6 +10,7 @@ import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
 import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.Edits;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.UpstreamCrds;
@@ -276,7 +277,7 @@ class OmeInferenceServiceIT {
         .withName("split").get()).isNotNull();
     assertThat(client.rbac().roles().withName("split-router").get()).isNotNull();
 
-    client.resources(InferenceService.class).inNamespace(ns).withName("split").edit(i -> {
+    Edits.onLatest(client.resources(InferenceService.class).inNamespace(ns).withName("split"), i -> {
       i.setSpec(new InferenceServiceSpec(null, i.getSpec().engine(), i.getSpec().decoder(), i.getSpec().model(),
           i.getSpec().runtime(), null, null, null));
       return i;
@@ -400,7 +401,7 @@ class OmeInferenceServiceIT {
       assertThat(isvc.getStatus().components().get("engine").latestRolledoutRevision())
           .isEqualTo("burst-engine-00001");
     });
-    client.resources(InferenceService.class).inNamespace(ns).withName("burst").edit(i -> {
+    Edits.onLatest(client.resources(InferenceService.class).inNamespace(ns).withName("burst"), i -> {
       i.getSpec().engine().setCanaryTrafficPercent(20L);
       return i;
     });

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.api.llmkube.v1alpha1.Model;
 import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.Edits;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.operator.OperatorSettings;
@@ -73,7 +74,7 @@ class RestrictedPodSecurityIT {
   void restrictTheNamespace(KubeTest test) {
     client = test.client();
     ns = test.namespace();
-    client.namespaces().withName(ns).edit(n -> {
+    Edits.onLatest(client.namespaces().withName(ns), n -> {
       n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
       n.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce-version", "latest");
       return n;

@@ -16,6 +16,7 @@ import dev.modelplane.api.ome.v1beta1.ClusterServingRuntime;
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServicePhase;
 import dev.modelplane.controlplane.ControlPlane;
+import dev.modelplane.controlplane.Edits;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -66,7 +67,7 @@ class WorkloadPolicyIT {
   }
 
   private static void editSpec(KubernetesClient client, String name, Consumer<ObjectNode> change) {
-    client.resources(InferenceService.class).withName(name).edit(i -> {
+    Edits.onLatest(client.resources(InferenceService.class).withName(name), i -> {
       ObjectNode tree = JSON.convertValue(i, ObjectNode.class);
       change.accept((ObjectNode) tree.get("spec"));
       return JSON.convertValue(tree, InferenceService.class);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.modelplane.api.ome.v1beta1.BaseModel;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
+import dev.modelplane.controlplane.Edits;
 import dev.modelplane.controlplane.FakeNode;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
@@ -235,7 +236,7 @@ class ModelAgentIT {
       // The ConfigMap goes (as when the node was deleted and re-added); a changed URI fetches again and recreates it.
       admin.configMaps().withName(node).delete();
       org.awaitility.Awaitility.await().atMost(TIMEOUT).until(() -> admin.configMaps().withName(node).get() == null);
-      admin.resources(BaseModel.class).withName("first").edit(m -> {
+      Edits.onLatest(admin.resources(BaseModel.class).withName("first"), m -> {
         m.getMetadata().setAnnotations(Map.of("touched", "yes"));
         return m;
       });
@@ -332,7 +333,7 @@ class ModelAgentIT {
   }
 
   private static void editUri(KubernetesClient admin, String name, String uri) {
-    admin.resources(BaseModel.class).withName(name).edit(m -> {
+    Edits.onLatest(admin.resources(BaseModel.class).withName(name), m -> {
       var s = m.getSpec().storage();
       var storage = new dev.modelplane.api.ome.v1beta1.StorageSpec(s.path(), s.schemaPath(), s.parameters(), s.key(),
           uri, s.nodeSelector(), s.nodeAffinity(), s.downloadPolicy());
