@@ -1,5 +1,7 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.kvevents.KvEvent;
+import dev.modelplane.common.kvevents.KvEventPublisher;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,12 +33,14 @@ abstract class EngineLoop implements Runnable {
   private volatile double kvUsage;
   volatile boolean stopped;
   private volatile Thread thread;
+  private KvEventPublisher kvEvents;
 
   EngineLoop(SimulatorConfig config, EngineMetrics metrics, ModelClock clock) {
     this.config = config;
     this.maxNumSeqs = config.maxNumSeqs();
     this.budget = config.maxNumBatchedTokens();
-    this.kv = new KvCache(config.kvCacheSize(), config.blockSize(), config.enableKvcache(), config.hashSeed());
+    this.kv = new KvCache(config.kvCacheSize(), config.blockSize(), config.enableKvcache(), config.hashSeed(),
+        config.kvEvents().publishes());
     this.metrics = metrics;
     this.clock = clock;
     this.lora = new LoraSlots(config.maxLoras());
@@ -49,8 +53,9 @@ abstract class EngineLoop implements Runnable {
         : new PerRequestEngine(config, metrics, clock, seed);
   }
 
-  /** Starts the engine thread. */
-  void start(String name) {
+  /** Starts the engine thread, publishing the KV cache's events to {@code kvEvents} (null for none). */
+  void start(String name, KvEventPublisher kvEvents) {
+    this.kvEvents = kvEvents;
     Thread t = new Thread(this, name);
     t.setDaemon(true);
     thread = t;
@@ -156,11 +161,9 @@ abstract class EngineLoop implements Runnable {
   }
 
   /** Fills a newly admitted sequence's KV state from its block table and cached-prefix length. */
-  final void admitted(Sequence s, int[] table, long[] hashes, int matchedBlocks, long now) {
+  final void admitted(Sequence s, int[] table, int matchedBlocks, long now) {
     s.blockTable = table;
     s.blockCount = table.length;
-    s.blockHashes = new long[Math.max(table.length, 4)];
-    System.arraycopy(hashes, 0, s.blockHashes, 0, Math.min(hashes.length, s.blockHashes.length));
     s.committedBlocks = matchedBlocks;
     s.cachedTokens = matchedBlocks * kv.blockSize();
     s.computed = s.cachedTokens;
@@ -204,6 +207,12 @@ abstract class EngineLoop implements Runnable {
     runningCount = running.size();
     kvUsage = kv.usage();
     lora.publish(metrics, waiting);
+    if (kvEvents != null) {
+      List<KvEvent> events = kv.takeEvents();
+      if (!events.isEmpty()) {
+        kvEvents.publish(events);
+      }
+    }
   }
 
   static double seconds(long nanos) {

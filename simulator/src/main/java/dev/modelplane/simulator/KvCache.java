@@ -1,22 +1,36 @@
 package dev.modelplane.simulator;
 
-import java.nio.charset.StandardCharsets;
+import dev.modelplane.common.kvevents.KvEvent;
+import dev.modelplane.common.kvevents.KvEvent.BlockRemoved;
+import dev.modelplane.common.kvevents.KvEvent.BlockStored;
+import dev.modelplane.common.kvevents.VllmBlockHasher;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 
 /**
- * vLLM's paged KV cache in miniature: {@code numBlocks} blocks of {@code blockSize} tokens. A full block gets a hash
- * chained from its parent's hash, its token ids and the adapter it was computed for, so a hash names a whole prefix.
- * Blocks nobody references but that hold a hash stay cached and are evicted least recently used first; usage counts
- * referenced blocks only, as {@code vllm:kv_cache_usage_perc} does. Not thread-safe: the engine thread owns it.
+ * vLLM's paged KV cache in miniature: {@code numBlocks} blocks of {@code blockSize} tokens. A full block is named by
+ * vLLM's {@code sha256_cbor} hash, chained from its parent's digest over its token ids and the adapter it was
+ * computed for, so a hash names a whole prefix and matches what a vLLM server started with the same seed and block
+ * size would publish. Blocks nobody references but that hold a hash stay cached and are evicted least recently used
+ * first; usage counts referenced blocks only, as {@code vllm:kv_cache_usage_perc} does.
+ *
+ * <p>When asked to, the cache records the events a vLLM server publishes: a {@code BlockStored} for each run of
+ * blocks that became cached, a {@code BlockRemoved} for each evicted one. Not thread-safe: the engine thread owns
+ * it.
  */
 final class KvCache {
+  private static final String GPU = "GPU";
+
   private final int numBlocks;
   private final int blockSize;
   private final boolean prefixCaching;
-  private final long seedHash;
+  private final VllmBlockHasher hasher;
+  private final List<KvEvent> events;
   private final int[] refs;
   private final long[] hashes;
   private final boolean[] hashed;
@@ -26,11 +40,15 @@ final class KvCache {
   private final Map<Long, Integer> byHash = new HashMap<>();
   private int used;
 
-  KvCache(int numBlocks, int blockSize, boolean prefixCaching, String hashSeed) {
+  /**
+   * @param recordEvents whether to keep the events a vLLM server would publish, for {@link #takeEvents}
+   */
+  KvCache(int numBlocks, int blockSize, boolean prefixCaching, String hashSeed, boolean recordEvents) {
     this.numBlocks = numBlocks;
     this.blockSize = blockSize;
     this.prefixCaching = prefixCaching;
-    this.seedHash = fnv64(0xcbf29ce484222325L, hashSeed.getBytes(StandardCharsets.UTF_8));
+    this.hasher = new VllmBlockHasher(hashSeed);
+    this.events = recordEvents && prefixCaching ? new ArrayList<>() : null;
     refs = new int[numBlocks];
     hashes = new long[numBlocks];
     hashed = new boolean[numBlocks];
@@ -56,28 +74,33 @@ final class KvCache {
     return numBlocks - used;
   }
 
-  /** Hash of the full block {@code [from, from+blockSize)} of {@code tokens}, chained on {@code parent}. */
-  long blockHash(long parent, int[] tokens, int from, String adapter) {
-    long h = parent == 0 ? seedHash : parent;
-    h = mix(h ^ 0x9e3779b97f4a7c15L);
-    for (int i = from; i < from + blockSize; i++) {
-      h = mix(h ^ tokens[i]);
-    }
-    if (adapter != null) {
-      h = fnv64(h, adapter.getBytes(StandardCharsets.UTF_8));
-    }
-    return h == 0 ? 1 : h;
+  /**
+   * The hashes of the first {@code blocks} full blocks of {@code s}, computed once per sequence (a content hash does
+   * not change when the sequence is preempted and admitted again).
+   */
+  long[] prefixHashes(Sequence s, int length) {
+    int blocks = length / blockSize;
+    ensureHashes(s, blocks);
+    return Arrays.copyOf(s.blockHashes, blocks);
   }
 
-  /** Hashes of every full block of the first {@code length} tokens. */
-  long[] prefixHashes(int[] tokens, int length, String adapter) {
-    long[] out = new long[length / blockSize];
-    long parent = 0;
-    for (int b = 0; b < out.length; b++) {
-      parent = blockHash(parent, tokens, b * blockSize, adapter);
-      out[b] = parent;
+  private void ensureHashes(Sequence s, int blocks) {
+    if (s.hashedBlocks >= blocks) {
+      return;
     }
-    return out;
+    if (s.blockDigests.length < blocks) {
+      int size = Math.max(blocks, s.blockDigests.length * 2);
+      s.blockDigests = Arrays.copyOf(s.blockDigests, size);
+      s.blockHashes = Arrays.copyOf(s.blockHashes, size);
+    }
+    for (int b = s.hashedBlocks; b < blocks; b++) {
+      byte[] parent = b == 0 ? null : s.blockDigests[b - 1];
+      byte[] digest = hasher.hashBlock(parent, s.tokens, b * blockSize, blockSize,
+          VllmBlockHasher.extraKeys(b, s.adapter, null));
+      s.blockDigests[b] = digest;
+      s.blockHashes[b] = VllmBlockHasher.wireValue(digest);
+    }
+    s.hashedBlocks = blocks;
   }
 
   /** How many leading blocks of {@code prefix} are cached (no side effect). */
@@ -128,14 +151,29 @@ final class KvCache {
     return take();
   }
 
-  /** Records that block {@code id} is now full with content hash {@code hash}, so later requests can reuse it. */
-  void commit(int id, long hash) {
+  /**
+   * Records that block {@code id} is now full with content hash {@code hash}, so later requests can reuse it. Returns
+   * false when nothing changed: no prefix caching, the block is already cached, or another block holds the same
+   * content (this one is then freed as uncached).
+   */
+  private boolean commit(int id, long hash) {
     if (!prefixCaching || hashed[id] || byHash.containsKey(hash)) {
-      return;
+      return false;
     }
     hashed[id] = true;
     hashes[id] = hash;
     byHash.put(hash, id);
+    return true;
+  }
+
+  /** The events recorded since the last call, oldest first; empty when events are not recorded. */
+  List<KvEvent> takeEvents() {
+    if (events == null || events.isEmpty()) {
+      return List.of();
+    }
+    List<KvEvent> out = List.copyOf(events);
+    events.clear();
+    return out;
   }
 
   /** Drops a sequence's references; the tail is freed first so it is evicted before the shared head. */
@@ -170,40 +208,53 @@ final class KvCache {
       it.remove();
       byHash.remove(hashes[id]);
       hashed[id] = false;
+      if (events != null) {
+        events.add(new BlockRemoved(new long[] {hashes[id]}, GPU, 0));
+      }
     }
     refs[id] = 1;
     used++;
     return id;
   }
 
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
-  }
-
-  private static long fnv64(long h, byte[] bytes) {
-    for (byte b : bytes) {
-      h ^= b & 0xff;
-      h *= 0x100000001b3L;
-    }
-    return h;
-  }
-
   /** Registers the hashes of a sequence's blocks that became full, so later prompts can reuse them. */
   void commitFullBlocks(Sequence s, int kvTokens) {
-    int full = Math.min(kvTokens / blockSize(), s.blockCount);
-    while (s.committedBlocks < full) {
-      int b = s.committedBlocks;
-      if (b >= s.blockHashes.length) {
-        s.blockHashes = java.util.Arrays.copyOf(s.blockHashes, s.blockHashes.length * 2);
-      }
-      if (s.blockHashes[b] == 0) {
-        long parent = b == 0 ? 0 : s.blockHashes[b - 1];
-        s.blockHashes[b] = blockHash(parent, s.tokens, b * blockSize(), s.adapter);
-      }
-      commit(s.blockTable[b], s.blockHashes[b]);
-      s.committedBlocks++;
+    int full = Math.min(kvTokens / blockSize, s.blockCount);
+    if (s.committedBlocks >= full) {
+      return;
     }
+    ensureHashes(s, full);
+    int runStart = -1;
+    for (int b = s.committedBlocks; b < full; b++) {
+      if (commit(s.blockTable[b], s.blockHashes[b])) {
+        runStart = runStart < 0 ? b : runStart;
+      } else if (runStart >= 0) {
+        stored(s, runStart, b);
+        runStart = -1;
+      }
+    }
+    if (runStart >= 0) {
+      stored(s, runStart, full);
+    }
+    s.committedBlocks = full;
+  }
+
+  /** Records one {@code BlockStored} for blocks {@code [from, to)} of {@code s}, as vLLM's block pool does. */
+  private void stored(Sequence s, int from, int to) {
+    if (events == null) {
+      return;
+    }
+    List<List<Object>> extra = new ArrayList<>(to - from);
+    for (int b = from; b < to; b++) {
+      extra.add(VllmBlockHasher.extraKeys(b, s.adapter, null));
+    }
+    events.add(new BlockStored(Arrays.copyOfRange(s.blockHashes, from, to),
+        from == 0 ? null : s.blockHashes[from - 1], Arrays.copyOfRange(s.tokens, from * blockSize, to * blockSize),
+        blockSize, s.adapter == null ? null : loraId(s.adapter), GPU, s.adapter, extra, 0));
+  }
+
+  /** A stable positive id for an adapter name (vLLM numbers adapters as it loads them). */
+  static int loraId(String adapter) {
+    return Math.floorMod(adapter.hashCode(), 1 << 20) + 1;
   }
 }

@@ -104,7 +104,7 @@ final class PerRequestEngine extends EngineLoop {
         continue;
       }
       int target = s.promptLen + s.generated;
-      long[] hashes = kv.prefixHashes(s.tokens, target, s.adapter);
+      long[] hashes = kv.prefixHashes(s, target);
       int matched = Math.min(kv.matchedBlocks(hashes), (target - 1) / kv.blockSize());
       int uncached = target - matched * kv.blockSize();
       int prefillBudget = Math.max(1, budget - decoding.size());
@@ -118,7 +118,7 @@ final class PerRequestEngine extends EngineLoop {
       }
       it.remove();
       waitingCount.decrementAndGet();
-      admitted(s, table, hashes, matched, now);
+      admitted(s, table, matched, now);
       s.target = target;
       s.order = admissions++;
       long swap = 0;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.kvevents.KvEventPublisher;
+import dev.modelplane.common.kvevents.KvEventsConfig;
 import dev.modelplane.common.request.RequestIds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -28,6 +30,7 @@ final class Rank {
   private final List<String> servedNames;
   private final long startNanos = System.nanoTime();
   private final long created = System.currentTimeMillis() / 1000;
+  private KvEventPublisher kvEvents;
 
   Rank(int index, SimulatorConfig config, long seed) {
     this.index = index;
@@ -44,12 +47,25 @@ final class Rank {
     }
   }
 
+  /**
+   * Starts the engine, and the KV-event publisher of this rank when events are enabled (vLLM's ports plus the rank).
+   *
+   * @throws org.zeromq.ZMQException when the publisher cannot bind its address
+   */
   void start() {
-    engine.start("modelplane-sim-engine-" + index);
+    KvEventsConfig events = config.kvEvents();
+    if (events.publishes()) {
+      kvEvents = new KvEventPublisher(events.forRank(index), config.kvEventsLayout(), index,
+          () -> System.currentTimeMillis() / 1000.0);
+    }
+    engine.start("modelplane-sim-engine-" + index, kvEvents);
   }
 
   void stop() {
     engine.stop();
+    if (kvEvents != null) {
+      kvEvents.close();
+    }
   }
 
   /** True once {@code --startup-duration} has passed (wall time). */

@@ -37,7 +37,10 @@ final class Sequence {
   int generated;
   int[] blockTable = new int[0];
   int blockCount;
+  /** Hashes of the sequence's first {@code hashedBlocks} full blocks, and the digests they chain on. */
   long[] blockHashes = new long[0];
+  byte[][] blockDigests = new byte[0][];
+  int hashedBlocks;
   int committedBlocks;
   boolean everAdmitted;
   long admitNanos;

@@ -1,5 +1,7 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.kvevents.EventLayout;
+import dev.modelplane.common.kvevents.KvEventsConfig;
 import dev.modelplane.common.servers.SimulatorFlags;
 import dev.modelplane.common.servers.VllmFlags;
 import dev.modelplane.simulator.physics.StepCostModel;
@@ -107,6 +109,19 @@ public final class SimulatorConfig {
 
   @Option(names = "--hash-seed", description = "Seed of the block hashes (default: $PYTHONHASHSEED, else empty).")
   String hashSeed;
+
+  @Option(names = VllmFlags.PREFIX_CACHING_HASH_ALGO, description = "Block hash: sha256_cbor, the one vLLM algorithm "
+      + "another program can compute (default ${DEFAULT-VALUE}).")
+  String prefixCachingHashAlgo = "sha256_cbor";
+
+  @Option(names = VllmFlags.KV_EVENTS_CONFIG, description = "KV-cache events, as vLLM's JSON: "
+      + "{\"enable_kv_cache_events\":true, \"endpoint\":\"tcp://*:5557\", \"replay_endpoint\":…, \"topic\":…} "
+      + "(default: none published).")
+  String kvEventsConfig;
+
+  @Option(names = "--kv-events-layout", description = "Each event as an ARRAY (vLLM 0.2x, llm-d-inference-sim) or a "
+      + "MAP (newer vLLM) (default ${DEFAULT-VALUE}). (modelplane)")
+  EventLayout kvEventsLayout = EventLayout.ARRAY;
 
   @Option(names = VllmFlags.LORA_MODULES, arity = "1..*",
       description = "LoRA adapters: JSON {\"name\":…,\"path\":…,\"base_model_name\":…} or name=path, space "
@@ -303,6 +318,15 @@ public final class SimulatorConfig {
     return prefillInterference;
   }
 
+  /** The KV-event settings ({@link KvEventsConfig#DISABLED} without the flag); the flag was checked on parse. */
+  public KvEventsConfig kvEvents() {
+    return kvEventsConfig == null ? KvEventsConfig.DISABLED : KvEventsConfig.parse(kvEventsConfig);
+  }
+
+  public EventLayout kvEventsLayout() {
+    return kvEventsLayout;
+  }
+
   public String hashSeed() {
     if (hashSeed != null) {
       return hashSeed;
@@ -360,6 +384,8 @@ public final class SimulatorConfig {
   public SimulatorConfig kvCacheSize(int v) { kvCacheSize = v; return this; }
   public SimulatorConfig blockSize(int v) { blockSize = v; return this; }
   public SimulatorConfig hashSeed(String v) { hashSeed = v; return this; }
+  public SimulatorConfig kvEventsConfig(String v) { kvEventsConfig = v; return this; }
+  public SimulatorConfig kvEventsLayout(EventLayout v) { kvEventsLayout = v; return this; }
   public SimulatorConfig loraModules(List<String> v) { loraModules = new ArrayList<>(v); return this; }
   public SimulatorConfig maxLoras(int v) { maxLoras = v; return this; }
   public SimulatorConfig maxCpuLoras(int v) { maxCpuLoras = v; return this; }

@@ -1,5 +1,6 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.kvevents.KvEventsConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,20 @@ final class SimulatorConfigCheck {
     }
     if (!List.of(8, 16, 32, 64, 128).contains(c.blockSize)) {
       p.add("--block-size must be one of 8, 16, 32, 64, 128");
+    }
+    if (!"sha256_cbor".equals(c.prefixCachingHashAlgo)) {
+      p.add("--prefix-caching-hash-algo " + c.prefixCachingHashAlgo + " is not simulated: only sha256_cbor can be "
+          + "computed outside vLLM (sha256 and xxhash hash a Python pickle)");
+    }
+    if (c.kvEventsConfig != null) {
+      try {
+        KvEventsConfig events = KvEventsConfig.parse(c.kvEventsConfig);
+        if (events.publishes() && !c.enableKvcache) {
+          p.add("--kv-events-config: KV-cache events need prefix caching; drop --enable-kvcache=false");
+        }
+      } catch (IllegalArgumentException e) {
+        p.add(e.getMessage());
+      }
     }
     if (c.kvCacheSize() < 1) {
       p.add("--kv-cache-size must be >= 1");

@@ -114,7 +114,7 @@ final class StepEngine extends EngineLoop {
         continue;
       }
       int total = s.promptLen + s.generated;
-      long[] hashes = kv.prefixHashes(s.tokens, total, s.adapter);
+      long[] hashes = kv.prefixHashes(s, total);
       int matched = Math.min(kv.matchedBlocks(hashes), (total - 1) / kv.blockSize());
       int computed = matched * kv.blockSize();
       int n = Math.min(total - computed, left);
@@ -124,7 +124,7 @@ final class StepEngine extends EngineLoop {
       }
       it.remove();
       waitingCount.decrementAndGet();
-      admitted(s, table, hashes, matched, start);
+      admitted(s, table, matched, start);
       s.order = admissions++;
       if (s.adapter != null && lora.acquire(s.adapter)) {
         swap += loraLoadNanos;

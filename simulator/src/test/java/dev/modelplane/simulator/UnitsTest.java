@@ -50,31 +50,6 @@ class UnitsTest {
   }
 
   @Test
-  void kvCacheReusesChainedPrefixesAndEvictsLeastRecentlyUsed() {
-    KvCache kv = new KvCache(4, 2, true, "");
-    int[] a = {1, 2, 3, 4, 5};
-    long[] ha = kv.prefixHashes(a, 4, null);
-    int[] ta = kv.allocate(ha, 0, 5);
-    assertThat(ta).hasSize(3);
-    assertThat(kv.usage()).isEqualTo(0.75);
-    kv.commit(ta[0], ha[0]);
-    kv.commit(ta[1], ha[1]);
-    kv.release(ta, 3);
-    assertThat(kv.usage()).isZero();
-    // Same first block, different second: only one block matches, because hashes chain.
-    int[] b = {1, 2, 9, 9};
-    assertThat(kv.matchedBlocks(kv.prefixHashes(b, 4, null))).isEqualTo(1);
-    assertThat(kv.matchedBlocks(ha)).isEqualTo(2);
-    // An adapter changes every hash.
-    assertThat(kv.matchedBlocks(kv.prefixHashes(a, 4, "lora"))).isZero();
-    // Four fresh blocks: the clean ones go first, then the cached tail (freed first), then the head.
-    int[] c = kv.allocate(kv.prefixHashes(new int[] {7, 7, 7, 7, 7, 7, 7}, 6, null), 0, 7);
-    assertThat(c).hasSize(4);
-    assertThat(kv.matchedBlocks(ha)).isZero();
-    assertThat(kv.allocate(ha, 0, 2)).isNull();
-  }
-
-  @Test
   void loadFactorMatchesThePeer() {
     LatencyModel m = new LatencyModel(SimulatorConfig.of("m").maxNumSeqs(5).timeFactorUnderLoad(3.0), 1);
     assertThat(m.loadFactor(1)).isEqualTo(1.0);

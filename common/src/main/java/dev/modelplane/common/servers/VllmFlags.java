@@ -21,6 +21,7 @@ public final class VllmFlags {
   public static final String GPU_MEMORY_UTILIZATION = "--gpu-memory-utilization";
   public static final String HOST = "--host";
   public static final String KV_CACHE_DTYPE = "--kv-cache-dtype";
+  public static final String KV_EVENTS_CONFIG = "--kv-events-config";
   public static final String LORA_MODULES = "--lora-modules";
   public static final String MAX_CPU_LORAS = "--max-cpu-loras";
   public static final String MAX_LORAS = "--max-loras";
@@ -32,6 +33,7 @@ public final class VllmFlags {
   public static final String NO_ENABLE_PREFIX_CACHING = "--no-enable-prefix-caching";
   public static final String PIPELINE_PARALLEL_SIZE = "--pipeline-parallel-size";
   public static final String PORT = "--port";
+  public static final String PREFIX_CACHING_HASH_ALGO = "--prefix-caching-hash-algo";
   public static final String Q = "-q";
   public static final String QUANTIZATION = "--quantization";
   public static final String REVISION = "--revision";
