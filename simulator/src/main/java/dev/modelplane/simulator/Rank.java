@@ -48,7 +48,8 @@ final class Rank {
   }
 
   /**
-   * Starts the engine, and the KV-event publisher of this rank when events are enabled (vLLM's ports plus the rank).
+   * Starts the engine, and the KV-event publisher of this rank when events are enabled (vLLM's ports plus the rank;
+   * a wildcard address narrowed to {@code --host} when that is one address).
    *
    * @throws org.zeromq.ZMQException when the publisher cannot bind its address
    */
@@ -56,7 +57,7 @@ final class Rank {
     KvEventsConfig events = config.kvEvents();
     if (events.publishes()) {
       kvEvents = new KvEventPublisher(events.forRank(index), config.kvEventsLayout(), index,
-          () -> System.currentTimeMillis() / 1000.0);
+          () -> System.currentTimeMillis() / 1000.0, config.host());
     }
     engine.start("modelplane-sim-engine-" + index, kvEvents);
   }

@@ -48,9 +48,11 @@ public final class KvEventPublisher implements AutoCloseable {
    * @param config the settings of this rank (see {@link KvEventsConfig#forRank})
    * @param rank the data-parallel rank stamped on every batch
    * @param clock seconds since the epoch, stamped on every batch
+   * @param host the one address the server listens on, which a wildcard endpoint is narrowed to (see
+   *     {@link ZmqEndpoint#onHost}), or null
    * @throws org.zeromq.ZMQException when a socket cannot bind (the address is in use, for example)
    */
-  public KvEventPublisher(KvEventsConfig config, EventLayout layout, int rank, DoubleSupplier clock) {
+  public KvEventPublisher(KvEventsConfig config, EventLayout layout, int rank, DoubleSupplier clock, String host) {
     this.config = config;
     this.layout = layout;
     this.rank = rank;
@@ -60,18 +62,23 @@ public final class KvEventPublisher implements AutoCloseable {
     pub.setSndHWM(config.hwm());
     pub.setLinger(500);
     if (ZmqEndpoint.binds(config.endpoint())) {
-      pub.bind(config.endpoint());
+      pub.bind(ZmqEndpoint.onHost(config.endpoint(), host));
     } else {
       pub.connect(config.endpoint());
     }
     if (config.replayEndpoint() != null) {
       replay = context.createSocket(SocketType.ROUTER);
       replay.setLinger(0);
-      replay.bind(config.replayEndpoint());
+      replay.bind(ZmqEndpoint.onHost(config.replayEndpoint(), host));
     } else {
       replay = null;
     }
     thread = Thread.ofPlatform().daemon().name("kv-events-publisher").start(this::run);
+  }
+
+  /** A publisher whose wildcard endpoints bind every address. */
+  public KvEventPublisher(KvEventsConfig config, EventLayout layout, int rank, DoubleSupplier clock) {
+    this(config, layout, rank, clock, null);
   }
 
   /** Queues the events of one engine step as a batch; never blocks. Returns false when the batch was dropped. */

@@ -30,6 +30,18 @@ public final class ZmqEndpoint {
     return endpoint + "_dp" + rank;
   }
 
+  /**
+   * {@code endpoint} with its wildcard host narrowed to {@code host} when that is one address: a server told to listen
+   * on one address binds its event sockets there too, so servers sharing a machine on different loopback addresses
+   * can all use the same port. Anything else is returned unchanged.
+   */
+  public static String onHost(String endpoint, String host) {
+    if (host == null || host.equals("0.0.0.0") || host.equals("::") || !endpoint.startsWith("tcp://*:")) {
+      return endpoint;
+    }
+    return "tcp://" + (host.contains(":") ? "[" + host + "]" : host) + endpoint.substring("tcp://*".length());
+  }
+
   /** Rejects an endpoint ZeroMQ would not take, naming the setting. */
   static void check(String setting, String endpoint) {
     if (endpoint.startsWith("ipc://") || endpoint.startsWith("inproc://")) {

@@ -139,6 +139,25 @@ class KvEventStreamTest {
   }
 
   @Test
+  void aWildcardNarrowedToOneAddressLetsServersOnOtherAddressesShareThePort() throws Exception {
+    int port = freePort();
+    Heard heard = new Heard();
+    try (KvEventPublisher first = new KvEventPublisher(config(port, null, ""), EventLayout.ARRAY, 0, () -> 1.0,
+        "127.0.0.1");
+        KvEventPublisher second = new KvEventPublisher(config(port, null, ""), EventLayout.ARRAY, 0, () -> 1.0,
+            "127.0.0.2");
+        KvEventSubscriber sub = new KvEventSubscriber("test", "", heard)) {
+      sub.add(new KvEventSubscriber.Source("second", "tcp://127.0.0.2:" + port, null));
+      first.publish(removed(1));
+      publishUntilHeard(second, heard, 2);
+      assertThat(heard.log).doesNotContain("batch:1");
+    }
+    assertThat(ZmqEndpoint.onHost("tcp://*:5557", "::1")).isEqualTo("tcp://[::1]:5557");
+    assertThat(ZmqEndpoint.onHost("tcp://*:5557", "0.0.0.0")).isEqualTo("tcp://*:5557");
+    assertThat(ZmqEndpoint.onHost("tcp://10.1.2.3:5557", "127.0.0.1")).isEqualTo("tcp://10.1.2.3:5557");
+  }
+
+  @Test
   void theReplaySocketAnswersAReqClientAsVllmsDoes() throws Exception {
     int port = freePort();
     int replayPort = freePort();
