@@ -5,12 +5,10 @@
 #
 #   hack/bench/simulator-fidelity.sh [requests] [rate] [prompt-words] [output-tokens]
 #
-# The peer binary: $LLMD_SIM_BIN, else the one cached by an earlier run, else built from a source checkout in
-# $LLMD_SIM_SRC with `go build` into the cache (its module, and its dependency llm-d-router, are not served by the Go
-# module proxy this machine reaches; when $LLMD_ROUTER_SRC is set it is used through a `replace`). Without a peer
-# only our side runs. OURS_FLAGS adds flags to our side only (e.g. OURS_FLAGS="--prefill-interference 1");
-# JITTER=off runs both without latency jitter (standard deviations 0), the control that separates the latency
-# model from how each simulator samples it (docs/benchmarks.md).
+# The peer binary: $LLMD_SIM_BIN, else the one hack/llm-d-sim/build.sh builds from its Go module once and caches.
+# Without a peer (no Go, or the build failed) only our side runs. OURS_FLAGS adds flags to our side only (e.g.
+# OURS_FLAGS="--prefill-interference 1"); JITTER=off runs both without latency jitter (standard deviations 0), the
+# control that separates the latency model from how each simulator samples it (docs/benchmarks.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 requests="${1:-240}" rate="${2:-8}" prompt="${3:-200}" output="${4:-100}"
@@ -29,17 +27,7 @@ java="$("$root/hack/find-jdk")/bin/java"
   -Dmdep.outputFile="$root/simulator/target/bench.cp" >&2
 cp="$root/simulator/target/test-classes:$root/simulator/target/classes:$(cat "$root/simulator/target/bench.cp")"
 
-peer="${LLMD_SIM_BIN:-}"
-cached="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}/llm-d-inference-sim/llm-d-inference-sim"
-if [ -z "$peer" ] && [ -x "$cached" ]; then
-  peer="$cached"
-elif [ -z "$peer" ] && [ -n "${LLMD_SIM_SRC:-}" ]; then
-  peer="$cached"
-  mkdir -p "$(dirname "$peer")"
-  echo "building llm-d-inference-sim from $LLMD_SIM_SRC (a few minutes, once)" >&2
-  (cd "$LLMD_SIM_SRC" && { [ -z "${LLMD_ROUTER_SRC:-}" ] || go mod edit -replace "github.com/llm-d/llm-d-router=$LLMD_ROUTER_SRC"; } \
-    && GOFLAGS=-mod=mod go build -o "$peer" ./cmd/llm-d-inference-sim) >&2
-fi
+peer="${LLMD_SIM_BIN:-$("$root/hack/llm-d-sim/build.sh" | tail -1 || true)}"
 
 wait_ready() { for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$1/v1/models" >/dev/null 2>&1 && return 0; sleep 0.2; done; return 1; }
 run_side() { # label port command...
@@ -59,5 +47,5 @@ if [ -n "$peer" ]; then
   POD_IP=127.0.0.1 run_side llm-d-sim "$peer_port" "$peer" --model sim-model --port "$peer_port" "${flags[@]}" \
     --force-dummy-tokenizer
 else
-  echo "llm-d-inference-sim: no binary (set LLMD_SIM_BIN or LLMD_SIM_SRC); only our side ran" >&2
+  echo "llm-d-inference-sim: no binary (set LLMD_SIM_BIN, or let hack/llm-d-sim/build.sh build it); only our side ran" >&2
 fi
