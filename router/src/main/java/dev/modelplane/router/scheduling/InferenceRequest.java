@@ -22,6 +22,7 @@ public final class InferenceRequest {
   private final int requestSizeBytes;
   private final Map<String, String> setHeaders = new LinkedHashMap<>();
   private final Set<String> removedHeaders = new LinkedHashSet<>();
+  private final Map<String, String> responseHeaders = new java.util.concurrent.ConcurrentHashMap<>();
   private final Map<String, Object> attributes = new java.util.concurrent.ConcurrentHashMap<>();
 
   public InferenceRequest(String requestId, String incomingModel, String targetModel, LlmRequestBody body,
@@ -99,6 +100,20 @@ public final class InferenceRequest {
   /** Headers plugins removed. */
   public Set<String> removedHeaders() {
     return removedHeaders;
+  }
+
+  /**
+   * Sets a header on the response the client receives (a session token for the client to send back). Plugins set it
+   * at the latest when the response headers arrive (ResponseReceived); both front ends add it to the client's
+   * response head.
+   */
+  public void setResponseHeader(String name, String value) {
+    responseHeaders.put(name.toLowerCase(java.util.Locale.ROOT), value);
+  }
+
+  /** Headers plugins set on the client's response. */
+  public Map<String, String> responseHeaders() {
+    return responseHeaders;
   }
 
   /** Per-request state a plugin keeps between extension points (e.g. prefix hashes from PrepareData to PreRequest). */
