@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
  *   <li>With probability {@code explorationProbability} the filter keeps every candidate (drawn first), so other
  *       endpoints get to cache the prefix too.</li>
  *   <li>Load gate: each endpoint's time to first token is estimated as its in-flight tokens
- *       ({@link InFlightLoadProducer}) / {@code peakPrefillThroughput} × 1000 ms; when the best sticky estimate exceeds
- *       the best non-sticky one by more than {@code maxTTFTPenaltyMs}, stickiness is broken and every candidate kept.
- *       {@code maxTTFTPenaltyMs: 0} always sticks; with every candidate sticky there is nothing to compare.</li>
+ *       ({@link InFlightLoadProducer}) / {@code peakPrefillThroughput} × 1000 ms; when the best sticky estimate
+ *       exceeds the best non-sticky one by more than {@code maxTTFTPenaltyMs}, stickiness is broken and every
+ *       candidate kept. {@code maxTTFTPenaltyMs: 0} always sticks; with every candidate sticky there is nothing to
+ *       compare.</li>
  * </ul>
  */
 public final class PrefixCacheAffinityFilter extends NamedPlugin implements Filter {

@@ -48,21 +48,11 @@ public final class PluginParameters {
   }
 
   public int intValue(String field, int fallback) {
-    JsonNode v = value(field);
-    if (v == null) {
-      return fallback;
+    long v = longValue(field, fallback);
+    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("parameter '" + field + "' must be an integer, got " + value(field));
     }
-    if (v.isIntegralNumber() && v.canConvertToInt()) {
-      return v.intValue();
-    }
-    if (v.isTextual()) {
-      try {
-        return Integer.parseInt(v.textValue().trim());
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-    }
-    throw new IllegalArgumentException("parameter '" + field + "' must be an integer, got " + v);
+    return (int) v;
   }
 
   public long longValue(String field, long fallback) {

@@ -125,4 +125,12 @@ public final class InferenceRequest {
   public void attribute(String key, Object value) {
     attributes.put(key, value);
   }
+
+  /**
+   * Takes over the attributes of the same request's earlier scheduling (a retry after a failed attempt), so that
+   * plugins can undo what they did for the attempt that failed: release its in-flight charge, close its backlog.
+   */
+  public void inheritAttributes(InferenceRequest earlier) {
+    attributes.putAll(earlier.attributes);
+  }
 }

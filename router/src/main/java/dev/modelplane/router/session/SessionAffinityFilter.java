@@ -1,16 +1,11 @@
 package dev.modelplane.router.session;
 
-import dev.modelplane.router.plugin.NamedPlugin;
 import dev.modelplane.router.plugin.PluginHandle;
 import dev.modelplane.router.plugin.PluginParameters;
-import dev.modelplane.router.pool.EndpointState;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.Filter;
 import dev.modelplane.router.scheduling.InferenceRequest;
-import dev.modelplane.router.scheduling.PreRequestPlugin;
-import dev.modelplane.router.scheduling.ResponseReceivedPlugin;
-import dev.modelplane.router.scheduling.SchedulingResult;
 import java.util.List;
 
 /**
@@ -18,37 +13,22 @@ import java.util.List;
  * session's endpoint is a candidate it is the only one kept; otherwise every candidate is, so the filter never leaves
  * a request without an endpoint.
  */
-public final class SessionAffinityFilter extends NamedPlugin implements Filter, PreRequestPlugin,
-    ResponseReceivedPlugin {
+public final class SessionAffinityFilter extends SessionAffinityPlugin implements Filter {
   public static final String TYPE = "session-affinity-filter";
 
-  private final SessionAffinity affinity;
-
   SessionAffinityFilter(String name, SessionAffinity affinity) {
-    super(TYPE, name);
-    this.affinity = affinity;
+    super(TYPE, name, affinity);
   }
 
   /** Factory; parameters as {@link SessionAffinity#from}. */
   public static SessionAffinityFilter create(String name, PluginParameters p, PluginHandle handle) {
-    String key = TYPE + "/" + (name == null || name.isEmpty() ? TYPE : name);
-    return new SessionAffinityFilter(name, SessionAffinity.from(key, p, handle.environment().nanoClock()));
+    return new SessionAffinityFilter(name,
+        SessionAffinity.from(TYPE + "/" + name, p, handle.environment().nanoClock()));
   }
 
   @Override
   public List<Candidate> filter(CycleState state, InferenceRequest request, List<Candidate> candidates) {
     Candidate pinned = affinity.choose(request, candidates);
     return pinned == null ? candidates : List.of(pinned);
-  }
-
-  @Override
-  public void preRequest(InferenceRequest request, SchedulingResult result) {
-    affinity.preRequest(request, result);
-  }
-
-  @Override
-  public void responseReceived(InferenceRequest request, SchedulingResult result, int status,
-      EndpointState servedBy) {
-    affinity.responseReceived(request, result, servedBy);
   }
 }

@@ -1,15 +1,10 @@
 package dev.modelplane.router.session;
 
-import dev.modelplane.router.plugin.NamedPlugin;
 import dev.modelplane.router.plugin.PluginHandle;
 import dev.modelplane.router.plugin.PluginParameters;
-import dev.modelplane.router.pool.EndpointState;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.InferenceRequest;
-import dev.modelplane.router.scheduling.PreRequestPlugin;
-import dev.modelplane.router.scheduling.ResponseReceivedPlugin;
-import dev.modelplane.router.scheduling.SchedulingResult;
 import dev.modelplane.router.scheduling.Scorer;
 import dev.modelplane.router.scheduling.ScorerCategory;
 import java.util.List;
@@ -18,21 +13,17 @@ import java.util.List;
  * {@code session-affinity-scorer} (llm-d's name and parameters, see {@link SessionAffinity}): a soft preference.
  * The session's endpoint scores 1, every other candidate 0, so weightier scorers can still send the request elsewhere.
  */
-public final class SessionAffinityScorer extends NamedPlugin implements Scorer, PreRequestPlugin,
-    ResponseReceivedPlugin {
+public final class SessionAffinityScorer extends SessionAffinityPlugin implements Scorer {
   public static final String TYPE = "session-affinity-scorer";
 
-  private final SessionAffinity affinity;
-
   SessionAffinityScorer(String name, SessionAffinity affinity) {
-    super(TYPE, name);
-    this.affinity = affinity;
+    super(TYPE, name, affinity);
   }
 
   /** Factory; parameters as {@link SessionAffinity#from}. */
   public static SessionAffinityScorer create(String name, PluginParameters p, PluginHandle handle) {
-    String key = TYPE + "/" + (name == null || name.isEmpty() ? TYPE : name);
-    return new SessionAffinityScorer(name, SessionAffinity.from(key, p, handle.environment().nanoClock()));
+    return new SessionAffinityScorer(name,
+        SessionAffinity.from(TYPE + "/" + name, p, handle.environment().nanoClock()));
   }
 
   @Override
@@ -46,16 +37,5 @@ public final class SessionAffinityScorer extends NamedPlugin implements Scorer, 
     for (int i = 0; i < scores.length; i++) {
       scores[i] = candidates.get(i) == preferred ? 1.0 : 0.0;
     }
-  }
-
-  @Override
-  public void preRequest(InferenceRequest request, SchedulingResult result) {
-    affinity.preRequest(request, result);
-  }
-
-  @Override
-  public void responseReceived(InferenceRequest request, SchedulingResult result, int status,
-      EndpointState servedBy) {
-    affinity.responseReceived(request, result, servedBy);
   }
 }

@@ -20,13 +20,16 @@ import dev.modelplane.router.scheduling.SchedulingResult;
 import dev.modelplane.router.scheduling.plugins.MaxScorePicker;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static dev.modelplane.router.TestEndpoints.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /** llm-d's plugins as configured: its recommended profile, and the error a user sees for each bad parameter. */
 class LlmdPluginsConfigTest {
@@ -64,7 +67,8 @@ class LlmdPluginsConfigTest {
     assertThat(profile.picker()).isInstanceOf(MaxScorePicker.class);
     assertThat(((PrefixCacheAffinityFilter) profile.filters().get(0)).settings())
         .isEqualTo(PrefixCacheAffinityFilter.Settings.DEFAULT);
-    assertThat(setup.lifecycle().prepareData()).extracting(p -> p.type()).containsExactly(ApproxPrefixCacheProducer.TYPE);
+    assertThat(setup.lifecycle().prepareData()).extracting(p -> p.type())
+        .containsExactly(ApproxPrefixCacheProducer.TYPE);
     assertThat(setup.lifecycle().preRequest()).extracting(p -> p.type())
         .containsExactly(ApproxPrefixCacheProducer.TYPE, InFlightLoadProducer.TYPE);
     assertThat(setup.lifecycle().responseComplete()).extracting(p -> p.type())
@@ -94,42 +98,142 @@ class LlmdPluginsConfigTest {
     assertThat(route(setup, chat("next", document + "question 21"), pool)).isSameAs(other);
   }
 
+  static Stream<Arguments> badParameters() {
+    return Stream.of(
+        arguments("unknown parameter (llm-d's older load gate)",
+            "{type: prefix-cache-affinity-filter, parameters: {maxTokensInFlightPenalty: 286720}}",
+            "plugin 'prefix-cache-affinity-filter' (prefix-cache-affinity-filter): unknown parameter "
+            + "'maxTokensInFlightPenalty' (known: affinityThreshold, explorationProbability, maxTTFTPenaltyMs, "
+            + "ttftSource, peakPrefillThroughput, prefixMatchInfoProducerName, latencyPredictionInfoProducerName, "
+            + "inFlightLoadProducerName)"),
+        arguments("affinityThreshold above 1",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {affinityThreshold: 1.5}}",
+            "plugin 'f' (prefix-cache-affinity-filter): affinityThreshold must be <= 1.0, got 1.5"),
+        arguments("affinityThreshold not a number",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {affinityThreshold: high}}",
+            "plugin 'f' (prefix-cache-affinity-filter): parameter 'affinityThreshold' must be a number, got \"high\""),
+        arguments("explorationProbability outside [0, 1]",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {explorationProbability: 2}}",
+            "plugin 'f' (prefix-cache-affinity-filter): explorationProbability must be in [0, 1], got 2.0"),
+        arguments("negative maxTTFTPenaltyMs",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {maxTTFTPenaltyMs: -1}}",
+            "plugin 'f' (prefix-cache-affinity-filter): maxTTFTPenaltyMs must be >= 0, got -1.0"),
+        arguments("negative peakPrefillThroughput",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {peakPrefillThroughput: -5}}",
+            "plugin 'f' (prefix-cache-affinity-filter): peakPrefillThroughput must be >= 0, got -5.0"),
+        arguments("zero peakPrefillThroughput with the gate on",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {peakPrefillThroughput: 0}}",
+            "plugin 'f' (prefix-cache-affinity-filter): peakPrefillThroughput must be > 0 when ttftSource is "
+            + "prefillThroughput"),
+        arguments("unknown ttftSource",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {ttftSource: guess}}",
+            "plugin 'f' (prefix-cache-affinity-filter): ttftSource must be \"latencyPredictor\" or "
+            + "\"prefillThroughput\", got \"guess\""),
+        arguments("latencyPredictor with the gate on",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {ttftSource: latencyPredictor}}",
+            "plugin 'f' (prefix-cache-affinity-filter): ttftSource \"latencyPredictor\" reads llm-d's "
+            + "predicted-latency-producer, which this router does not have; use \"prefillThroughput\" or "
+            + "maxTTFTPenaltyMs: 0"),
+        arguments("the gate without an inflight-load-producer",
+            "{name: f, type: prefix-cache-affinity-filter}",
+            "plugin 'f' (prefix-cache-affinity-filter): needs an inflight-load-producer named "
+            + "'inflight-load-producer' for in-flight tokens; declare one (- type: inflight-load-producer)"),
+        arguments("a prefix producer name that is not declared",
+            "{name: f, type: prefix-cache-affinity-filter, parameters: {maxTTFTPenaltyMs: 0, "
+            + "prefixMatchInfoProducerName: precise}}",
+            "plugin 'f' (prefix-cache-affinity-filter): prefixMatchInfoProducerName 'precise' is not a declared "
+            + "plugin"),
+        arguments("token-load-scorer: unknown parameter",
+            "{name: t, type: token-load-scorer, parameters: {threshold: 5}}",
+            "plugin 't' (token-load-scorer): unknown parameter 'threshold' (known: queueThresholdTokens, "
+            + "inFlightLoadProducerName)"),
+        arguments("token-load-scorer: queueThresholdTokens not an integer",
+            "{name: t, type: token-load-scorer, parameters: {queueThresholdTokens: 1.5}}",
+            "plugin 't' (token-load-scorer): parameter 'queueThresholdTokens' must be an integer, got 1.5"),
+        arguments("token-load-scorer: no producer",
+            "{name: t, type: token-load-scorer, parameters: {inFlightLoadProducerName: load}}",
+            "plugin 't' (token-load-scorer): needs an inflight-load-producer named 'load' for in-flight tokens; "
+            + "declare one (- type: inflight-load-producer, name: load)"),
+        arguments("token-load-scorer: the producer name is another plugin",
+            "{name: t, type: token-load-scorer, parameters: {inFlightLoadProducerName: q}}, {name: q, type: "
+            + "queue-scorer}",
+            "plugin 't' (token-load-scorer): inFlightLoadProducerName 'q' is a queue-scorer, not an "
+            + "inflight-load-producer"),
+        arguments("inflight-load-producer: negative outputRatio",
+            "{name: l, type: inflight-load-producer, parameters: {outputRatio: -0.5}}",
+            "plugin 'l' (inflight-load-producer): outputRatio must be non-negative, got -0.5"),
+        arguments("inflight-load-producer: negative maxEstimatedOutputTokens",
+            "{name: l, type: inflight-load-producer, parameters: {maxEstimatedOutputTokens: -1}}",
+            "plugin 'l' (inflight-load-producer): maxEstimatedOutputTokens must be non-negative, got -1"),
+        arguments("inflight-load-producer: not a boolean",
+            "{name: l, type: inflight-load-producer, parameters: {addEstimatedOutputTokens: maybe}}",
+            "plugin 'l' (inflight-load-producer): parameter 'addEstimatedOutputTokens' must be true or false, got "
+            + "\"maybe\""),
+        arguments("inflight-load-producer: unknown parameter",
+            "{name: l, type: inflight-load-producer, parameters: {includeOutputTokens: true}}",
+            "plugin 'l' (inflight-load-producer): unknown parameter 'includeOutputTokens' (known: "
+            + "addEstimatedOutputTokens, outputRatio, maxEstimatedOutputTokens, prefixMatchInfoProducerName, "
+            + "syncCrossReplicaState)"),
+        arguments("inflight-load-producer: parameters not an object",
+            "{name: l, type: inflight-load-producer, parameters: [1]}",
+            "plugin 'l' (inflight-load-producer): parameters must be an object, got [1]"),
+        arguments("session-affinity-filter: unknown strategy",
+            "{name: s, type: session-affinity-filter, parameters: {strategy: cookie}}",
+            "plugin 's' (session-affinity-filter): strategy must be \"encoded_endpoint_header\" or \"session_id\", "
+            + "got \"cookie\""),
+        arguments("session-affinity-filter: the old flat headerName",
+            "{name: s, type: session-affinity-filter, parameters: {headerName: x-s}}",
+            "plugin 's' (session-affinity-filter): unknown parameter 'headerName' (known: strategy, profileName, "
+            + "encodedEndpointHeaderConfig, sessionIdConfig)"),
+        arguments("session-affinity-filter: unknown header-config field",
+            "{name: s, type: session-affinity-filter, parameters: {encodedEndpointHeaderConfig: {name: x}}}",
+            "plugin 's' (session-affinity-filter): encodedEndpointHeaderConfig: unknown parameter 'name' (known: "
+            + "header)"),
+        arguments("session-affinity-scorer: a source with header and attribute",
+            "{name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {sources: "
+            + "[{header: a, attribute: b}]}}}",
+            "plugin 's' (session-affinity-scorer): sessionIdConfig: sources[0]: exactly one of header or attribute "
+            + "must be set"),
+        arguments("session-affinity-scorer: a source with neither",
+            "{name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {sources: "
+            + "[{header: a}, {producer: p}]}}}",
+            "plugin 's' (session-affinity-scorer): sessionIdConfig: sources[1]: exactly one of header or attribute "
+            + "must be set"),
+        arguments("session-affinity-scorer: unknown source field",
+            "{name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {sources: "
+            + "[{cookie: a}]}}}",
+            "plugin 's' (session-affinity-scorer): sessionIdConfig: sources[0]: unknown parameter 'cookie' (known: "
+            + "header, attribute, producer)"),
+        arguments("session-affinity-scorer: negative TTL",
+            "{name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: "
+            + "{evictionTtlSeconds: -1}}}",
+            "plugin 's' (session-affinity-scorer): sessionIdConfig: evictionTtlSeconds must be > 0, got -1.0"),
+        arguments("session-affinity-scorer: negative sweep",
+            "{name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: "
+            + "{evictionSweepSeconds: -2}}}",
+            "plugin 's' (session-affinity-scorer): sessionIdConfig: evictionSweepSeconds must be > 0, got -2.0"),
+        arguments("session-affinity-scorer: unknown session-id field",
+            "{name: s, type: session-affinity-scorer, parameters: {sessionIdConfig: {ttl: 5}}}",
+            "plugin 's' (session-affinity-scorer): sessionIdConfig: unknown parameter 'ttl' (known: sources, "
+            + "evictionTtlSeconds, evictionSweepSeconds)"),
+        arguments("session-affinity-scorer: sources not a list",
+            "{name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {sources: "
+            + "x-session-id}}}",
+            "plugin 's' (session-affinity-scorer): sessionIdConfig: parameter 'sources' must be a list, got "
+            + "\"x-session-id\""),
+        arguments("session-id-producer: neither header nor cookie",
+            "{name: p, type: session-id-producer}",
+            "plugin 'p' (session-id-producer): exactly one of headerName or cookieName must be set"),
+        arguments("session-id-producer: both",
+            "{name: p, type: session-id-producer, parameters: {headerName: x-s, cookieName: s}}",
+            "plugin 'p' (session-id-producer): exactly one of headerName or cookieName must be set, not both"),
+        arguments("session-id-producer: unknown parameter",
+            "{name: p, type: session-id-producer, parameters: {header: x-s}}",
+            "plugin 'p' (session-id-producer): unknown parameter 'header' (known: headerName, cookieName)"));
+  }
+
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-      unknown parameter (llm-d's older load gate)                         | {type: prefix-cache-affinity-filter, parameters: {maxTokensInFlightPenalty: 286720}} | plugin 'prefix-cache-affinity-filter' (prefix-cache-affinity-filter): unknown parameter 'maxTokensInFlightPenalty' (known: affinityThreshold, explorationProbability, maxTTFTPenaltyMs, ttftSource, peakPrefillThroughput, prefixMatchInfoProducerName, latencyPredictionInfoProducerName, inFlightLoadProducerName)
-      affinityThreshold above 1                                            | {name: f, type: prefix-cache-affinity-filter, parameters: {affinityThreshold: 1.5}} | plugin 'f' (prefix-cache-affinity-filter): affinityThreshold must be <= 1.0, got 1.5
-      affinityThreshold not a number                                       | {name: f, type: prefix-cache-affinity-filter, parameters: {affinityThreshold: high}} | plugin 'f' (prefix-cache-affinity-filter): parameter 'affinityThreshold' must be a number, got "high"
-      explorationProbability outside [0, 1]                                | {name: f, type: prefix-cache-affinity-filter, parameters: {explorationProbability: 2}} | plugin 'f' (prefix-cache-affinity-filter): explorationProbability must be in [0, 1], got 2.0
-      negative maxTTFTPenaltyMs                                            | {name: f, type: prefix-cache-affinity-filter, parameters: {maxTTFTPenaltyMs: -1}} | plugin 'f' (prefix-cache-affinity-filter): maxTTFTPenaltyMs must be >= 0, got -1.0
-      negative peakPrefillThroughput                                       | {name: f, type: prefix-cache-affinity-filter, parameters: {peakPrefillThroughput: -5}} | plugin 'f' (prefix-cache-affinity-filter): peakPrefillThroughput must be >= 0, got -5.0
-      zero peakPrefillThroughput with the gate on                          | {name: f, type: prefix-cache-affinity-filter, parameters: {peakPrefillThroughput: 0}} | plugin 'f' (prefix-cache-affinity-filter): peakPrefillThroughput must be > 0 when ttftSource is prefillThroughput
-      unknown ttftSource                                                   | {name: f, type: prefix-cache-affinity-filter, parameters: {ttftSource: guess}} | plugin 'f' (prefix-cache-affinity-filter): ttftSource must be "latencyPredictor" or "prefillThroughput", got "guess"
-      latencyPredictor with the gate on                                    | {name: f, type: prefix-cache-affinity-filter, parameters: {ttftSource: latencyPredictor}} | plugin 'f' (prefix-cache-affinity-filter): ttftSource "latencyPredictor" reads llm-d's predicted-latency-producer, which this router does not have; use "prefillThroughput" or maxTTFTPenaltyMs: 0
-      the gate without an inflight-load-producer                           | {name: f, type: prefix-cache-affinity-filter} | plugin 'f' (prefix-cache-affinity-filter): needs an inflight-load-producer named 'inflight-load-producer' for in-flight tokens; declare one (- type: inflight-load-producer)
-      a prefix producer name that is not declared                          | {name: f, type: prefix-cache-affinity-filter, parameters: {maxTTFTPenaltyMs: 0, prefixMatchInfoProducerName: precise}} | plugin 'f' (prefix-cache-affinity-filter): prefixMatchInfoProducerName 'precise' is not a declared plugin
-      token-load-scorer: unknown parameter                                 | {name: t, type: token-load-scorer, parameters: {threshold: 5}} | plugin 't' (token-load-scorer): unknown parameter 'threshold' (known: queueThresholdTokens, inFlightLoadProducerName)
-      token-load-scorer: queueThresholdTokens not an integer               | {name: t, type: token-load-scorer, parameters: {queueThresholdTokens: 1.5}} | plugin 't' (token-load-scorer): parameter 'queueThresholdTokens' must be an integer, got 1.5
-      token-load-scorer: no producer                                       | {name: t, type: token-load-scorer, parameters: {inFlightLoadProducerName: load}} | plugin 't' (token-load-scorer): needs an inflight-load-producer named 'load' for in-flight tokens; declare one (- type: inflight-load-producer, name: load)
-      token-load-scorer: the producer name is another plugin               | {name: t, type: token-load-scorer, parameters: {inFlightLoadProducerName: q}}, {name: q, type: queue-scorer} | plugin 't' (token-load-scorer): inFlightLoadProducerName 'q' is a queue-scorer, not an inflight-load-producer
-      inflight-load-producer: negative outputRatio                         | {name: l, type: inflight-load-producer, parameters: {outputRatio: -0.5}} | plugin 'l' (inflight-load-producer): outputRatio must be non-negative, got -0.5
-      inflight-load-producer: negative maxEstimatedOutputTokens            | {name: l, type: inflight-load-producer, parameters: {maxEstimatedOutputTokens: -1}} | plugin 'l' (inflight-load-producer): maxEstimatedOutputTokens must be non-negative, got -1
-      inflight-load-producer: not a boolean                                | {name: l, type: inflight-load-producer, parameters: {addEstimatedOutputTokens: maybe}} | plugin 'l' (inflight-load-producer): parameter 'addEstimatedOutputTokens' must be true or false, got "maybe"
-      inflight-load-producer: unknown parameter                            | {name: l, type: inflight-load-producer, parameters: {includeOutputTokens: true}} | plugin 'l' (inflight-load-producer): unknown parameter 'includeOutputTokens' (known: addEstimatedOutputTokens, outputRatio, maxEstimatedOutputTokens, prefixMatchInfoProducerName, syncCrossReplicaState)
-      inflight-load-producer: parameters not an object                     | {name: l, type: inflight-load-producer, parameters: [1]} | plugin 'l' (inflight-load-producer): parameters must be an object, got [1]
-      session-affinity-filter: unknown strategy                            | {name: s, type: session-affinity-filter, parameters: {strategy: cookie}} | plugin 's' (session-affinity-filter): strategy must be "encoded_endpoint_header" or "session_id", got "cookie"
-      session-affinity-filter: the old flat headerName                     | {name: s, type: session-affinity-filter, parameters: {headerName: x-s}} | plugin 's' (session-affinity-filter): unknown parameter 'headerName' (known: strategy, profileName, encodedEndpointHeaderConfig, sessionIdConfig)
-      session-affinity-filter: unknown header-config field                 | {name: s, type: session-affinity-filter, parameters: {encodedEndpointHeaderConfig: {name: x}}} | plugin 's' (session-affinity-filter): encodedEndpointHeaderConfig: unknown parameter 'name' (known: header)
-      session-affinity-scorer: a source with header and attribute          | {name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {sources: [{header: a, attribute: b}]}}} | plugin 's' (session-affinity-scorer): sessionIdConfig: sources[0]: exactly one of header or attribute must be set
-      session-affinity-scorer: a source with neither                       | {name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {sources: [{header: a}, {producer: p}]}}} | plugin 's' (session-affinity-scorer): sessionIdConfig: sources[1]: exactly one of header or attribute must be set
-      session-affinity-scorer: unknown source field                        | {name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {sources: [{cookie: a}]}}} | plugin 's' (session-affinity-scorer): sessionIdConfig: sources[0]: unknown parameter 'cookie' (known: header, attribute, producer)
-      session-affinity-scorer: negative TTL                                | {name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {evictionTtlSeconds: -1}}} | plugin 's' (session-affinity-scorer): sessionIdConfig: evictionTtlSeconds must be > 0, got -1.0
-      session-affinity-scorer: negative sweep                              | {name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {evictionSweepSeconds: -2}}} | plugin 's' (session-affinity-scorer): sessionIdConfig: evictionSweepSeconds must be > 0, got -2.0
-      session-affinity-scorer: unknown session-id field                    | {name: s, type: session-affinity-scorer, parameters: {sessionIdConfig: {ttl: 5}}} | plugin 's' (session-affinity-scorer): sessionIdConfig: unknown parameter 'ttl' (known: sources, evictionTtlSeconds, evictionSweepSeconds)
-      session-affinity-scorer: sources not a list                          | {name: s, type: session-affinity-scorer, parameters: {strategy: session_id, sessionIdConfig: {sources: x-session-id}}} | plugin 's' (session-affinity-scorer): sessionIdConfig: parameter 'sources' must be a list, got "x-session-id"
-      session-id-producer: neither header nor cookie                       | {name: p, type: session-id-producer} | plugin 'p' (session-id-producer): exactly one of headerName or cookieName must be set
-      session-id-producer: both                                            | {name: p, type: session-id-producer, parameters: {headerName: x-s, cookieName: s}} | plugin 'p' (session-id-producer): exactly one of headerName or cookieName must be set, not both
-      session-id-producer: unknown parameter                               | {name: p, type: session-id-producer, parameters: {header: x-s}} | plugin 'p' (session-id-producer): unknown parameter 'header' (known: headerName, cookieName)
-      """)
+  @MethodSource("badParameters")
   void aBadParameterIsAnErrorNamingThePluginAndTheParameter(String what, String plugin, String message) {
     assertThatThrownBy(() -> loader.load("plugins: [" + plugin + "]")).hasMessage(message);
   }
