@@ -21,7 +21,12 @@ public enum PickerConfigs {
    */
   ROUTER_DEFAULT("router-default.yaml"),
   /** What the operator gives the default router of an OME InferenceService with a decoder: prefill/decode profiles. */
-  OME_PREFILL_DECODE("ome-router-pd.yaml");
+  OME_PREFILL_DECODE("ome-router-pd.yaml"),
+  /**
+   * llm-d's recommended aggregated profile (its optimized-baseline guide): prefix-cache affinity filter, then the
+   * token-load scorer, with the producers they read; for benchmarks against the router's default.
+   */
+  LLMD_RECOMMENDED("llm-d-recommended.yaml");
 
   private final String file;
   private final String yaml;

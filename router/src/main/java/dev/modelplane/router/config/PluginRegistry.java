@@ -5,6 +5,9 @@ import dev.modelplane.router.flowcontrol.ConcurrencyDetector;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
 import dev.modelplane.router.flowcontrol.UsageLimitPolicies;
 import dev.modelplane.router.flowcontrol.UtilizationDetector;
+import dev.modelplane.router.load.InFlightLoadProducer;
+import dev.modelplane.router.load.PrefixCacheAffinityFilter;
+import dev.modelplane.router.load.TokenLoadScorer;
 import dev.modelplane.router.plugin.ConfigOnlyPlugin;
 import dev.modelplane.router.plugin.PluginFactory;
 import dev.modelplane.router.predict.PredictedLatencyScorer;
@@ -21,6 +24,9 @@ import dev.modelplane.router.scheduling.plugins.QueueScorer;
 import dev.modelplane.router.scheduling.plugins.RandomPicker;
 import dev.modelplane.router.scheduling.plugins.SingleProfileHandler;
 import dev.modelplane.router.scheduling.plugins.WeightedRandomPicker;
+import dev.modelplane.router.session.SessionAffinityFilter;
+import dev.modelplane.router.session.SessionAffinityScorer;
+import dev.modelplane.router.session.SessionIdProducer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -70,6 +76,12 @@ public final class PluginRegistry {
     r.register(UsageLimitPolicies.PRIORITY_HOLDBACK, UsageLimitPolicies.PriorityHoldback::create);
     r.register(UsageLimitPolicies.SOFT_REFLECTIVE, UsageLimitPolicies.SoftReflective::create);
     r.register(CoreMetricsExtractor.TYPE, CoreMetricsExtractor::create);
+    r.register(InFlightLoadProducer.TYPE, InFlightLoadProducer::create);
+    r.register(TokenLoadScorer.TYPE, TokenLoadScorer::create);
+    r.register(PrefixCacheAffinityFilter.TYPE, PrefixCacheAffinityFilter::create);
+    r.register(SessionAffinityFilter.TYPE, SessionAffinityFilter::create);
+    r.register(SessionAffinityScorer.TYPE, SessionAffinityScorer::create);
+    r.register(SessionIdProducer.TYPE, SessionIdProducer::create);
     for (String type : new String[] {OPENAI_PARSER, METRICS_DATA_SOURCE, FlowControlConfig.FCFS,
         FlowControlConfig.GLOBAL_STRICT, FlowControlConfig.ROUND_ROBIN, PREFILL_HEADER_HANDLER,
         DISAGG_HEADERS_HANDLER}) {

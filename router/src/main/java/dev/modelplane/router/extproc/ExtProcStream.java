@@ -266,7 +266,12 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       streaming = true;
     }
     responseBody().headers(streaming);
-    send(ExtProcMessages.responseHeaders(Map.of(EppProtocol.RESPONSE_HEADERS_MARKER, "true")));
+    Map<String, String> set = new LinkedHashMap<>();
+    set.put(EppProtocol.RESPONSE_HEADERS_MARKER, "true");
+    if (decision != null) {
+      set.putAll(decision.request().responseHeaders());
+    }
+    send(ExtProcMessages.responseHeaders(set));
     if (req.getResponseHeaders().getEndOfStream()) {
       complete(true);
     }

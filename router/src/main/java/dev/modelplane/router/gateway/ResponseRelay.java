@@ -119,6 +119,7 @@ final class ResponseRelay {
     resp.setStatusMessage(upstream.statusMessage());
     ForwardedHeaders.copyResponse(upstream.headers(), resp.headers());
     resp.putHeader(ForwardedHeaders.SERVED, attempt.target().hostPort());
+    attempt.decision().request().responseHeaders().forEach(resp::putHeader);
     String length = upstream.getHeader(HttpHeaders.CONTENT_LENGTH);
     if (length != null) {
       resp.putHeader(HttpHeaders.CONTENT_LENGTH, length);

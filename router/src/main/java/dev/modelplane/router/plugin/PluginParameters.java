@@ -48,16 +48,24 @@ public final class PluginParameters {
   }
 
   public int intValue(String field, int fallback) {
+    long v = longValue(field, fallback);
+    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("parameter '" + field + "' must be an integer, got " + value(field));
+    }
+    return (int) v;
+  }
+
+  public long longValue(String field, long fallback) {
     JsonNode v = value(field);
     if (v == null) {
       return fallback;
     }
-    if (v.isIntegralNumber() && v.canConvertToInt()) {
-      return v.intValue();
+    if (v.isIntegralNumber() && v.canConvertToLong()) {
+      return v.longValue();
     }
     if (v.isTextual()) {
       try {
-        return Integer.parseInt(v.textValue().trim());
+        return Long.parseLong(v.textValue().trim());
       } catch (NumberFormatException e) {
         // reported below
       }
@@ -144,6 +152,25 @@ public final class PluginParameters {
     List<PluginParameters> out = new ArrayList<>();
     v.forEach(item -> out.add(of(item)));
     return out;
+  }
+
+  /**
+   * Refuses any field not in {@code known}, as llm-d's strict decoding does: a misspelt parameter is an error instead
+   * of a silently applied default.
+   */
+  public void requireOnly(String... known) {
+    if (node == null) {
+      return;
+    }
+    if (!node.isObject()) {
+      throw new IllegalArgumentException("parameters must be an object, got " + node);
+    }
+    List<String> names = List.of(known);
+    node.fieldNames().forEachRemaining(f -> {
+      if (!names.contains(f)) {
+        throw new IllegalArgumentException("unknown parameter '" + f + "' (known: " + String.join(", ", names) + ")");
+      }
+    });
   }
 
   private JsonNode value(String field) {

@@ -141,7 +141,7 @@ public final class RequestDirector implements AutoCloseable {
         if (err != null) {
           throw unwrap(err);
         }
-        return schedule(input, parsed, Set.of());
+        return schedule(input, parsed, Set.of(), null);
       } catch (RouterException e) {
         recordError(parsed.incomingModel(), parsed.targetModel(), e);
         throw e;
@@ -170,7 +170,7 @@ public final class RequestDirector implements AutoCloseable {
     ParsedRequest parsed = new ParsedRequest(r.body(), r.incomingModel(), r.targetModel(), r.priority(),
         r.fairnessId(), r.requestId(), previous.body(), previous.bodyRewritten());
     try {
-      return schedule(previous.input(), parsed, excluded);
+      return schedule(previous.input(), parsed, excluded, r);
     } catch (RouterException e) {
       return null;
     }
@@ -264,9 +264,14 @@ public final class RequestDirector implements AutoCloseable {
         headers, parsed.priority(), parsed.fairnessId(), parsed.forwardBody().length);
   }
 
-  private RoutingDecision schedule(RequestInput input, ParsedRequest parsed, Set<EndpointId> excluded) {
+  /** {@code earlier}: the same request as its failed attempt was scheduled, {@code null} the first time. */
+  private RoutingDecision schedule(RequestInput input, ParsedRequest parsed, Set<EndpointId> excluded,
+      InferenceRequest earlier) {
     List<EndpointState> states = locator.locate(input, excluded);
     InferenceRequest request = inferenceRequest(input, parsed);
+    if (earlier != null) {
+      request.inheritAttributes(earlier);
+    }
     List<Candidate> candidates = new ArrayList<>(states.size());
     for (EndpointState s : states) {
       candidates.add(new Candidate(s));

@@ -22,6 +22,7 @@ public final class InferenceRequest {
   private final int requestSizeBytes;
   private final Map<String, String> setHeaders = new LinkedHashMap<>();
   private final Set<String> removedHeaders = new LinkedHashSet<>();
+  private final Map<String, String> responseHeaders = new java.util.concurrent.ConcurrentHashMap<>();
   private final Map<String, Object> attributes = new java.util.concurrent.ConcurrentHashMap<>();
 
   public InferenceRequest(String requestId, String incomingModel, String targetModel, LlmRequestBody body,
@@ -101,6 +102,20 @@ public final class InferenceRequest {
     return removedHeaders;
   }
 
+  /**
+   * Sets a header on the response the client receives (a session token for the client to send back). Plugins set it
+   * at the latest when the response headers arrive (ResponseReceived); both front ends add it to the client's
+   * response head.
+   */
+  public void setResponseHeader(String name, String value) {
+    responseHeaders.put(name.toLowerCase(java.util.Locale.ROOT), value);
+  }
+
+  /** Headers plugins set on the client's response. */
+  public Map<String, String> responseHeaders() {
+    return responseHeaders;
+  }
+
   /** Per-request state a plugin keeps between extension points (e.g. prefix hashes from PrepareData to PreRequest). */
   @SuppressWarnings("unchecked")
   public <T> T attribute(String key) {
@@ -109,5 +124,13 @@ public final class InferenceRequest {
 
   public void attribute(String key, Object value) {
     attributes.put(key, value);
+  }
+
+  /**
+   * Takes over the attributes of the same request's earlier scheduling (a retry after a failed attempt), so that
+   * plugins can undo what they did for the attempt that failed: release its in-flight charge, close its backlog.
+   */
+  public void inheritAttributes(InferenceRequest earlier) {
+    attributes.putAll(earlier.attributes);
   }
 }

@@ -27,7 +27,11 @@ class ConfigLoaderFuzzTest {
       "maxPrefixBlocksToMatch", "maxPrefixTokensToMatch", "maxTokenConcurrency", "metricsStalenessThreshold",
       "minCeiling", "name", "profiles", "queueDepthThreshold", "queuedRequestsSpec", "threshold", "validValues",
       "decodeProfile", "prefillProfile", "deciderPluginName", "nonCachedTokens", "speedFactorWeight", "tpotWeight",
-      "runningRequestsSpec", "loraSpec", "cacheInfoSpec", "engineLabelKey", "shedSheddable", "defaultOutputTokens");
+      "runningRequestsSpec", "loraSpec", "cacheInfoSpec", "engineLabelKey", "shedSheddable", "defaultOutputTokens",
+      "affinityThreshold", "explorationProbability", "maxTTFTPenaltyMs", "ttftSource", "peakPrefillThroughput",
+      "inFlightLoadProducerName", "prefixMatchInfoProducerName", "queueThresholdTokens", "addEstimatedOutputTokens",
+      "outputRatio", "maxEstimatedOutputTokens", "strategy", "profileName", "encodedEndpointHeaderConfig",
+      "sessionIdConfig", "headerName", "cookieName");
   private static final List<String> VALUES = List.of("0", "-1", "1", "2", "0.5", "1e308", "-1e308", ".nan", ".inf",
       "99999999999999999999", "true", "no", "''", "\"\"", "null", "~", "500ms", "-5s", "1h", "1Gi", "abc",
       "[1, 2]", "[]", "{}", "{a: 1}", "[{name: x}]", "\"\\u00e9\\U0001F600\"", "x{kind=gpu}", "'{'");
