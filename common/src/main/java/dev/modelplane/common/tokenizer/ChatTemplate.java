@@ -13,10 +13,11 @@ import java.util.Map;
  * A model's chat template (Jinja), rendered as transformers' {@code apply_chat_template} renders it for vLLM, so the
  * prompt text, and with it every token, comes out the same. See {@link JinjaEngine} for the Python behaviours
  * reproduced; what Jinjava cannot do the same way fails loudly rather than rendering something else: a loop with an
- * inline filter ({@code for x in xs if …}) and filters Jinjava lacks ({@code max}, {@code min}) are refused. Known remaining differences, which real templates do not
- * print: booleans and {@code None} print as {@code true}/{@code false}/empty, not {@code True}/{@code False}/
- * {@code None}; Unicode escapes (a backslash, {@code u} and four hex digits) in the template's string literals
- * do not parse.
+ * inline filter ({@code for x in xs if …}) and filters Jinjava lacks ({@code max}, {@code min}) are refused. Known
+ * remaining differences, which real templates do not print: booleans and {@code None} print as
+ * {@code true}/{@code false}/empty, not {@code True}/{@code False}/{@code None}; Unicode escapes (a backslash,
+ * {@code u} and four hex digits) in the template's string literals do not parse; a string cannot be repeated
+ * ({@code '-' * 3} fails).
  */
 public final class ChatTemplate {
   private static final Jinjava ENGINE = JinjaEngine.create();
@@ -92,9 +93,9 @@ public final class ChatTemplate {
         throw new ChatTemplateException("the chat template of " + origin + " refused the messages: "
             + raised.getMessage());
       }
+      // Jinja2 refuses what is malformed; what is merely undefined it renders as nothing, and so does Jinjava.
       if (error.getSeverity() == TemplateError.ErrorType.FATAL
-          || error.getReason() == TemplateError.ErrorReason.SYNTAX_ERROR
-          || error.getReason() == TemplateError.ErrorReason.UNKNOWN) {
+          || error.getReason() == TemplateError.ErrorReason.SYNTAX_ERROR) {
         throw failure(error.getMessage() + (error.getLineno() > 0 ? " (line " + error.getLineno() + ")" : ""),
             error.getException());
       }

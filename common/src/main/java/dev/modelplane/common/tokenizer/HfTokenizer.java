@@ -74,7 +74,8 @@ public final class HfTokenizer implements ModelTokenizer, AutoCloseable {
           .build();
     } catch (IOException | RuntimeException e) {
       throw new TokenizerException("cannot load " + file + ": " + e.getMessage(), e);
-    } catch (UnsatisfiedLinkError e) {
+    } catch (LinkageError e) {
+      // The native library does not load (a missing libstdc++, an old glibc); DJL's classes then stay unusable.
       throw new TokenizerException("cannot load the native tokenizer library for " + file + ": " + e.getMessage(),
           e);
     }

@@ -21,8 +21,9 @@ import jinjava.javax.el.CompositeELResolver;
 
 /**
  * The Jinjava engine set up to render chat templates the way transformers' Jinja2 environment does: blocks trim
- * their newline and (with {@link #lstripBlocks} applied to the source) the indentation before them, a dictionary iterates over its keys, {@code tojson} is
- * Python's {@code json.dumps}, {@code trim} and the string methods use Python's whitespace, and the template has
+ * their newline and (with {@link #lstripBlocks} applied to the source) the indentation before them, a dictionary
+ * iterates over its keys, {@code tojson} is Python's {@code json.dumps}, {@code trim} and the string methods use
+ * Python's whitespace, and the template has
  * {@code raise_exception(message)} and {@code strftime_now(format)}. Text from the messages is never interpreted
  * again as a template, and templates cannot include files.
  */
@@ -69,9 +70,9 @@ final class JinjaEngine {
     engine.setResourceLocator((name, encoding, interpreter) -> {
       throw new IOException("a chat template cannot include other files (" + name + ")");
     });
-    engine.getGlobalContext().registerFilter(new ToJson());
-    engine.getGlobalContext().registerFilter(new Trim());
-    engine.getGlobalContext().registerFilter(new Items());
+    engine.getGlobalContext().registerFilter(new PythonFilter("tojson", JinjaEngine::toJson));
+    engine.getGlobalContext().registerFilter(new PythonFilter("trim", JinjaEngine::trim));
+    engine.getGlobalContext().registerFilter(new PythonFilter("items", JinjaEngine::items));
     engine.getGlobalContext().registerFunction(function("raise_exception", "raiseException"));
     engine.getGlobalContext().registerFunction(function("strftime_now", "strftimeNow"));
     return engine;
@@ -98,7 +99,6 @@ final class JinjaEngine {
     }
     return null;
   }
-
 
   /** Whether a {@code for} tag has an {@code if} outside brackets after {@code in}: Jinja2's loop filter. */
   private static boolean filtersLoop(String tag) {
@@ -206,71 +206,60 @@ final class JinjaEngine {
     return sb.toString();
   }
 
-  /** {@code value | tojson(indent=None, separators=None, sort_keys=False, ensure_ascii=False)}. */
-  private static final class ToJson implements Filter {
+  /** A filter's work: the value, then Python's positional and keyword arguments. */
+  private interface FilterBody {
+    Object apply(Object value, Object[] args, Map<String, Object> kwargs);
+  }
+
+  /** A filter that takes keyword arguments, as Jinja2's do. */
+  private record PythonFilter(String name, FilterBody body) implements Filter {
     @Override
     public String getName() {
-      return "tojson";
+      return name;
     }
 
     @Override
     public Object filter(Object var, JinjavaInterpreter interpreter, Object[] args, Map<String, Object> kwargs) {
-      Object indent = kwargs.getOrDefault("indent", args.length > 0 ? args[0] : null);
-      String indentText = switch (indent) {
-        case null -> null;
-        case Number n -> " ".repeat(Math.max(0, n.intValue()));
-        default -> indent.toString();
-      };
-      String itemSeparator = null;
-      String keySeparator = null;
-      if (kwargs.get("separators") instanceof java.util.List<?> separators && separators.size() == 2) {
-        itemSeparator = String.valueOf(separators.get(0));
-        keySeparator = String.valueOf(separators.get(1));
-      }
-      return PythonJson.dumps(var, indentText, itemSeparator, keySeparator, truthy(kwargs.get("sort_keys")),
-          truthy(kwargs.get("ensure_ascii")));
+      return body.apply(var, args, kwargs);
     }
 
     @Override
     public Object filter(Object var, JinjavaInterpreter interpreter, String... args) {
-      return filter(var, interpreter, args, Map.of());
+      return body.apply(var, args, Map.of());
     }
+  }
 
-    private static boolean truthy(Object v) {
-      return v instanceof Boolean b && b;
+  private static Object argument(Object[] args, Map<String, Object> kwargs, int position, String name) {
+    return kwargs.getOrDefault(name, args.length > position ? args[position] : null);
+  }
+
+  /** {@code value | tojson(indent=None, separators=None, sort_keys=False, ensure_ascii=False)}. */
+  private static Object toJson(Object value, Object[] args, Map<String, Object> kwargs) {
+    Object indent = argument(args, kwargs, 0, "indent");
+    String indentText = switch (indent) {
+      case null -> null;
+      case Number n -> " ".repeat(Math.max(0, n.intValue()));
+      default -> indent.toString();
+    };
+    String itemSeparator = null;
+    String keySeparator = null;
+    if (kwargs.get("separators") instanceof List<?> separators && separators.size() == 2) {
+      itemSeparator = String.valueOf(separators.get(0));
+      keySeparator = String.valueOf(separators.get(1));
     }
+    return PythonJson.dumps(value, indentText, itemSeparator, keySeparator,
+        Boolean.TRUE.equals(kwargs.get("sort_keys")), Boolean.TRUE.equals(kwargs.get("ensure_ascii")));
   }
 
   /** {@code mapping | items}: the key and value pairs, for {@code for key, value in mapping | items}. */
-  private static final class Items implements Filter {
-    @Override
-    public String getName() {
-      return "items";
-    }
-
-    @Override
-    public Object filter(Object var, JinjavaInterpreter interpreter, String... args) {
-      return var instanceof Map<?, ?> map ? new ArrayList<>(map.entrySet()) : List.of();
-    }
+  private static Object items(Object value, Object[] args, Map<String, Object> kwargs) {
+    return value instanceof Map<?, ?> map ? new ArrayList<>(map.entrySet()) : List.of();
   }
 
   /** {@code value | trim(chars=None)}: Python's {@code str.strip}. */
-  private static final class Trim implements Filter {
-    @Override
-    public String getName() {
-      return "trim";
-    }
-
-    @Override
-    public Object filter(Object var, JinjavaInterpreter interpreter, Object[] args, Map<String, Object> kwargs) {
-      Object chars = kwargs.getOrDefault("chars", args.length > 0 ? args[0] : null);
-      return PythonStrings.strip(var == null ? "" : var.toString(), chars == null ? null : chars.toString(), true,
-          true);
-    }
-
-    @Override
-    public Object filter(Object var, JinjavaInterpreter interpreter, String... args) {
-      return filter(var, interpreter, args, Map.of());
-    }
+  private static Object trim(Object value, Object[] args, Map<String, Object> kwargs) {
+    Object chars = argument(args, kwargs, 0, "chars");
+    return PythonStrings.strip(value == null ? "" : value.toString(), chars == null ? null : chars.toString(), true,
+        true);
   }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import jinjava.javax.el.ELContext;
 import jinjava.javax.el.ELResolver;
 
@@ -12,10 +13,13 @@ import jinjava.javax.el.ELResolver;
  * Python's string methods for Jinjava, which otherwise offers Java's. Chat templates are written for Jinja2, where
  * a string is a Python {@code str}: they call {@code content.strip()}, {@code role.upper()},
  * {@code text.startswith('<tool')} or {@code text.split()}. This resolver answers those calls with Python's meaning
- * (its whitespace, its split rules) and leaves every other call to Jinjava's own resolvers. Whitespace is Python's
+ * (its whitespace, its split rules), indexes a string by code point ({@code text[0]}, {@code text[-1]}), and leaves
+ * everything else to Jinjava's own resolvers. Whitespace is Python's
  * {@code str.isspace}, which unlike Java's counts no-break spaces.
  */
 final class PythonStrings extends ELResolver {
+  private static final Pattern INDEX = Pattern.compile("-?\\d{1,9}");
+
   @Override
   public Object invoke(ELContext context, Object base, Object method, Class<?>[] types, Object[] params) {
     if (!(base instanceof String s) || !(method instanceof String name)) {
@@ -119,7 +123,8 @@ final class PythonStrings extends ELResolver {
       throw new IllegalArgumentException("empty separator");
     }
     int from = 0;
-    for (int at; (maxSplit < 0 || out.size() < maxSplit) && (at = s.indexOf(sep, from)) >= 0; from = at + sep.length()) {
+    for (int at; (maxSplit < 0 || out.size() < maxSplit) && (at = s.indexOf(sep, from)) >= 0;
+        from = at + sep.length()) {
       out.add(s.substring(from, at));
     }
     out.add(s.substring(from));
@@ -179,10 +184,24 @@ final class PythonStrings extends ELResolver {
     return sb.toString();
   }
 
-  // ---- not a property resolver: everything else is left to the next resolver --------------------------------
+  // ---- everything else is left to the next resolver ----------------------------------------------------------
 
+  /**
+   * {@code text[i]}: the code point at {@code i}, counted from the end when negative, as Python indexes (Jinjava
+   * hands the index over as text).
+   */
   @Override
   public Object getValue(ELContext context, Object base, Object property) {
+    if (base instanceof String s && property != null && INDEX.matcher(property.toString()).matches()) {
+      int count = s.codePointCount(0, s.length());
+      long index = Long.parseLong(property.toString());
+      long i = index < 0 ? index + count : index;
+      if (i >= 0 && i < count) {
+        context.setPropertyResolved(true);
+        int at = s.offsetByCodePoints(0, (int) i);
+        return s.substring(at, s.offsetByCodePoints(at, 1));
+      }
+    }
     return null;
   }
 

@@ -45,6 +45,12 @@ class ChatTemplateTest {
   }
 
   @Test
+  void whatIsUndefinedRendersAsNothingAsInJinja2() {
+    assertThat(render("[{{ messages[0].nothing }}|{{ messages[0].content.nothing }}|{{ messages[5] }}|"
+        + "{{ nothing }}]", HI)).isEqualTo("[|||]");
+  }
+
+  @Test
   void whatJinjavaWouldRenderDifferentlyIsRefused() {
     assertThatThrownBy(() -> render("{% for m in messages if m.role == 'user' %}{{ m.content }}{% endfor %}", HI))
         .isInstanceOf(ChatTemplateException.class)

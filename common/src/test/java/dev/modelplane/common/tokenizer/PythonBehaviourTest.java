@@ -64,11 +64,11 @@ class PythonBehaviourTest {
     ChatTemplate t = ChatTemplate.of("{{ s.title() }}|{{ 'hELLO'.capitalize() }}|{{ 'abc'.replace('', '-', 2) }}|"
         + "{{ 'aaa'.replace('a', 'b', 2) }}|{{ s.startswith(['x', 'hel']) }}|{{ s.endswith('y') }}|"
         + "{{ ', '.join(['a', 'b']) }}|{{ s.find('w') }}|{{ s.upper() }}|{{ s.lower() }}|{{ s.lstrip('h') }}|"
-        + "{{ s.rstrip('y') }}|{{ s.length() }}", "test");
+        + "{{ s.rstrip('y') }}|{{ s.length() }}|{{ s[0] }}{{ s[-1] }}{{ '🙂x'[0] }}[{{ s[99] }}]", "test");
     Map<String, Object> vars = new LinkedHashMap<>();
     vars.put("s", "hello wORLD-x y");
     assertThat(t.render(vars)).isEqualTo("Hello World-X Y|Hello|-a-bc|bba|true|true|a, b|6|HELLO WORLD-X Y|"
-        + "hello world-x y|ello wORLD-x y|hello wORLD-x |15");
+        + "hello world-x y|ello wORLD-x y|hello wORLD-x |15|hy🙂[]");
   }
 
   @Test
