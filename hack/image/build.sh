@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the modelplane container image without a container engine: an OCI image archive (also loadable by
-# `docker load`) with two layers — a Java runtime linked from the build JDK plus the C libraries it needs, taken from
-# this machine, and the modelplane jar. Entries are sorted and dated 1970-01-01, so the same inputs give the same
-# digests.
+# `docker load`) with two layers — a Java runtime linked from the build JDK plus the C libraries it and the jar's
+# tokenizer library need, taken from this machine, and the modelplane jar. Entries are sorted and dated 1970-01-01,
+# so the same inputs give the same digests.
 #
 #   hack/image/build.sh [--jar FILE] [--name NAME:TAG] [--output FILE]
 #
@@ -31,8 +31,8 @@ for tool in tar gzip sha256sum ldd; do
   command -v "$tool" >/dev/null 2>&1 || { echo "image: $tool is required" >&2; exit 1; }
 done
 case "$(uname -m)" in
-  x86_64) arch=amd64 ;;
-  aarch64) arch=arm64 ;;
+  x86_64) arch=amd64 djl_platform=linux-x86_64 ;;
+  aarch64) arch=arm64 djl_platform=linux-aarch64 ;;
   *) echo "image: unsupported architecture $(uname -m)" >&2; exit 1 ;;
 esac
 
@@ -70,6 +70,24 @@ libdir="$(dirname "$(printf '%s\n' "$libs" | grep '/libc\.so' | head -1)")"
 for extra in libnss_files.so.2 libnss_dns.so.2 libresolv.so.2; do
   [ -e "$libdir/$extra" ] && libs="$libs"$'\n'"$libdir/$extra"
 done
+# The Hugging Face tokenizer library inside the jar (DJL unpacks it at run time) is C++: it also links libstdc++ and
+# libgcc_s, which the JVM does not. Its dependencies are read with ldd from the copy in the jar, so the image carries
+# what that very build needs, and a build machine that cannot satisfy it (glibc older than 2.34) fails here.
+djl_lib="native/lib/$djl_platform/cpu/libtokenizers.so"
+mkdir -p "$work/djl"
+(cd "$work/djl" && "$java_home/bin/jar" xf "$jar" "$djl_lib")
+[ -f "$work/djl/$djl_lib" ] || { echo "image: $jar has no $djl_lib (the tokenizer library)" >&2; exit 1; }
+djl_ldd="$(ldd "$work/djl/$djl_lib" 2>&1)"
+if grep -q 'not found' <<< "$djl_ldd"; then
+  echo "image: this machine cannot run the tokenizer library:" >&2
+  grep 'not found' <<< "$djl_ldd" >&2
+  exit 1
+fi
+djl_libs="$(awk '$2 == "=>" && $3 ~ /^\// {print $3}' <<< "$djl_ldd" | sort -u)"
+for needed in libstdc++.so.6 libgcc_s.so.1; do
+  grep -q "/$needed\$" <<< "$djl_libs" || { echo "image: ldd does not resolve $needed for $djl_lib" >&2; exit 1; }
+done
+libs="$(printf '%s\n%s\n' "$libs" "$djl_libs" | grep . | sort -u)"
 while IFS= read -r lib; do
   [ -n "$lib" ] || continue
   mkdir -p "$rootfs$(dirname "$lib")"
@@ -119,8 +137,10 @@ blob() { # stdin -> blob; prints digest and size
 quoted_ids="$(printf '"%s",' "${diff_ids[@]}")"
 read -r config_digest config_size < <(printf '%s' "{\"architecture\":\"$arch\",\"os\":\"linux\",\
 \"created\":\"1970-01-01T00:00:00Z\",\"config\":{\"User\":\"65532:65532\",\
-\"Env\":[\"PATH=/opt/java/bin:/usr/bin:/bin\",\"JAVA_HOME=/opt/java\",\"LANG=C.UTF-8\"],\
-\"Entrypoint\":[\"/opt/java/bin/java\",\"-XX:MaxRAMPercentage=75\",\"-jar\",\"/app/modelplane.jar\"],\
+\"Env\":[\"PATH=/opt/java/bin:/usr/bin:/bin\",\"JAVA_HOME=/opt/java\",\"LANG=C.UTF-8\",\
+\"DJL_OFFLINE=true\",\"OPT_OUT_TRACKING=true\",\"RUST_FLAVOR=cpu\",\"DJL_CACHE_DIR=/tmp/djl\"],\
+\"Entrypoint\":[\"/opt/java/bin/java\",\"-XX:MaxRAMPercentage=75\",\"--enable-native-access=ALL-UNNAMED\",\
+\"-jar\",\"/app/modelplane.jar\"],\
 \"Cmd\":[\"--help\"],\"WorkingDir\":\"/\",\"Labels\":{\"org.opencontainers.image.title\":\"modelplane\",\
 \"org.opencontainers.image.version\":\"$version\"}},\"rootfs\":{\"type\":\"layers\",\"diff_ids\":[${quoted_ids%,}]}}" | blob)
 read -r manifest_digest manifest_size < <(printf '%s' "{\"schemaVersion\":2,\

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import dev.modelplane.testsupport.FreePorts;
+import dev.modelplane.testsupport.TestTokenizers;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The container image of {@code hack/image/build.sh}: a well-formed OCI archive (digests, diff IDs, config, the
  * {@code docker load} manifest), built the same twice, whose file system alone — unpacked and entered with chroot as
  * the image's user, with its own entrypoint — runs the operator against a real apiserver with the RBAC manifest's
- * permissions. That is what a kubelet does with it, minus the registry.
+ * permissions, and the simulator with a Hugging Face tokenizer (a native library). That is what a kubelet does with
+ * it, minus the registry.
  */
 @WithControlPlane
 class OperatorImageIT {
@@ -147,18 +149,9 @@ class OperatorImageIT {
     String ns = test.namespace();
     OperatorFixtures.serviceAccountKubeconfig(test, rootfs.resolve("etc/modelplane/kubeconfig"));
     int port = FreePorts.pick();
-    List<String> command = new ArrayList<>(List.of(tool("unshare"), "--mount", "--pid", "--fork", "--kill-child",
-        "--mount-proc=" + rootfs.resolve("proc"), tool("chroot"), "--userspec=65532:65532", rootfs.toString()));
-    config.path("config").path("Entrypoint").forEach(e -> command.add(e.asText()));
-    command.addAll(List.of("operator", "--kubeconfig=/etc/modelplane/kubeconfig", "--lease-namespace=" + ns,
-        "--bind-address=127.0.0.1", "--http-port=" + port, "--model-cache=none"));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("operator.log").toFile());
-    builder.environment().clear();
-    config.path("config").path("Env").forEach(e -> {
-      String[] kv = e.asText().split("=", 2);
-      builder.environment().put(kv[0], kv[1]);
-    });
+    ProcessBuilder builder = inImage(rootfs, config, dir.resolve("operator.log"), "operator",
+        "--kubeconfig=/etc/modelplane/kubeconfig", "--lease-namespace=" + ns, "--bind-address=127.0.0.1",
+        "--http-port=" + port, "--model-cache=none");
     builder.environment().put("POD_NAME", "op-image");
     operator = builder.start();
 
@@ -168,6 +161,43 @@ class OperatorImageIT {
     OperatorFixtures.awaitDeployment(admin, "from-image");
     assertThat(Files.readString(dir.resolve("operator.log"))).contains("event=serving", "identity=op-image")
         .doesNotContain("UnsatisfiedLinkError", "NoClassDefFoundError", "level=ERROR");
+
+    // The Hugging Face tokenizer's native library (C++) loads in the image as its user: the image carries its C++
+    // runtime and a writable cache, and the simulator counts with the model's token ids.
+    TestTokenizers.copyTinyBpe(rootfs.resolve("models/tiny"));
+    int simPort = FreePorts.pick();
+    Process sim = inImage(rootfs, config, dir.resolve("simulator.log"), "simulator", "--model", "tiny",
+        "--host", "127.0.0.1", "--port", String.valueOf(simPort), "--tokenizer", "/models/tiny").start();
+    try {
+      await().atMost(OperatorFixtures.TIMEOUT).until(() -> status(simPort, "/health") == 200);
+      HttpResponse<String> tokens = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + simPort
+          + "/tokenize")).POST(HttpRequest.BodyPublishers.ofString("{\"prompt\":\"Hello world\"}"))
+          .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(JSON.readTree(tokens.body()).path("tokens").toString()).as(Files.readString(
+          dir.resolve("simulator.log"))).isEqualTo("[1268,1245,860]");
+    } finally {
+      List<ProcessHandle> tree = sim.descendants().toList();
+      sim.destroyForcibly();
+      tree.forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  /**
+   * A process of the image: its entrypoint with {@code args}, entered with chroot as the image's user in a private
+   * {@code /proc}, with exactly the image's environment; output into {@code log}.
+   */
+  private static ProcessBuilder inImage(Path rootfs, JsonNode config, Path log, String... args) {
+    List<String> command = new ArrayList<>(List.of(tool("unshare"), "--mount", "--pid", "--fork", "--kill-child",
+        "--mount-proc=" + rootfs.resolve("proc"), tool("chroot"), "--userspec=65532:65532", rootfs.toString()));
+    config.path("config").path("Entrypoint").forEach(e -> command.add(e.asText()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().clear();
+    config.path("config").path("Env").forEach(e -> {
+      String[] kv = e.asText().split("=", 2);
+      builder.environment().put(kv[0], kv[1]);
+    });
+    return builder;
   }
 
   @Test

@@ -1,6 +1,9 @@
 package dev.modelplane.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.common.tokenizer.ChatMessage;
+import dev.modelplane.common.tokenizer.ChatTemplateException;
+import dev.modelplane.common.tokenizer.ModelTokenizer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,7 +14,8 @@ import java.util.List;
 record CompletionRequest(boolean chat, String model, String prompt, String echoSource, int[] promptIds,
     Integer maxTokens, boolean stream, boolean includeUsage, List<String> stop, boolean ignoreEos) {
 
-  static CompletionRequest parse(JsonNode body, boolean chat) throws RequestException {
+  /** Parses a request; a chat's messages are rendered to the prompt with {@code tokenizer}'s chat template. */
+  static CompletionRequest parse(JsonNode body, boolean chat, ModelTokenizer tokenizer) throws RequestException {
     if (!body.isObject()) {
       throw new RequestException(ApiError.badRequest("The request body must be a JSON object."));
     }
@@ -24,16 +28,20 @@ record CompletionRequest(boolean chat, String model, String prompt, String echoS
       if (messages == null || !messages.isArray() || messages.isEmpty()) {
         throw new RequestException(ApiError.badRequest("'messages' must be a non-empty array.", "messages"));
       }
-      List<Tokenizer.Message> list = new ArrayList<>();
+      List<ChatMessage> list = new ArrayList<>();
       for (JsonNode m : messages) {
         if (!m.isObject() || !m.path("role").isTextual()) {
           throw new RequestException(ApiError.badRequest("Each message needs a string 'role'.", "messages"));
         }
-        list.add(new Tokenizer.Message(m.get("role").asText(), content(m.get("content"))));
+        list.add(new ChatMessage(m.get("role").asText(), content(m.get("content"))));
       }
-      prompt = Tokenizer.renderChat(list);
+      try {
+        prompt = tokenizer.renderChat(list, true);
+      } catch (ChatTemplateException e) {
+        throw new RequestException(ApiError.badRequest(e.getMessage(), "messages"));
+      }
       echo = "";
-      for (Tokenizer.Message m : list) {
+      for (ChatMessage m : list) {
         if ("user".equals(m.role())) {
           echo = m.content();
         }

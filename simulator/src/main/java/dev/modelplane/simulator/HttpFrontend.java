@@ -214,15 +214,15 @@ final class HttpFrontend {
     HttpServerResponse resp = req.response();
     Rank.Prepared p;
     try {
-      p = rank.prepare(CompletionRequest.parse(body, chat));
+      p = rank.prepare(CompletionRequest.parse(body, chat, rank.tokenizer));
     } catch (CompletionRequest.RequestException e) {
       error(resp, e.error);
       return;
     }
     Context ctx = vertx.getOrCreateContext();
     ResponseWriter writer = new ResponseWriter(rank, p, resp, ctx, chat);
-    Sequence seq = new Sequence(writer.id, p.promptIds(), p.output().tokens(), p.output().finishReason(),
-        p.maxTokens(), p.adapter(), writer);
+    Sequence seq = new Sequence(writer.id, p.promptIds(), p.output().tokens(), p.output().ids(),
+        p.output().finishReason(), p.maxTokens(), p.adapter(), writer);
     ApiError rejected = rank.engine.submit(seq);
     if (rejected != null) {
       error(resp, rejected);

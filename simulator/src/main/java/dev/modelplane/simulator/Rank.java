@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.common.kvevents.KvEventPublisher;
 import dev.modelplane.common.kvevents.KvEventsConfig;
 import dev.modelplane.common.request.RequestIds;
+import dev.modelplane.common.tokenizer.ModelTokenizer;
+import dev.modelplane.common.tokenizer.Tokens;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
@@ -25,6 +27,7 @@ final class Rank {
   final EngineMetrics metrics;
   final EngineLoop engine;
   final LoraAdapters adapters = new LoraAdapters();
+  final ModelTokenizer tokenizer;
   private final FailureInjector failures;
   private final SplittableRandom random;
   private final List<String> servedNames;
@@ -36,6 +39,7 @@ final class Rank {
     this.index = index;
     this.config = config;
     this.servedNames = config.servedNames();
+    this.tokenizer = config.tokenizer();
     this.metrics = new EngineMetrics(servedNames.get(0), config.blockSize(), config.kvCacheSize(),
         config.maxModelLen(), config.enableKvcache());
     this.engine = EngineLoop.create(config, metrics, new ModelClock(config.timeScale()), seed * 31 + index);
@@ -107,7 +111,8 @@ final class Rank {
     if (adapter == null && !servedNames.contains(model)) {
       model = servedNames.get(0);
     }
-    int[] ids = r.promptIds() != null ? r.promptIds() : Tokenizer.tokenize(r.prompt()).ids();
+    // As vLLM: a completion prompt gets the tokenizer's special tokens (BOS), a rendered chat has them already.
+    int[] ids = r.promptIds() != null ? r.promptIds() : tokenizer.encode(r.prompt(), !r.chat());
     int maxLen = config.maxModelLen();
     if (ids.length >= maxLen || r.maxTokens() != null && ids.length + r.maxTokens() > maxLen) {
       String what = r.chat() ? "messages" : "prompt";
@@ -120,7 +125,7 @@ final class Rank {
     int maxTokens = r.maxTokens() != null ? r.maxTokens() : maxLen - ids.length;
     TextGenerator.Output out;
     synchronized (random) {
-      out = TextGenerator.generate(config.mode(), r.echoSource(), maxTokens, r.maxTokens() != null,
+      out = TextGenerator.generate(tokenizer, config.mode(), r.echoSource(), maxTokens, r.maxTokens() != null,
           r.ignoreEos(), r.stop(), random);
     }
     long blocks = ((long) ids.length + out.tokens().size() + engine.blockSize() - 1) / engine.blockSize();
@@ -159,19 +164,23 @@ final class Rank {
     return root.toString();
   }
 
+  /** vLLM's {@code /tokenize}: special tokens by default for a prompt, not for messages (the template has them). */
   String tokenizeJson(JsonNode body) throws CompletionRequest.RequestException {
     String text;
+    boolean special;
     if (body.has("messages")) {
-      text = CompletionRequest.parse(body, true).prompt();
+      text = CompletionRequest.parse(body, true, tokenizer).prompt();
+      special = body.path("add_special_tokens").asBoolean(false);
     } else if (body.path("prompt").isTextual()) {
       text = body.get("prompt").asText();
+      special = body.path("add_special_tokens").asBoolean(true);
     } else {
       throw new CompletionRequest.RequestException(ApiError.badRequest("'prompt' (a string) or 'messages' is required.",
           "prompt"));
     }
     String model = body.path("model").asText(servedNames.get(0));
     checkModel(model);
-    Tokenizer.Tokens t = Tokenizer.tokenize(text);
+    Tokens t = tokenizer.tokenize(text, special);
     ObjectNode root = JSON.createObjectNode().put("count", t.size()).put("max_model_len", config.maxModelLen());
     ArrayNode tokens = root.putArray("tokens");
     for (int id : t.ids()) {
@@ -179,7 +188,7 @@ final class Rank {
     }
     if (body.path("return_token_strs").asBoolean(false)) {
       ArrayNode strs = root.putArray("token_strs");
-      t.texts().forEach(strs::add);
+      t.tokens().forEach(strs::add);
     } else {
       root.putNull("token_strs");
     }
@@ -194,13 +203,13 @@ final class Rank {
     if (input == null || input.isNull()) {
       throw new CompletionRequest.RequestException(ApiError.badRequest("'input' is required.", "input"));
     } else if (input.isTextual()) {
-      inputs.add(Tokenizer.tokenize(input.asText()).ids());
+      inputs.add(tokenizer.encode(input.asText(), true));
     } else if (input.isArray() && !input.isEmpty() && input.get(0).isIntegralNumber()) {
       inputs.add(ids(input));
     } else if (input.isArray()) {
       for (JsonNode item : input) {
         if (item.isTextual()) {
-          inputs.add(Tokenizer.tokenize(item.asText()).ids());
+          inputs.add(tokenizer.encode(item.asText(), true));
         } else if (item.isArray()) {
           inputs.add(ids(item));
         } else {

@@ -49,8 +49,8 @@ final class Sequence {
   volatile boolean cancelled;
   boolean done;
 
-  Sequence(String requestId, int[] promptIds, List<String> output, String finishReason, int maxTokensParam,
-      String adapter, Listener listener) {
+  Sequence(String requestId, int[] promptIds, List<String> output, int[] outputIds, String finishReason,
+      int maxTokensParam, String adapter, Listener listener) {
     this.requestId = requestId;
     this.promptLen = promptIds.length;
     this.output = output;
@@ -60,9 +60,7 @@ final class Sequence {
     this.listener = listener;
     this.tokens = new int[promptLen + output.size()];
     System.arraycopy(promptIds, 0, tokens, 0, promptLen);
-    for (int i = 0; i < output.size(); i++) {
-      tokens[promptLen + i] = Tokenizer.id(output.get(i));
-    }
+    System.arraycopy(outputIds, 0, tokens, promptLen, output.size());
   }
 
   int outputLen() {

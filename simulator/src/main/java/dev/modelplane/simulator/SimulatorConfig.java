@@ -4,7 +4,11 @@ import dev.modelplane.common.kvevents.EventLayout;
 import dev.modelplane.common.kvevents.KvEventsConfig;
 import dev.modelplane.common.servers.SimulatorFlags;
 import dev.modelplane.common.servers.VllmFlags;
+import dev.modelplane.common.tokenizer.ModelTokenizer;
+import dev.modelplane.common.tokenizer.TokenizerCache;
+import dev.modelplane.common.tokenizer.WordTokenizer;
 import dev.modelplane.simulator.physics.StepCostModel;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +20,9 @@ import picocli.CommandLine.Option;
  * Every setting of the simulator. Flag names and duration formats follow llm-d-inference-sim where the two overlap,
  * so a command line can be moved from one to the other; flags only we have are marked "(modelplane)" in their help.
  * Nullable latency fields mean "not given": the effective value comes from the preset, then the default.
- * Fluent setters are for tests and embedding. {@link SimulatorConfigCheck} checks a parsed configuration.
+ * Fluent setters are for tests and embedding. {@link SimulatorConfigCheck} checks a parsed configuration. It is one
+ * class, longer than most, because picocli fills every flag into a field of it and the effective values read them
+ * together; the model and hardware flags are a mixin of their own ({@link HardwareOptions}).
  */
 public final class SimulatorConfig {
   @Option(names = VllmFlags.PORT, description = "Port of rank 0; rank i listens on port+i (default ${DEFAULT-VALUE}).")
@@ -31,6 +37,11 @@ public final class SimulatorConfig {
   @Option(names = VllmFlags.SERVED_MODEL_NAME, arity = "1..*",
       description = "Names the API accepts for the base model; the first one labels the metrics.")
   List<String> servedModelNames = new ArrayList<>();
+
+  @Option(names = VllmFlags.TOKENIZER, paramLabel = "PATH", description = "Count, render chats and hash KV blocks with "
+      + "a Hugging Face tokenizer: a model directory (tokenizer.json, tokenizer_config.json) or a tokenizer.json "
+      + "(default: the word tokenizer).")
+  String tokenizer;
 
   @Option(names = SimulatorFlags.ACCEPT_ANY_MODEL,
       description = "Serve requests naming any model (not an adapter) with the base model, as llama.cpp's server and "
@@ -339,6 +350,11 @@ public final class SimulatorConfig {
     return maxCpuLoras == null ? maxLoras : maxCpuLoras;
   }
 
+  /** The tokenizer --tokenizer names (loaded once per process), else the word tokenizer; throws if it cannot load. */
+  public ModelTokenizer tokenizer() {
+    return tokenizer == null ? WordTokenizer.INSTANCE : TokenizerCache.shared().get(Path.of(tokenizer));
+  }
+
   /** Whether a request naming an unknown model is served by the base model. */
   public boolean acceptAnyModel() {
     return acceptAnyModel;
@@ -362,6 +378,7 @@ public final class SimulatorConfig {
   public SimulatorConfig port(int v) { port = v; return this; }
   public SimulatorConfig host(String v) { host = v; return this; }
   public SimulatorConfig acceptAnyModel(boolean v) { acceptAnyModel = v; return this; }
+  public SimulatorConfig tokenizer(String v) { tokenizer = v; return this; }
   public SimulatorConfig servedModelNames(List<String> v) { servedModelNames = new ArrayList<>(v); return this; }
   public SimulatorConfig preset(String v) { hardware.preset(v); return this; }
   public SimulatorConfig modelConfig(String v) { hardware.modelConfig(v); return this; }

@@ -1,6 +1,7 @@
 package dev.modelplane.simulator;
 
 import dev.modelplane.common.kvevents.KvEventsConfig;
+import dev.modelplane.common.tokenizer.TokenizerException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,6 +113,13 @@ final class SimulatorConfigCheck {
     }
     if (c.port < 0 || c.port + c.dataParallelSize - 1 > 65535) {
       p.add("--port out of range");
+    }
+    if (c.tokenizer != null) {
+      try {
+        c.tokenizer();
+      } catch (TokenizerException e) {
+        p.add("--tokenizer: " + e.getMessage());
+      }
     }
     for (Duration d : new Duration[] {c.timeToFirstToken, c.timeToFirstTokenStdDev, c.prefillOverhead,
         c.prefillTimePerToken, c.prefillTimeStdDev, c.interTokenLatency, c.interTokenLatencyStdDev, c.startupDuration,

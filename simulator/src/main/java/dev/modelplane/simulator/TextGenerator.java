@@ -1,13 +1,19 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.tokenizer.ModelTokenizer;
+import dev.modelplane.common.tokenizer.Tokens;
+import dev.modelplane.common.tokenizer.WordTokenizer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
  * Produces the output tokens of a request: in {@code echo} mode the prompt's text again, in {@code random} mode
  * words drawn from a fixed list with a seeded generator. Output is decided up front so the engine only has to
- * count tokens.
+ * count tokens. Tokens are the tokenizer's: their text is what is streamed, their ids what the KV cache hashes
+ * when output blocks fill up. With the word tokenizer a drawn word is one token; with a real one a word may be
+ * several, and the output is the first tokens of the drawn words.
  */
 final class TextGenerator {
   private static final String[] WORDS = ("the a model serves tokens quickly while the scheduler batches requests "
@@ -15,8 +21,8 @@ final class TextGenerator {
       + "decodes one token for each running sequence before new prompts are prefilled in chunks . adapters swap "
       + "in when a batch needs them , and blocks are evicted least recently used first .").split(" ");
 
-  /** The decided output: token texts and why generation stopped. */
-  record Output(List<String> tokens, String finishReason) {
+  /** The decided output: token texts, their ids, and why generation stopped. */
+  record Output(List<String> tokens, int[] ids, String finishReason) {
   }
 
   private TextGenerator() {
@@ -41,27 +47,35 @@ final class TextGenerator {
    * @param ignoreEos generate exactly {@code maxTokens}
    * @param stop stop strings; the output ends before the first one
    */
-  static Output generate(String mode, String echoSource, int maxTokens, boolean limited, boolean ignoreEos,
-      List<String> stop, SplittableRandom random) {
+  static Output generate(ModelTokenizer tokenizer, String mode, String echoSource, int maxTokens, boolean limited,
+      boolean ignoreEos, List<String> stop, SplittableRandom random) {
     List<String> tokens = new ArrayList<>();
+    int[] ids;
     String reason;
     if ("echo".equals(mode)) {
-      List<String> src = Tokenizer.split(echoSource);
-      if (src.isEmpty()) {
-        src = List.of(" ");
+      Tokens src = tokenizer.tokenize(echoSource, false);
+      if (src.size() == 0) {
+        src = space(tokenizer);
       }
       int n = ignoreEos ? maxTokens : Math.min(maxTokens, src.size());
+      ids = new int[n];
       for (int i = 0; i < n; i++) {
-        tokens.add(src.get(i % src.size()));
+        tokens.add(src.pieces().get(i % src.size()));
+        ids[i] = src.ids()[i % src.size()];
       }
       reason = n < src.size() || ignoreEos ? "length" : "stop";
     } else {
       int n = ignoreEos ? maxTokens : limited
           ? Math.max(1, Math.min(maxTokens, 1 + random.nextInt(Math.max(1, maxTokens))))
           : unlimitedLength(maxTokens, random);
+      StringBuilder words = new StringBuilder();
       for (int i = 0; i < n; i++) {
-        tokens.add(WORDS[random.nextInt(WORDS.length)] + " ");
+        words.append(WORDS[random.nextInt(WORDS.length)]).append(' ');
       }
+      Tokens drawn = tokenizer.tokenize(words.toString(), false);
+      n = Math.min(n, drawn.size());
+      tokens.addAll(drawn.pieces().subList(0, n));
+      ids = Arrays.copyOf(drawn.ids(), n);
       reason = n == maxTokens ? "length" : "stop";
     }
     if (!stop.isEmpty() && !ignoreEos) {
@@ -81,11 +95,21 @@ final class TextGenerator {
             if (kept.isEmpty()) {
               kept.add("");
             }
-            return new Output(kept, "stop");
+            // The token holding the stop string was generated: it keeps its id, as in vLLM.
+            return new Output(kept, Arrays.copyOf(ids, kept.size()), "stop");
           }
         }
       }
     }
-    return new Output(tokens, reason);
+    return new Output(tokens, ids, reason);
+  }
+
+  /**
+   * The output of an empty echo source: one space, as the tokenizer tokenizes it. The word tokenizer makes no token
+   * of whitespace alone, so its id of the text stands in.
+   */
+  private static Tokens space(ModelTokenizer tokenizer) {
+    Tokens t = tokenizer.tokenize(" ", false);
+    return t.size() == 1 ? t : new Tokens(new int[] {WordTokenizer.id(" ")}, List.of(" "), List.of(" "));
   }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class KvCacheTest {
 
   private static Sequence seq(int[] prompt, String adapter) {
-    return new Sequence("r", prompt, List.of(), "stop", 1, adapter, null);
+    return new Sequence("r", prompt, List.of(), new int[0], "stop", 1, adapter, null);
   }
 
   /** Gives {@code s} the blocks of {@code table} and caches its full blocks up to {@code tokens}. */

@@ -9,6 +9,7 @@ import dev.modelplane.common.kvevents.KvEventBatch;
 import dev.modelplane.common.kvevents.KvEventSubscriber;
 import dev.modelplane.common.kvevents.KvTopic;
 import dev.modelplane.common.kvevents.VllmBlockHasher;
+import dev.modelplane.common.tokenizer.WordTokenizer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -70,7 +71,7 @@ class KvEventsPublishingTest {
       // Joining after the request: the replay socket gives what was published before.
       try (KvEventSubscriber sub = new KvEventSubscriber("test", "kv@", heard)) {
         sub.add(new KvEventSubscriber.Source("sim", "tcp://127.0.0.1:" + pub, "tcp://127.0.0.1:" + replay));
-        int[] ids = Tokenizer.tokenize(prompt).ids();
+        int[] ids = WordTokenizer.INSTANCE.tokenize(prompt, true).ids();
         int promptBlocks = ids.length / 16;
         await().atMost(WAIT).until(() -> heard.stored("sim").stream().mapToInt(s -> s.blockHashes().length).sum()
             >= promptBlocks);

@@ -2,6 +2,7 @@ package dev.modelplane.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.modelplane.common.tokenizer.WordTokenizer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -54,8 +55,10 @@ class StepEngineTest {
   Sequence submit(StepEngine e, int[] prompt, int output) {
     Recorder r = new Recorder();
     recorders.add(r);
-    Sequence s = new Sequence("r" + recorders.size(), prompt, Collections.nCopies(output, "x "), "length", output,
-        null, r);
+    int[] outputIds = new int[output];
+    java.util.Arrays.fill(outputIds, WordTokenizer.id("x "));
+    Sequence s = new Sequence("r" + recorders.size(), prompt, Collections.nCopies(output, "x "), outputIds, "length",
+        output, null, r);
     assertThat(e.submit(s)).isNull();
     e.drainInbox();
     return s;

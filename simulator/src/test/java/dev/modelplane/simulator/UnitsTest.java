@@ -3,25 +3,26 @@ package dev.modelplane.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.modelplane.common.tokenizer.WordTokenizer;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** Pure units: durations, tokenizer, KV cache, latency model, flags. */
+/** Pure units: durations, output text, KV cache, latency model, flags. */
 class UnitsTest {
   @Test
   void randomAnswersWithoutMaxTokensAreChatSizedNotContextSized() {
     java.util.SplittableRandom random = new java.util.SplittableRandom(11);
     int[] lengths = java.util.stream.IntStream.range(0, 2000)
-        .map(i -> TextGenerator.generate("random", "", 4096, false, false, List.of(), random).tokens().size()).toArray();
+        .map(i -> TextGenerator.generate(WordTokenizer.INSTANCE, "random", "", 4096, false, false, List.of(), random).tokens().size()).toArray();
     assertThat(java.util.Arrays.stream(lengths).min().orElseThrow()).isPositive();
     assertThat(java.util.Arrays.stream(lengths).max().orElseThrow()).isLessThanOrEqualTo(4096);
     assertThat(java.util.Arrays.stream(lengths).average().orElseThrow()).isBetween(36.0, 44.0);
     assertThat(TextGenerator.unlimitedLength(5, random)).isBetween(1, 5);
     // With max_tokens the length stays uniform up to the limit.
     assertThat(java.util.stream.IntStream.range(0, 2000)
-        .map(i -> TextGenerator.generate("random", "", 1000, true, false, List.of(), random).tokens().size()).max()
+        .map(i -> TextGenerator.generate(WordTokenizer.INSTANCE, "random", "", 1000, true, false, List.of(), random).tokens().size()).max()
         .orElseThrow()).isGreaterThan(900);
   }
 
@@ -40,13 +41,6 @@ class UnitsTest {
         .hasMessageContaining("must not be negative");
     assertThatThrownBy(() -> new CommandLine(new SimulatorCommand()).parseArgs("--inter-token-latency", "-1s"))
         .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--inter-token-latency");
-  }
-
-  @Test
-  void tokenizerSplitsWordsAndPunctuationWithTrailingSpace() {
-    assertThat(Tokenizer.split("Hello, world! It's 42.")).containsExactly("Hello", ", ", "world", "! ", "It", "'",
-        "s ", "42", ".");
-    assertThat(Tokenizer.tokenize("same text").ids()).containsExactly(Tokenizer.tokenize("same text").ids());
   }
 
   @Test

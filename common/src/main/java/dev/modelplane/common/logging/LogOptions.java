@@ -16,8 +16,8 @@ public final class LogOptions {
 
   @Option(names = "--log-level", defaultValue = "info", paramLabel = "LEVELS", converter = LogLevels.Converter.class,
       description = "A level (trace, debug, info, warn, error, off), then LOGGER=LEVEL overrides, comma-separated, "
-          + "e.g. info,dev.modelplane.router=debug. io.fabric8, io.javaoperatorsdk, io.netty, io.vertx and io.grpc "
-          + "stay at warn unless named. Default: ${DEFAULT-VALUE}.")
+          + "e.g. info,dev.modelplane.router=debug. io.fabric8, io.javaoperatorsdk, io.netty, io.vertx, io.grpc and "
+          + "ai.djl stay at warn unless named. Default: ${DEFAULT-VALUE}.")
   LogLevels levels = LogLevels.DEFAULT;
 
   /** The format asked for. */

@@ -23,9 +23,9 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * levels name them. Without a call, {@link DefaultLogConfigurator} sets up key=value at INFO the same way.
  */
 public final class LogSetup {
-  /** Logger prefixes kept at WARN unless named: Kubernetes client, JOSDK, Netty, Vert.x, gRPC. */
+  /** Logger prefixes kept at WARN unless named: Kubernetes client, JOSDK, Netty, Vert.x, gRPC, DJL (tokenizers). */
   public static final List<String> QUIET_LIBRARIES =
-      List.of("io.fabric8", "io.javaoperatorsdk", "io.netty", "io.vertx", "io.grpc");
+      List.of("io.fabric8", "io.javaoperatorsdk", "io.netty", "io.vertx", "io.grpc", "ai.djl");
 
   private static final String APPENDER = "modelplane";
 

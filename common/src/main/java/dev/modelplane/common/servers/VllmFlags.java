@@ -41,6 +41,7 @@ public final class VllmFlags {
   public static final String SERVED_MODEL_NAME = "--served-model-name";
   public static final String SPECULATIVE_CONFIG = "--speculative-config";
   public static final String TENSOR_PARALLEL_SIZE = "--tensor-parallel-size";
+  public static final String TOKENIZER = "--tokenizer";
   public static final String TP = "-tp";
   public static final String UVICORN_LOG_LEVEL = "--uvicorn-log-level";
 

@@ -41,6 +41,7 @@ class LogSetupTest {
       router.atWarn().addKeyValue("status", 503).log("upstream failed");
     }
     LoggerFactory.getLogger("io.fabric8.Client").info("library chatter");
+    LoggerFactory.getLogger("ai.djl.util.Platform").info("tokenizer library chatter");
     LoggerFactory.getLogger("io.netty.Pool").warn("library warning");
     assertThat(lines()).hasSize(4);
     assertThat(lines()[0]).matches("ts=\\S+ level=DEBUG logger=Router msg=\"pool synced\" pool=p");
