@@ -15,7 +15,9 @@ public sealed interface KvEvent {
    * @param blockHashes the new blocks' hashes, first to last
    * @param parentBlockHash the hash of the block before the first one, or null when the first block starts the
    *     sequence
-   * @param tokenIds every token of the new blocks, concatenated ({@code blockHashes.length * blockSize} of them)
+   * @param tokenIds every token of the new blocks, concatenated ({@code blockHashes.length * blockSize} of them);
+   *     unsigned 32-bit values held in an {@code int} (a real vocabulary is far smaller, but llm-d-inference-sim's
+   *     stand-in tokenizer uses the whole range)
    * @param blockSize tokens per block
    * @param loraId the adapter's numeric id, or null for the base model
    * @param medium where the blocks live ({@code "GPU"}, or a CPU/disk tier), or null

@@ -83,7 +83,7 @@ public final class KvEventCodec {
     key(p, layout, "token_ids");
     p.packArrayHeader(s.tokenIds().length);
     for (int t : s.tokenIds()) {
-      p.packInt(t);
+      p.packLong(Integer.toUnsignedLong(t));
     }
     key(p, layout, "block_size");
     p.packInt(s.blockSize());
@@ -411,7 +411,7 @@ public final class KvEventCodec {
       int[] out = new int[n];
       for (int i = 0; i < n; i++) {
         long t = u.unpackLong();
-        if (t < 0 || t > Integer.MAX_VALUE) {
+        if (t < 0 || t > 0xffff_ffffL) {
           throw new MalformedEventException("token id " + t + " out of range");
         }
         out[i] = (int) t;

@@ -42,6 +42,7 @@ public final class VllmBlockHasher {
 
   /**
    * The digest of the block {@code tokens[from, from + blockSize)} after the block whose digest is {@code parent}.
+   * Token ids are read as unsigned 32-bit values.
    *
    * @param parent the previous block's digest, or null for the first block
    * @param extraKeys the block's extra keys, or null when it has none
@@ -50,7 +51,7 @@ public final class VllmBlockHasher {
     cbor.reset();
     cbor.arrayHeader(3).byteString(parent == null ? seedDigest : parent).arrayHeader(blockSize);
     for (int i = from; i < from + blockSize; i++) {
-      cbor.unsigned(tokens[i]);
+      cbor.unsigned(Integer.toUnsignedLong(tokens[i]));
     }
     if (extraKeys == null) {
       cbor.nil();

@@ -160,6 +160,19 @@ class KvEventCodecTest {
   }
 
   @Test
+  void tokenIdsUseTheWholeUnsigned32BitRange() throws Exception {
+    int big = (int) 4_000_000_000L;
+    KvEventBatch batch = new KvEventBatch(1, List.of(new BlockStored(new long[] {1}, null, new int[] {big, 7}, 2,
+        null, "GPU", null, null, null)), 0);
+    byte[] bytes = KvEventCodec.encode(batch, EventLayout.ARRAY);
+    assertThat(HexFormat.of().formatHex(bytes)).contains("92ceee6b280007"); // uint32 4e9, then fixint 7
+    assertThat(((BlockStored) KvEventCodec.decode(bytes).events().getFirst()).tokenIds()).containsExactly(big, 7);
+    assertRefused(pack(p -> p.packArrayHeader(2).packDouble(1).packArrayHeader(1).packArrayHeader(4)
+        .packString("BlockStored").packArrayHeader(0).packNil().packArrayHeader(1).packLong(1L << 32)),
+        "token id 4294967296 out of range");
+  }
+
+  @Test
   void extraKeysOfAnUnencodableTypeAreRefusedWhenWriting() {
     KvEventBatch batch = new KvEventBatch(1, List.of(new BlockStored(new long[] {1}, null, new int[] {1}, 1, null,
         "GPU", null, List.of(List.of(1.5)), 0)), 0);

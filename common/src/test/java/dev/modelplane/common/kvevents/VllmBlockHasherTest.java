@@ -52,6 +52,14 @@ class VllmBlockHasherTest {
   }
 
   @Test
+  void tokenIdsAreHashedAsUnsigned() {
+    // cbor2: 1a ee6b2800 for 4,000,000,000
+    byte[] digest = new VllmBlockHasher("42").hashBlock(null, new int[] {(int) 4_000_000_000L}, 0, 1, null);
+    assertThat(HEX.formatHex(digest))
+        .isEqualTo("7929e3d839aa9d1c273accf48f0e813693a0c5046e5e432c99f41e443e1f886a");
+  }
+
+  @Test
   void withoutASeedTwoHashersDisagree() {
     int[] tokens = {1, 2, 3, 4};
     assertThat(new VllmBlockHasher(null).hashPrompt(tokens, 4, null, null)[0])
