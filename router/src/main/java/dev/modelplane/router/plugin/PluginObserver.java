@@ -14,23 +14,23 @@ public interface PluginObserver {
   default void disaggDecision(String targetModel, String decision) {
   }
 
-  /** The precise prefix index of {@code pool} read a batch of KV-cache events. */
+  /** The precise prefix index of {@code pool} read a batch of a model server's KV-cache events. */
   default void kvEventBatch(String pool) {
   }
 
-  /** ... and in it an event of {@code type} ({@code BlockStored}, {@code BlockRemoved}, …). */
+  /** The precise prefix index of {@code pool} read an event of {@code type} ({@code BlockStored}, …). */
   default void kvEvent(String pool, String type) {
   }
 
-  /** ... and left {@code events} of them out of the index for {@code reason}. */
+  /** The precise prefix index of {@code pool} left {@code events} events (or blocks) out, for {@code reason}. */
   default void kvEventsSkipped(String pool, String reason, long events) {
   }
 
-  /** A server's batches that were lost for good (neither received nor replayed). */
+  /** {@code batches} of a server's batches were lost for good (neither received nor replayed). */
   default void kvEventBatchesLost(String pool, long batches) {
   }
 
-  /** A message from a server that was not an event batch. */
+  /** A message from a server was not an event batch. */
   default void kvEventMalformed(String pool) {
   }
 

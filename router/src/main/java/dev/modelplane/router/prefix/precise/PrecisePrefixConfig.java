@@ -31,7 +31,7 @@ public record PrecisePrefixConfig(int blockSize, String hashSeed, String zmqEndp
     boolean discoverPods, int socketPort, int replayPort, int indexSize, int podCacheSize,
     boolean speculativeIndexing, Duration speculativeTtl) {
 
-  /** Block keys per pool: about 300 bytes each with one endpoint, so some 150 MB when full. */
+  /** Block keys per pool: about 330 bytes of heap each with one endpoint, so some 165 MB when full. */
   public static final int DEFAULT_INDEX_SIZE = 500_000;
 
   public static final PrecisePrefixConfig DEFAULT = new PrecisePrefixConfig(16, "", "tcp://*:5557", "kv@", true,

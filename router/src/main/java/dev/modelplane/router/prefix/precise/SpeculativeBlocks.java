@@ -92,7 +92,10 @@ final class SpeculativeBlocks {
     return out;
   }
 
-  /** {@code m} without {@code pod}'s mark (only the one expiring at {@code expires} unless {@code any}); null if empty. */
+  /**
+   * {@code m} without {@code pod}'s mark (only the one expiring at {@code expires} unless {@code any}); null when
+   * none is left.
+   */
   private static Mark[] without(Mark[] m, EndpointId pod, long expires, boolean any) {
     Mark[] out = Arrays.stream(m).filter(x -> !(x.pod().equals(pod) && (any || x.expiresNanos() == expires)))
         .toArray(Mark[]::new);

@@ -35,8 +35,8 @@ final class WordTokenizer implements PromptTokenizer {
   }
 
   static int[] words(String text) {
-    return text.isBlank() ? new int[0] : java.util.Arrays.stream(text.trim().split("\\s+")).mapToInt(WordTokenizer::token)
-        .toArray();
+    return text.isBlank() ? new int[0]
+        : java.util.Arrays.stream(text.trim().split("\\s+")).mapToInt(WordTokenizer::token).toArray();
   }
 
   private static int[] chat(byte[] body) {
