@@ -12,7 +12,9 @@ import dev.modelplane.router.gateway.AccessLog;
 import dev.modelplane.router.gateway.GatewayServer;
 import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.plugin.PluginEnvironment;
+import dev.modelplane.router.plugin.PromptTokenizer;
 import dev.modelplane.router.pool.EndpointListener;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
@@ -20,6 +22,7 @@ import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.pool.StaticEndpoints;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
+import dev.modelplane.router.prefix.precise.PrecisePrefixCacheScorer;
 import dev.modelplane.router.request.RequestDirector;
 import io.grpc.ManagedChannel;
 import io.vertx.core.Vertx;
@@ -59,6 +62,14 @@ public final class Router implements AutoCloseable {
   private volatile String lastSyncState = "";
 
   public Router(RouterOptions options) {
+    this(options, PromptTokenizer.NONE);
+  }
+
+  /**
+   * @param tokenizer the model servers' tokenizers, for {@code precise-prefix-cache-scorer} (without one it scores
+   *     from the approximate prefix index)
+   */
+  public Router(RouterOptions options, PromptTokenizer tokenizer) {
     this.options = options;
     // epoll where the native library loads (Linux x86_64/aarch64), NIO elsewhere or with -Dmodelplane.transport=nio.
     this.vertx = Vertx.vertx(new VertxOptions()
@@ -68,7 +79,8 @@ public final class Router implements AutoCloseable {
     this.flowExecutor = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon()
         .name("flow-control").unstarted(r));
     this.metrics = new RouterMetrics(pools, System::nanoTime, options.metricsStaleness().toNanos());
-    PluginEnvironment env = new PluginEnvironment(System::nanoTime, ThreadLocalRandom::current, learner, metrics);
+    PluginEnvironment env = new PluginEnvironment(System::nanoTime, ThreadLocalRandom::current, learner, metrics,
+        tokenizer);
     String yaml = options.configYaml() == null ? ConfigLoader.DEFAULT_CONFIG : options.configYaml();
     this.setup = new ConfigLoader(PluginRegistry.builtIn(), env, metrics).load(yaml);
     metrics.labels.knownModels(this::servedByPools);
@@ -91,6 +103,14 @@ public final class Router implements AutoCloseable {
     this.scraper = new MetricsScraper(vertx, setup.metricsExtractor(), options.scrape(), System::nanoTime,
         director::poolUpdated);
     pools.addListener(scraper);
+    for (Plugin p : setup.plugins().values()) {
+      if (p instanceof EndpointListener listener) {
+        pools.addListener(listener); // e.g. the precise prefix scorer reads each endpoint's KV-cache events
+      }
+      if (p instanceof PrecisePrefixCacheScorer precise) {
+        metrics.precisePrefixIndexes(precise::statuses);
+      }
+    }
     ApproxPrefixCacheProducer producer = setup.prefixProducer();
     if (producer != null) {
       pools.addListener(new EndpointListener() {
@@ -274,6 +294,11 @@ public final class Router implements AutoCloseable {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.atWarn().addKeyValue("error", e.toString()).log("shutdown incomplete");
+    }
+    for (Plugin p : setup.plugins().values()) {
+      if (p instanceof AutoCloseable c) {
+        closeQuietly(c);
+      }
     }
     learner.shutdownNow();
     flowExecutor.shutdownNow();

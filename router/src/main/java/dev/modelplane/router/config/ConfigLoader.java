@@ -20,6 +20,7 @@ import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.plugin.PluginEnvironment;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.PrefixCacheScorer;
+import dev.modelplane.router.prefix.precise.PrecisePrefixCacheScorer;
 import dev.modelplane.router.scheduling.Filter;
 import dev.modelplane.router.scheduling.LifecyclePlugins;
 import dev.modelplane.router.scheduling.Picker;
@@ -42,7 +43,8 @@ import java.util.Map;
  * profiles, one {@code default} profile gets every filter, scorer and picker; with one profile and no handler, a
  * {@code single-profile-handler} is added; a profile without a picker gets the first declared picker, else a
  * {@code max-score-picker}; scorer weights default to 1; a {@code prefix-cache-scorer} without its producer gets an
- * {@code approx-prefix-cache-producer}; the saturation detector defaults to {@code utilization-detector}.
+ * {@code approx-prefix-cache-producer}, and so does a {@code precise-prefix-cache-scorer}, which falls back on it
+ * while no server's events are indexed; the saturation detector defaults to {@code utilization-detector}.
  */
 public final class ConfigLoader {
   /**
@@ -118,7 +120,7 @@ public final class ConfigLoader {
     }
     ApproxPrefixCacheProducer producer = inst.first(ApproxPrefixCacheProducer.class);
     boolean usesPrefixScorer = profiles.values().stream().flatMap(p -> p.scorers().stream())
-        .anyMatch(w -> w.scorer() instanceof PrefixCacheScorer);
+        .anyMatch(w -> w.scorer() instanceof PrefixCacheScorer || w.scorer() instanceof PrecisePrefixCacheScorer);
     if (producer == null && usesPrefixScorer) {
       producer = (ApproxPrefixCacheProducer) inst.add(new PluginSpec(ApproxPrefixCacheProducer.TYPE,
           ApproxPrefixCacheProducer.TYPE, prefixScorerParameters(specs)));

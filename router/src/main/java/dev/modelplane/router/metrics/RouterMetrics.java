@@ -12,12 +12,16 @@ import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
 import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.prefix.precise.PoolIndex;
 import dev.modelplane.router.scheduling.SchedulerObserver;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -102,6 +106,31 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
       "Client connections closed by the gateway: idle keep-alive (idle), request not read in time (request_read), "
           + "streamed response left unread (not_reading).", "reason");
 
+  // Precise prefix index (KV-cache events)
+  private final CounterFamily kvEventBatches = registry.counter("modelplane_router_kv_event_batches_total",
+      "Batches of KV-cache events the precise prefix index read, per pool.", "pool");
+  private final CounterFamily kvEvents = registry.counter("modelplane_router_kv_events_total",
+      "KV-cache events the precise prefix index read, by type (BlockStored, BlockRemoved, AllBlocksCleared, Unknown).",
+      "pool", "type");
+  private final CounterFamily kvEventsSkipped = registry.counter("modelplane_router_kv_events_skipped_total",
+      "KV-cache events (or removed blocks, for unknown_block) left out of the precise prefix index, by reason: "
+          + "unknown_parent (the parent block was never indexed), block_size (not tokenProcessorConfig.blockSize), "
+          + "kv_cache_group, medium, inconsistent, unknown_block, unknown_pod (central mode).", "pool", "reason");
+  private final CounterFamily kvEventBatchesLost = registry.counter("modelplane_router_kv_event_batches_lost_total",
+      "Batches of KV-cache events missed for good (a gap in a server's sequence numbers the replay did not fill).",
+      "pool");
+  private final CounterFamily kvEventMalformed = registry.counter("modelplane_router_kv_event_malformed_total",
+      "Messages on a KV-cache event socket that were not an event batch.", "pool");
+  private final CounterFamily kvBlockHashes = registry.counter("modelplane_router_kv_block_hash_checks_total",
+      "Stored blocks whose server hash equals (agree) or differs from (disagree) the router's sha256_cbor key: "
+          + "agree means the server runs sha256_cbor with PYTHONHASHSEED equal to hashSeed.", "pool", "result");
+  private final CounterFamily precisePrefixFallbacks = registry.counter(
+      "modelplane_router_precise_prefix_fallbacks_total",
+      "Requests the precise prefix scorer scored from the approximate index, by reason: no_events (the pool's index "
+          + "is not fed), no_tokenizer (no tokenizer for the model), prompt (an API or prompt it does not tokenize).",
+      "pool", "reason");
+  private final List<Supplier<List<PoolIndex.Status>>> preciseIndexes = new CopyOnWriteArrayList<>();
+
   public final CounterFamily inflightRejections = registry.counter("modelplane_router_inflight_bytes_rejections_total",
       "Requests refused (429) because the request bytes in flight reached --max-inflight-request-bytes.");
 
@@ -131,6 +160,22 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
     registry.gaugeAtScrape("modelplane_router_inflight_request_bytes",
         "Request body bytes held by the router (being received, queued in flow control or in progress).",
         out -> out.set(inflightBytes.getAsLong()));
+    registry.gaugeAtScrape("modelplane_router_prefix_index_mode",
+        "Which prefix index the precise prefix scorer scores a pool from: 1 for the mode in use (precise: the "
+            + "servers' KV-cache events; approximate: the router's own routing history), 0 for the other.",
+        out -> preciseStatuses().forEach(s -> {
+          out.set(s.precise() ? 1 : 0, s.pool(), "precise");
+          out.set(s.precise() ? 0 : 1, s.pool(), "approximate");
+        }), "pool", "mode");
+    registry.gaugeAtScrape("modelplane_router_precise_prefix_index_blocks",
+        "Distinct KV blocks in a pool's precise prefix index.",
+        out -> preciseStatuses().forEach(s -> out.set(s.keys(), s.pool())), "pool");
+    registry.gaugeAtScrape("modelplane_router_precise_prefix_index_entries",
+        "(block, endpoint) entries in a pool's precise prefix index.",
+        out -> preciseStatuses().forEach(s -> out.set(s.entries(), s.pool())), "pool");
+    registry.gaugeAtScrape("modelplane_router_precise_prefix_speculative_entries",
+        "Speculative (block, endpoint) guesses queued in a pool's precise prefix index.",
+        out -> preciseStatuses().forEach(s -> out.set(s.speculative(), s.pool())), "pool");
     registry.gaugeAtScrape("inference_extension_flow_control_queue_size", "Requests queued in flow control.",
         out -> flowQueues(out, 0), "fairness_id", "priority", "inference_pool");
     registry.gaugeAtScrape("inference_extension_flow_control_queue_bytes", "Bytes queued in flow control.",
@@ -143,6 +188,15 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
       flows.forEach((fairness, sizes) -> byLabel.merge(MetricLabels.fairness(fairness), sizes[column], Long::sum));
       byLabel.forEach((label, v) -> out.set(v, label, String.valueOf(prio), pool));
     }));
+  }
+
+  /** Adds a precise prefix scorer's per-pool indexes to the {@code modelplane_router_precise_prefix_*} gauges. */
+  public void precisePrefixIndexes(Supplier<List<PoolIndex.Status>> statuses) {
+    preciseIndexes.add(statuses);
+  }
+
+  private List<PoolIndex.Status> preciseStatuses() {
+    return preciseIndexes.stream().flatMap(s -> s.get().stream()).toList();
   }
 
   /** Where {@code modelplane_router_inflight_request_bytes} reads the bytes in flight from. */
@@ -218,6 +272,41 @@ public final class RouterMetrics implements SchedulerObserver, PluginObserver {
   @Override
   public void disaggDecision(String targetModel, String decision) {
     disaggDecisions.inc(labels.model(targetModel), decision);
+  }
+
+  @Override
+  public void kvEventBatch(String pool) {
+    kvEventBatches.inc(pool);
+  }
+
+  @Override
+  public void kvEvent(String pool, String type) {
+    kvEvents.inc(pool, type);
+  }
+
+  @Override
+  public void kvEventsSkipped(String pool, String reason, long events) {
+    kvEventsSkipped.add(events, pool, reason);
+  }
+
+  @Override
+  public void kvEventBatchesLost(String pool, long batches) {
+    kvEventBatchesLost.add(batches, pool);
+  }
+
+  @Override
+  public void kvEventMalformed(String pool) {
+    kvEventMalformed.inc(pool);
+  }
+
+  @Override
+  public void kvBlockHashes(String pool, boolean agree, long blocks) {
+    kvBlockHashes.add(blocks, pool, agree ? "agree" : "disagree");
+  }
+
+  @Override
+  public void precisePrefixFallback(String pool, String reason) {
+    precisePrefixFallbacks.inc(pool, reason);
   }
 
   @Override

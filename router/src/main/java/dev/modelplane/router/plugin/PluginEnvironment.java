@@ -14,9 +14,20 @@ import java.util.random.RandomGenerator;
  * @param random randomness for pickers
  * @param background executor for asynchronous learning (prefix index)
  * @param observer receives prefix matches and P/D decisions (the router's metrics)
+ * @param tokenizer the model servers' tokenizers, for plugins that need a prompt's exact token ids
  */
 public record PluginEnvironment(LongSupplier nanoClock, Supplier<RandomGenerator> random, Executor background,
-    PluginObserver observer) {
+    PluginObserver observer, PromptTokenizer tokenizer) {
+
+  public PluginEnvironment {
+    tokenizer = tokenizer == null ? PromptTokenizer.NONE : tokenizer;
+  }
+
+  /** An environment without tokenizers. */
+  public PluginEnvironment(LongSupplier nanoClock, Supplier<RandomGenerator> random, Executor background,
+      PluginObserver observer) {
+    this(nanoClock, random, background, observer, PromptTokenizer.NONE);
+  }
 
   /** Real clock, thread-local randomness, learning on the calling thread, nothing observed. For tests and tools. */
   public static PluginEnvironment direct() {

@@ -8,6 +8,7 @@ import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.pool.Endpoint;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.prefix.precise.PoolIndex;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +36,8 @@ class RouterMetricsFormatTest {
     String promtool = promtool();
     String text = populated();
     assertThat(text).contains("inference_objective_request_total{model_name=\"we\\\"ird\\\\na\\nme\"")
+        .contains("modelplane_router_prefix_index_mode{mode=\"precise\",pool=\"ns/pool-a\"} 1.0")
+        .contains("modelplane_router_prefix_index_mode{mode=\"approximate\",pool=\"ns/pool-b\"} 1.0")
         .contains("# TYPE inference_objective_request_total counter")
         .doesNotContain("_total_total").doesNotContain("_created");
     Path file = Files.writeString(dir.resolve("metrics.txt"), text, StandardCharsets.UTF_8);
@@ -79,6 +82,16 @@ class RouterMetricsFormatTest {
     m.filtered(filter, 3, 1);
     m.prefixMatched(10, 40);
     m.disaggDecisions.inc("m", "prefill-decode");
+    m.kvEventBatch("ns/pool-a");
+    m.kvEvent("ns/pool-a", "BlockStored");
+    m.kvEventsSkipped("ns/pool-a", "unknown_parent", 2);
+    m.kvEventBatchesLost("ns/pool-a", 3);
+    m.kvEventMalformed("");
+    m.kvBlockHashes("ns/pool-a", true, 4);
+    m.kvBlockHashes("ns/pool-a", false, 0);
+    m.precisePrefixFallback("ns/pool-b", "no_events");
+    m.precisePrefixIndexes(() -> List.of(new PoolIndex.Status("ns/pool-a", true, 3, 5, 1),
+        new PoolIndex.Status("ns/pool-b", false, 0, 0, 0)));
     FlowController.Observer observer = m.flowObserver("ns/pool-a");
     observer.outcome("f", 0, FlowOutcome.DISPATCHED, 3_000_000);
     observer.saturation(0.25);
