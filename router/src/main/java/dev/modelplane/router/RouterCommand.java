@@ -2,15 +2,18 @@ package dev.modelplane.router;
 
 import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
+import dev.modelplane.common.tokenizer.TokenizerCache;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.datalayer.MetricsScraper;
 import dev.modelplane.router.extproc.GrpcTls;
 import dev.modelplane.router.metrics.MetricsAccess;
+import dev.modelplane.router.plugin.PromptTokenizer;
 import dev.modelplane.router.plugin.Quantities;
 import dev.modelplane.router.pool.KubernetesDiscovery;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.request.RequestLimits;
 import dev.modelplane.router.scheduling.RequestJson;
+import dev.modelplane.router.tokenize.ModelTokenizers;
 import dev.modelplane.router.gateway.GatewayOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -201,6 +204,11 @@ public final class RouterCommand implements Callable<Integer> {
   @Option(names = "--disable-endpoint-subset-filter", description = "Ignore the proxy's subset hint.")
   boolean disableSubsetFilter;
 
+  @Option(names = "--tokenizer", description = "The tokenizer of a model, for precise-prefix-cache-scorer: "
+      + "MODEL=SOURCE, or SOURCE for every model without its own; SOURCE is a model directory, a tokenizer.json or "
+      + "'word' (the simulator's). Repeatable.")
+  List<String> tokenizers = new ArrayList<>();
+
   @Option(names = "--debug", description = "Debug logging of the router (adds dev.modelplane.router=debug to "
       + "--log-level).")
   boolean debug;
@@ -253,6 +261,13 @@ public final class RouterCommand implements Callable<Integer> {
     gie.announce(!pools.isEmpty() || allPools);
     if (endpoints == null && pools.isEmpty() && !allPools) {
       System.err.println("router: give --endpoints host:port,… (static mode) or --pool/--all-pools (Kubernetes)");
+      return 2;
+    }
+    PromptTokenizer tokenizer;
+    try {
+      tokenizer = ModelTokenizers.parse(tokenizers, TokenizerCache.shared());
+    } catch (IllegalArgumentException e) {
+      System.err.println("router: " + e.getMessage());
       return 2;
     }
     if (!failureMode.equals("FailOpen") && !failureMode.equals("FailClose")) {
@@ -319,7 +334,7 @@ public final class RouterCommand implements Callable<Integer> {
       return 2;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Router router = new Router(options);
+    Router router = new Router(options, tokenizer);
     if (gie.metricsAuth()) {
       router.protectMetrics(MetricsAccess.kubernetes(client, Duration.ofMinutes(1)));
     }

@@ -2,6 +2,7 @@ package dev.modelplane.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.common.tokenizer.ChatMessage;
+import dev.modelplane.common.tokenizer.ChatRequests;
 import dev.modelplane.common.tokenizer.ChatTemplateException;
 import dev.modelplane.common.tokenizer.ModelTokenizer;
 import java.util.ArrayList;
@@ -24,16 +25,11 @@ record CompletionRequest(boolean chat, String model, String prompt, String echoS
     String echo;
     int[] ids = null;
     if (chat) {
-      JsonNode messages = body.get("messages");
-      if (messages == null || !messages.isArray() || messages.isEmpty()) {
-        throw new RequestException(ApiError.badRequest("'messages' must be a non-empty array.", "messages"));
-      }
-      List<ChatMessage> list = new ArrayList<>();
-      for (JsonNode m : messages) {
-        if (!m.isObject() || !m.path("role").isTextual()) {
-          throw new RequestException(ApiError.badRequest("Each message needs a string 'role'.", "messages"));
-        }
-        list.add(new ChatMessage(m.get("role").asText(), content(m.get("content"))));
+      List<ChatMessage> list;
+      try {
+        list = ChatRequests.messages(body);
+      } catch (IllegalArgumentException e) {
+        throw new RequestException(ApiError.badRequest(e.getMessage(), "messages"));
       }
       try {
         prompt = tokenizer.renderChat(list, true);
@@ -110,29 +106,6 @@ record CompletionRequest(boolean chat, String model, String prompt, String echoS
     }
     return new CompletionRequest(chat, model, prompt, echo, ids, maxTokens, stream, includeUsage, stop,
         bool(body, "ignore_eos"));
-  }
-
-  private static String content(JsonNode c) throws RequestException {
-    if (c == null || c.isNull()) {
-      return "";
-    }
-    if (c.isTextual()) {
-      return c.asText();
-    }
-    if (c.isArray()) {
-      StringBuilder sb = new StringBuilder();
-      for (JsonNode part : c) {
-        if (part.path("type").asText("").equals("text")) {
-          if (!sb.isEmpty()) {
-            sb.append(' ');
-          }
-          sb.append(part.path("text").asText(""));
-        }
-      }
-      return sb.toString();
-    }
-    throw new RequestException(ApiError.badRequest("Message 'content' must be a string or a list of parts.",
-        "messages"));
   }
 
   static String text(JsonNode body, String field) throws RequestException {
