@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -72,6 +74,35 @@ public final class AcceptedJson {
    * A completions {@code prompt} as text: a string as is, an array's strings joined by spaces (token ids and other
    * values skipped); "" otherwise.
    */
+  /**
+   * A completions prompt given as token ids ({@code [1, 2, 3]}, or a batch of one, {@code [[1, 2, 3]]}), or null for
+   * any other prompt. Ids are read as unsigned 32-bit values.
+   */
+  static int[] promptTokenIds(byte[] body) {
+    JsonNode prompt;
+    try {
+      JsonNode root = new ObjectMapper(CHECKED).readTree(body);
+      prompt = root == null ? null : root.get("prompt");
+    } catch (IOException e) {
+      return null;
+    }
+    if (prompt != null && prompt.isArray() && prompt.size() == 1 && prompt.get(0).isArray()) {
+      prompt = prompt.get(0);
+    }
+    if (prompt == null || !prompt.isArray() || prompt.isEmpty()) {
+      return null;
+    }
+    int[] ids = new int[prompt.size()];
+    for (int i = 0; i < ids.length; i++) {
+      JsonNode t = prompt.get(i);
+      if (!t.canConvertToLong() || !t.isIntegralNumber() || t.longValue() < 0 || t.longValue() > 0xffff_ffffL) {
+        return null;
+      }
+      ids[i] = (int) t.longValue();
+    }
+    return ids;
+  }
+
   static String promptText(byte[] body) {
     String text = "";
     try (JsonParser p = CHECKED.createParser(body)) {

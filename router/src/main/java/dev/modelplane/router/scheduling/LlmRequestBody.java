@@ -90,6 +90,11 @@ public final class LlmRequestBody {
   }
 
   /** {@code cache_salt}, isolating prefix caches between tenants; empty when absent. */
+  /** A completions prompt given as token ids, which need no tokenizer; null for any other prompt or API. */
+  public int[] promptTokenIds() {
+    return api == Api.COMPLETIONS ? AcceptedJson.promptTokenIds(raw) : null;
+  }
+
   public String cacheSalt() {
     return fields.cacheSalt();
   }

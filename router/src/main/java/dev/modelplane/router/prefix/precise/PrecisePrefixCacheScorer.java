@@ -129,7 +129,8 @@ public final class PrecisePrefixCacheScorer extends NamedPlugin implements Score
       return new RequestKeys(null, "no_events");
     }
     LlmRequestBody body = request.body();
-    PromptTokenizer.Prompt prompt = body == null ? null : switch (body.api()) {
+    int[] given = body == null ? null : body.promptTokenIds();
+    PromptTokenizer.Prompt prompt = body == null || given != null ? null : switch (body.api()) {
       case COMPLETIONS -> {
         byte[] text = body.userInputBytes();
         yield text.length == 0 ? null : new PromptTokenizer.Completion(new String(text, StandardCharsets.UTF_8));
@@ -137,11 +138,12 @@ public final class PrecisePrefixCacheScorer extends NamedPlugin implements Score
       case CHAT_COMPLETIONS -> new PromptTokenizer.Chat(body.raw());
       default -> null;
     };
-    if (prompt == null) {
+    if (prompt == null && given == null) {
       return new RequestKeys(null, "prompt");
     }
     String model = request.targetModel();
-    int[] tokens = environment.tokenizer().tokenize(model, prompt);
+    // Token ids in the request are what the server hashes: no tokenizer needed.
+    int[] tokens = given != null ? given : environment.tokenizer().tokenize(model, prompt);
     if (tokens == null) {
       if (warnedTokenizer.compareAndSet(false, true)) {
         LOG.atWarn().addKeyValue("model", model).log("precise-prefix-cache-scorer: no tokenizer for the model; "
