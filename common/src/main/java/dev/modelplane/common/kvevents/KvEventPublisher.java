@@ -61,6 +61,7 @@ public final class KvEventPublisher implements AutoCloseable {
     pub = context.createSocket(SocketType.PUB);
     pub.setSndHWM(config.hwm());
     pub.setLinger(500);
+    pub.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
     if (ZmqEndpoint.binds(config.endpoint())) {
       pub.bind(ZmqEndpoint.onHost(config.endpoint(), host));
     } else {

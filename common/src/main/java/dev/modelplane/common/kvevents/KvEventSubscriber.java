@@ -31,6 +31,11 @@ public final class KvEventSubscriber implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KvEventSubscriber.class);
   private static final int POLL_MILLIS = 50;
   private static final int REPLAY_TIMEOUT_MILLIS = 2_000;
+  /**
+   * How long a connecting socket waits for the ZeroMQ handshake before it reconnects. JeroMQ's default (30 s) lets a
+   * connection whose handshake stalled (a few in a hundred fresh ones) stay dead that long.
+   */
+  static final int HANDSHAKE_MILLIS = 1_000;
 
   /**
    * Where events come from.
@@ -161,12 +166,14 @@ public final class KvEventSubscriber implements AutoCloseable {
     final String replayEndpoint;
     int index;
     boolean afterReplay;
+    boolean replayedFirst;
 
     Subscription(Source source) {
       this.source = source;
       socket = context.createSocket(SocketType.SUB);
       socket.setLinger(0);
       socket.setRcvHWM(100_000);
+      socket.setHandshakeIvl(HANDSHAKE_MILLIS);
       socket.subscribe(topicFilter.getBytes(StandardCharsets.UTF_8));
       bound = ZmqEndpoint.binds(source.endpoint());
       // A bound socket hears many servers; there is no one replay address for them.
@@ -214,6 +221,13 @@ public final class KvEventSubscriber implements AutoCloseable {
         last = null;
       }
       afterReplay = false;
+      if (last == null && seq > 0 && replayEndpoint != null && !replayedFirst) {
+        // The first live batch is not the server's first: ask for what came before (published between connecting
+        // and subscribing, or before a join replay that found nothing).
+        replayedFirst = true;
+        replay(0, seq - 1);
+        last = lastSeq.get(key);
+      }
       if (last != null && seq > last + 1) {
         long recovered = replayEndpoint == null ? 0 : replay(last + 1, seq - 1);
         long missing = (seq - last - 1) - recovered;
@@ -241,6 +255,7 @@ public final class KvEventSubscriber implements AutoCloseable {
     private long replay(long from, long to) {
       try (ZMQ.Socket dealer = context.createSocket(SocketType.DEALER)) {
         dealer.setLinger(0);
+        dealer.setHandshakeIvl(HANDSHAKE_MILLIS);
         dealer.setReceiveTimeOut(REPLAY_TIMEOUT_MILLIS);
         dealer.connect(replayEndpoint);
         dealer.sendMore(new byte[0]);
