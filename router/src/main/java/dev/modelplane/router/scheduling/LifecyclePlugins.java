@@ -42,6 +42,8 @@ public record LifecyclePlugins(List<PrepareDataPlugin> prepareData, List<PreRequ
         complete.add(x);
       }
     }
+    // Stable: configuration order within each group, refining plugins last.
+    prepare.sort(java.util.Comparator.comparing(PrepareDataPlugin::refines));
     return new LifecyclePlugins(prepare, pre, received, complete);
   }
 }

@@ -16,6 +16,7 @@ import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.CycleState;
 import dev.modelplane.router.scheduling.InferenceRequest;
 import dev.modelplane.router.scheduling.LlmRequestBody;
+import dev.modelplane.router.scheduling.PrepareDataPlugin;
 import dev.modelplane.router.scheduling.PreRequestPlugin;
 import dev.modelplane.router.scheduling.PrefixMatch;
 import dev.modelplane.router.scheduling.ProfileRunResult;
@@ -42,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * <p>With {@code speculativeIndexing}, the endpoint picked for a request counts as holding its blocks for
  * {@code speculativeTTL}, so a burst sharing a prefix lands together before the server's events arrive.
  */
-public final class PrecisePrefixCacheScorer extends NamedPlugin implements Scorer, PreRequestPlugin,
-    EndpointListener, AutoCloseable {
+public final class PrecisePrefixCacheScorer extends NamedPlugin implements Scorer, PrepareDataPlugin,
+    PreRequestPlugin, EndpointListener, AutoCloseable {
   public static final String TYPE = "precise-prefix-cache-scorer";
   static final String KEYS_ATTRIBUTE = TYPE + ".keys";
   /** The P/D profile whose pick also receives the prompt (as {@code approx-prefix-cache-producer} learns it). */
@@ -85,6 +86,40 @@ public final class PrecisePrefixCacheScorer extends NamedPlugin implements Score
     return ScorerCategory.AFFINITY;
   }
 
+  /**
+   * Writes the precise match into each candidate's {@link Candidate#prefixMatch()}, over the approximate one, so the
+   * plugins that read the match there (llm-d's prefix-cache affinity filter, the P/D decider, the predicted-latency
+   * scorer) see what the servers really cache. Leaves the approximate match where this scorer falls back.
+   */
+  @Override
+  public void prepareRequestData(InferenceRequest request, List<Candidate> candidates) {
+    if (candidates.isEmpty()) {
+      return;
+    }
+    PoolIndex index = ingestion.index(candidates.get(0).endpoint().id());
+    RequestKeys keys = keys(request, index, candidates);
+    if (keys.keys() == null) {
+      return;
+    }
+    int[] matched = match(index, keys.keys(), candidates);
+    for (int i = 0; i < matched.length; i++) {
+      candidates.get(i).prefixMatch(new PrefixMatch(matched[i], keys.keys().length, config.blockSize()));
+    }
+  }
+
+  @Override
+  public boolean refines() {
+    return true;
+  }
+
+  private int[] match(PoolIndex index, long[] blocks, List<Candidate> candidates) {
+    EndpointId[] pods = new EndpointId[candidates.size()];
+    for (int i = 0; i < pods.length; i++) {
+      pods[i] = candidates.get(i).endpoint().id();
+    }
+    return index.match(blocks, pods, environment.nanoClock().getAsLong());
+  }
+
   @Override
   public void score(CycleState state, InferenceRequest request, List<Candidate> candidates, double[] scores) {
     if (candidates.isEmpty()) {
@@ -100,12 +135,8 @@ public final class PrecisePrefixCacheScorer extends NamedPlugin implements Score
       return;
     }
     long[] blocks = keys.keys();
-    EndpointId[] pods = new EndpointId[candidates.size()];
-    for (int i = 0; i < pods.length; i++) {
-      pods[i] = candidates.get(i).endpoint().id();
-    }
-    int[] matched = index.match(blocks, pods, environment.nanoClock().getAsLong());
-    for (int i = 0; i < pods.length; i++) {
+    int[] matched = match(index, blocks, candidates);
+    for (int i = 0; i < matched.length; i++) {
       scores[i] = blocks.length == 0 ? 0.0 : (double) matched[i] / blocks.length;
     }
   }

@@ -130,6 +130,24 @@ class PrecisePrefixCacheScorerTest {
   }
 
   @Test
+  void thePreciseMatchReplacesTheApproximateOneOnTheCandidates() throws IOException {
+    PrecisePrefixCacheScorer scorer = scorer(false, tokenizer);
+    publish(scorer, "b", new EngineCache("42", BLOCK, true).serve(tokens(1, 8), null, null));
+    List<Candidate> c = candidates();
+    c.forEach(x -> x.prefixMatch(new PrefixMatch(3, 4, BLOCK))); // what the approximate producer guessed
+    scorer.prepareRequestData(TestEndpoints.completion("m", prompt(1, 18)), c);
+    assertThat(c).map(x -> x.prefixMatch().matchBlocks()).containsExactly(0, 2, 0);
+    assertThat(c).map(x -> x.prefixMatch().totalBlocks()).containsExactly(4, 4, 4);
+    assertThat(scorer.refines()).as("runs after the approximate producer").isTrue();
+
+    List<Candidate> fallback = candidates();
+    fallback.forEach(x -> x.prefixMatch(new PrefixMatch(3, 4, BLOCK)));
+    scorer.prepareRequestData(TestEndpoints.completion("unknown-model", prompt(1, 18)), fallback);
+    assertThat(fallback).as("no tokenizer: the approximate match stays").map(x -> x.prefixMatch().matchBlocks())
+        .containsExactly(3, 3, 3);
+  }
+
+  @Test
   void untilAServersEventsAreIndexedItScoresFromTheApproximateIndex() throws IOException {
     PrecisePrefixCacheScorer scorer = scorer(false, tokenizer);
     List<Candidate> c = candidates();
