@@ -58,21 +58,27 @@ public final class KvEventPublisher implements AutoCloseable {
     this.rank = rank;
     this.clock = clock;
     this.queue = new ArrayBlockingQueue<>(config.maxQueueSize());
-    pub = context.createSocket(SocketType.PUB);
-    pub.setSndHWM(config.hwm());
-    pub.setLinger(500);
-    pub.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
-    if (ZmqEndpoint.binds(config.endpoint())) {
-      pub.bind(ZmqEndpoint.onHost(config.endpoint(), host));
-    } else {
-      pub.connect(config.endpoint());
-    }
-    if (config.replayEndpoint() != null) {
-      replay = context.createSocket(SocketType.ROUTER);
-      replay.setLinger(0);
-      replay.bind(ZmqEndpoint.onHost(config.replayEndpoint(), host));
-    } else {
-      replay = null;
+    try {
+      pub = context.createSocket(SocketType.PUB);
+      pub.setSndHWM(config.hwm());
+      pub.setLinger(500);
+      pub.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
+      if (ZmqEndpoint.binds(config.endpoint())) {
+        pub.bind(ZmqEndpoint.onHost(config.endpoint(), host));
+      } else {
+        pub.connect(config.endpoint());
+      }
+      if (config.replayEndpoint() != null) {
+        replay = context.createSocket(SocketType.ROUTER);
+        replay.setLinger(0);
+        replay.setSndHWM(0); // a replay answer is up to buffer_steps messages at once: none may be dropped
+        replay.bind(ZmqEndpoint.onHost(config.replayEndpoint(), host));
+      } else {
+        replay = null;
+      }
+    } catch (RuntimeException e) {
+      context.close(); // the PUB socket may already hold its port
+      throw e;
     }
     thread = Thread.ofPlatform().daemon().name("kv-events-publisher").start(this::run);
   }
@@ -120,8 +126,15 @@ public final class KvEventPublisher implements AutoCloseable {
         if (batch == null) {
           continue;
         }
+        byte[] payload;
+        try {
+          payload = KvEventCodec.encode(batch, layout);
+        } catch (RuntimeException e) {
+          dropped.incrementAndGet();
+          LOG.warn("kv events: a batch could not be encoded and was dropped: {}", e.getMessage());
+          continue;
+        }
         byte[] seqFrame = KvTopic.sequenceFrame(seq++);
-        byte[] payload = KvEventCodec.encode(batch, layout);
         pub.sendMore(topic);
         pub.sendMore(seqFrame);
         pub.send(payload);

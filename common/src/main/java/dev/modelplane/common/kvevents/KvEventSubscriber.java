@@ -166,6 +166,7 @@ public final class KvEventSubscriber implements AutoCloseable {
     final String replayEndpoint;
     int index;
     boolean afterReplay;
+    Long lastLive;
     boolean replayedFirst;
 
     Subscription(Source source) {
@@ -204,23 +205,34 @@ public final class KvEventSubscriber implements AutoCloseable {
           accept(topic, KvTopic.sequence(seqFrame), payload);
         } catch (MalformedEventException e) {
           listener.onMalformed(source, e.getMessage());
+        } catch (RuntimeException e) {
+          // One batch the listener cannot take must not stop the thread that reads every server.
+          LOG.warn("kv events: a batch from {} was not applied: {}", source.id(), e.toString());
+          listener.onMalformed(source, "not applied: " + e.getMessage());
         }
       }
     }
 
     private void accept(String topic, long seq, byte[] payload) throws MalformedEventException {
+      KvEventBatch batch = KvEventCodec.decode(payload); // a malformed batch changes nothing, not even the numbering
       String key = key(topic);
       Long last = lastSeq.get(key);
       if (last != null && seq <= last) {
-        if (afterReplay) {
-          return; // published before the replay's answer and already applied from it
+        // After a join replay, live batches queued before it arrive once more, in increasing order; a number that
+        // goes back among live batches is a restart.
+        boolean replayedAlready = afterReplay && (lastLive == null || seq > lastLive);
+        lastLive = seq;
+        if (replayedAlready) {
+          return;
         }
         // Numbering started again: the server restarted, and a restarted server's cache is empty.
         lastSeq.remove(key);
+        replayedFirst = false;
         listener.onReset(source, "sequence went back from " + last + " to " + seq + " (server restarted)");
         last = null;
       }
       afterReplay = false;
+      lastLive = null;
       if (last == null && seq > 0 && replayEndpoint != null && !replayedFirst) {
         // The first live batch is not the server's first: ask for what came before (published between connecting
         // and subscribing, or before a join replay that found nothing).
@@ -235,7 +247,7 @@ public final class KvEventSubscriber implements AutoCloseable {
           listener.onGap(source, missing);
         }
       }
-      apply(topic, seq, KvEventCodec.decode(payload));
+      apply(topic, seq, batch);
     }
 
     /**
@@ -284,6 +296,10 @@ public final class KvEventSubscriber implements AutoCloseable {
           }
           Long last = lastSeq.get(key(topic));
           if (seq >= from && seq <= to && (last == null || seq > last)) {
+            long expected = last == null ? from : last + 1;
+            if (seq > expected) {
+              listener.onGap(source, seq - expected); // dropped by the server (its send high-water mark) or gone
+            }
             apply(topic, seq, KvEventCodec.decode(payload));
             applied++;
           }

@@ -71,10 +71,6 @@ public final class AcceptedJson {
   }
 
   /**
-   * A completions {@code prompt} as text: a string as is, an array's strings joined by spaces (token ids and other
-   * values skipped); "" otherwise.
-   */
-  /**
    * A completions prompt given as token ids ({@code [1, 2, 3]}, or a batch of one, {@code [[1, 2, 3]]}), or null for
    * any other prompt. Ids are read as unsigned 32-bit values.
    */
@@ -103,6 +99,10 @@ public final class AcceptedJson {
     return ids;
   }
 
+  /**
+   * A completions {@code prompt} as text: a string as is, an array's strings joined by spaces (token ids and other
+   * values skipped); "" otherwise.
+   */
   static String promptText(byte[] body) {
     String text = "";
     try (JsonParser p = CHECKED.createParser(body)) {

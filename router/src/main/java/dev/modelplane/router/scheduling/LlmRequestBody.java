@@ -89,12 +89,12 @@ public final class LlmRequestBody {
     return fields.stream();
   }
 
-  /** {@code cache_salt}, isolating prefix caches between tenants; empty when absent. */
   /** A completions prompt given as token ids, which need no tokenizer; null for any other prompt or API. */
   public int[] promptTokenIds() {
     return api == Api.COMPLETIONS ? AcceptedJson.promptTokenIds(raw) : null;
   }
 
+  /** {@code cache_salt}, isolating prefix caches between tenants; empty when absent. */
   public String cacheSalt() {
     return fields.cacheSalt();
   }

@@ -27,13 +27,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A completion's prompt is encoded with special tokens, a chat's messages rendered by the model's chat template
  * (with the generation prompt unless the request turns it off) and encoded without them, as vLLM does. A prompt
- * that cannot be rendered (a template that raises, a malformed body) gives no tokens: the scorer then falls back on
- * the approximate index, and the reason is logged once per model.
+ * that cannot be rendered (a template that raises, a malformed body, or fields this renderer does not pass to the
+ * template: {@code tools}, {@code documents}, {@code chat_template_kwargs}, {@code continue_final_message}, a
+ * request's own {@code chat_template}) gives no tokens: the scorer then falls back on the approximate index, and the
+ * reason is logged once per model.
  */
 public final class ModelTokenizers implements PromptTokenizer {
   private static final Logger LOG = LoggerFactory.getLogger(ModelTokenizers.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String EVERY_MODEL = "*";
+  private static final List<String> UNRENDERED = List.of("tools", "documents", "chat_template_kwargs",
+      "continue_final_message", "chat_template");
 
   private final Map<String, ModelTokenizer> byModel;
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
@@ -91,6 +95,20 @@ public final class ModelTokenizers implements PromptTokenizer {
     return t != null ? t : byModel.get(EVERY_MODEL);
   }
 
+  /**
+   * The first field of a chat request that the server's template would render but this one is not given, or null.
+   * Such a prompt would hash differently from the server's, so it is not tokenized at all.
+   */
+  private static String unrendered(JsonNode body) {
+    for (String field : UNRENDERED) {
+      JsonNode v = body.get(field);
+      if (v != null && !v.isNull() && !(v.isContainerNode() && v.isEmpty()) && !(v.isBoolean() && !v.asBoolean())) {
+        return field;
+      }
+    }
+    return null;
+  }
+
   @Override
   public int[] tokenize(String model, Prompt prompt) {
     ModelTokenizer tokenizer = forModel(model);
@@ -102,6 +120,10 @@ public final class ModelTokenizers implements PromptTokenizer {
         case Completion c -> tokenizer.encode(c.text(), true);
         case Chat c -> {
           JsonNode body = JSON.readTree(c.requestJson());
+          String unrendered = unrendered(body);
+          if (unrendered != null) {
+            throw new IllegalArgumentException("the chat template is not given the request's " + unrendered);
+          }
           List<ChatMessage> messages = ChatRequests.messages(body);
           yield ChatRequests.addGenerationPrompt(body) ? tokenizer.encodeChat(messages)
               : tokenizer.encode(tokenizer.renderChat(messages, false), false);

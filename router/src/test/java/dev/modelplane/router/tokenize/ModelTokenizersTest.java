@@ -58,6 +58,13 @@ class ModelTokenizersTest {
     assertThat(t.tokenize("m", chat("{\"messages\": []}"))).isNull();
     assertThat(t.tokenize("m", chat("not json"))).isNull();
     assertThat(t.tokenize("m", chat("{\"messages\": [{\"content\": \"no role\"}]}"))).isNull();
+    String user = "\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]";
+    assertThat(t.tokenize("m", chat("{" + user + "}"))).isNotNull();
+    assertThat(t.tokenize("m", chat("{" + user + ", \"tools\": []}"))).as("no tools given").isNotNull();
+    assertThat(t.tokenize("m", chat("{" + user + ", \"tools\": [{\"type\": \"function\"}]}")))
+        .as("tools the template would render").isNull();
+    assertThat(t.tokenize("m", chat("{" + user + ", \"chat_template_kwargs\": {\"enable_thinking\": false}}")))
+        .isNull();
   }
 
   @Test
