@@ -103,6 +103,8 @@ final class HttpFrontend {
       case "/v1/completions" -> withBody(req, body -> completion(req, body, false));
       case "/v1/embeddings" -> withBody(req, body -> json(resp, () -> rank.embeddingsJson(body)));
       case "/tokenize" -> withBody(req, body -> json(resp, () -> rank.tokenizeJson(body)));
+      case "/v1/chat/completions/render" -> withBody(req, body -> json(resp, () -> rank.renderJson(body, true)));
+      case "/v1/completions/render" -> withBody(req, body -> json(resp, () -> rank.renderJson(body, false)));
       case "/v1/load_lora_adapter" -> withBody(req, body -> loadLora(resp, body));
       case "/v1/unload_lora_adapter" -> withBody(req, body -> unloadLora(resp, body));
       default -> error(resp, ApiError.notFound("No route for " + method + " " + path + "."));

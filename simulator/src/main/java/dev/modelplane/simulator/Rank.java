@@ -195,6 +195,62 @@ final class Rank {
     return root.toString();
   }
 
+  /**
+   * vLLM's render endpoints ({@code POST /v1/chat/completions/render}, {@code /v1/completions/render}): the token ids
+   * the engine would run for a request, without running it. The ids are exactly those that {@link #prepare} feeds
+   * the KV cache (a chat rendered by the template, no BOS added again; a text prompt with BOS), so a router that
+   * tokenizes through this endpoint hashes the same blocks as the KV events. A chat answers one object, a
+   * completion a list with one object per prompt (a string, a list of strings, token ids, or a list of those).
+   */
+  String renderJson(JsonNode body, boolean chat) throws CompletionRequest.RequestException {
+    if (!body.isObject()) {
+      throw new CompletionRequest.RequestException(ApiError.badRequest("The request body must be a JSON object."));
+    }
+    String model = body.path("model").asText(servedNames.get(0));
+    checkModel(model);
+    if (chat) {
+      CompletionRequest r = CompletionRequest.parse(body, true, tokenizer);
+      return rendered(JSON.createObjectNode(), model, tokenizer.encode(r.prompt(), false)).toString();
+    }
+    JsonNode prompt = body.get("prompt");
+    List<int[]> prompts = new java.util.ArrayList<>();
+    if (prompt != null && prompt.isTextual()) {
+      prompts.add(tokenizer.encode(prompt.asText(), true));
+    } else if (prompt != null && prompt.isArray() && !prompt.isEmpty() && prompt.get(0).isIntegralNumber()) {
+      prompts.add(ids(prompt));
+    } else if (prompt != null && prompt.isArray() && !prompt.isEmpty()) {
+      for (JsonNode item : prompt) {
+        if (item.isTextual()) {
+          prompts.add(tokenizer.encode(item.asText(), true));
+        } else if (item.isArray() && !item.isEmpty() && item.get(0).isIntegralNumber()) {
+          prompts.add(ids(item));
+        } else {
+          prompts = null;
+          break;
+        }
+      }
+    } else {
+      prompts = null;
+    }
+    if (prompts == null) {
+      throw new CompletionRequest.RequestException(ApiError.badRequest(
+          "'prompt' must be a string, token ids, or a non-empty list of either.", "prompt"));
+    }
+    ArrayNode out = JSON.createArrayNode();
+    for (int[] ids : prompts) {
+      rendered(out.addObject(), model, ids);
+    }
+    return out.toString();
+  }
+
+  private static ObjectNode rendered(ObjectNode node, String model, int[] ids) {
+    ArrayNode tokens = node.put("model", model).putArray("token_ids");
+    for (int id : ids) {
+      tokens.add(id);
+    }
+    return node;
+  }
+
   String embeddingsJson(JsonNode body) throws CompletionRequest.RequestException {
     String model = body.path("model").asText(servedNames.get(0));
     checkModel(model);

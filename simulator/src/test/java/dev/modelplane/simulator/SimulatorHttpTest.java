@@ -163,6 +163,40 @@ class SimulatorHttpTest {
   }
 
   @Test
+  void renderAnswersTheTokenIdsTheEngineRuns() throws Exception {
+    String messages = "[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hi there\"}]";
+    JsonNode chat = client.post("/v1/chat/completions/render", "{\"model\":\"test-model\",\"messages\":" + messages
+        + "}").json();
+    JsonNode tokenized = client.post("/tokenize", "{\"model\":\"test-model\",\"messages\":" + messages + "}").json();
+    assertThat(chat.get("token_ids")).isEqualTo(tokenized.get("tokens"));
+    assertThat(chat.get("model").asText()).isEqualTo("test-model");
+    JsonNode served = client.post("/v1/chat/completions", "{\"model\":\"test-model\",\"max_tokens\":1,\"messages\":"
+        + messages + "}").json();
+    assertThat(served.at("/usage/prompt_tokens").asInt()).isEqualTo(chat.get("token_ids").size());
+
+    JsonNode batch = client.post("/v1/completions/render", "{\"model\":\"test-model\","
+        + "\"prompt\":[\"Hello, world!\",\"Bye\"]}").json();
+    assertThat(batch).hasSize(2);
+    assertThat(batch.at("/0/token_ids")).isEqualTo(client.post("/tokenize",
+        "{\"model\":\"test-model\",\"prompt\":\"Hello, world!\"}").json().get("tokens"));
+    JsonNode ids = client.post("/v1/completions/render", "{\"prompt\":[7,8,9]}").json();
+    assertThat(ids.at("/0/token_ids").toString()).isEqualTo("[7,8,9]");
+  }
+
+  @Test
+  void renderRejectsWhatItCannotRender() throws Exception {
+    SimClient.Response bad = client.post("/v1/completions/render", "{\"model\":\"test-model\",\"prompt\":{}}");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.body()).contains("'prompt' must be a string, token ids, or a non-empty list of either.");
+    assertThat(client.post("/v1/completions/render", "{\"model\":\"test-model\",\"prompt\":[]}").status())
+        .isEqualTo(400);
+    assertThat(client.post("/v1/chat/completions/render", "{\"model\":\"test-model\"}").status()).isEqualTo(400);
+    SimClient.Response unknown = client.post("/v1/chat/completions/render",
+        "{\"model\":\"no-such-model\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+    assertThat(unknown.status()).isEqualTo(404);
+  }
+
+  @Test
   void embeddingsAreDeterministicUnitVectors() throws Exception {
     JsonNode a = client.post("/v1/embeddings", "{\"model\":\"test-model\",\"input\":[\"cat\",\"dog\"],"
         + "\"dimensions\":8}").json();
