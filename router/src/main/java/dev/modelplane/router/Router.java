@@ -22,6 +22,7 @@ import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.pool.StaticEndpoints;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
+import dev.modelplane.router.prefix.precise.PrecisePrefixCacheProducer;
 import dev.modelplane.router.prefix.precise.PrecisePrefixCacheScorer;
 import dev.modelplane.router.request.RequestDirector;
 import io.grpc.ManagedChannel;
@@ -108,6 +109,9 @@ public final class Router implements AutoCloseable {
         pools.addListener(listener); // e.g. the precise prefix scorer reads each endpoint's KV-cache events
       }
       if (p instanceof PrecisePrefixCacheScorer precise) {
+        metrics.precisePrefixIndexes(precise::statuses);
+      }
+      if (p instanceof PrecisePrefixCacheProducer precise) {
         metrics.precisePrefixIndexes(precise::statuses);
       }
     }

@@ -20,6 +20,7 @@ import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.plugin.PluginEnvironment;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.PrefixCacheScorer;
+import dev.modelplane.router.prefix.precise.PrecisePrefixCacheProducer;
 import dev.modelplane.router.prefix.precise.PrecisePrefixCacheScorer;
 import dev.modelplane.router.scheduling.Filter;
 import dev.modelplane.router.scheduling.LifecyclePlugins;
@@ -118,8 +119,11 @@ public final class ConfigLoader {
       profiles.put(ps.name(), rp.profile());
       resolvedSpecs.add(rp.spec());
     }
+    checkPrefixMatchProducers(inst);
     ApproxPrefixCacheProducer producer = inst.first(ApproxPrefixCacheProducer.class);
-    boolean usesPrefixScorer = profiles.values().stream().flatMap(p -> p.scorers().stream())
+    // The approximate index is the precise one's fallback too.
+    boolean usesPrefixScorer = inst.first(PrecisePrefixCacheProducer.class) != null
+        || profiles.values().stream().flatMap(p -> p.scorers().stream())
         .anyMatch(w -> w.scorer() instanceof PrefixCacheScorer || w.scorer() instanceof PrecisePrefixCacheScorer);
     if (producer == null && usesPrefixScorer) {
       producer = (ApproxPrefixCacheProducer) inst.add(new PluginSpec(ApproxPrefixCacheProducer.TYPE,
@@ -136,6 +140,21 @@ public final class ConfigLoader {
         LifecyclePlugins.of(inst.plugins().values()), detector,
         extractor == null ? MetricsExtractor.defaults() : extractor.extractor(), flowControl,
         usageLimitPolicy(raw, inst), producer);
+  }
+
+  /** Each {@code prefixMatchInfoProducerName} names a declared approximate or precise prefix-match producer. */
+  private static void checkPrefixMatchProducers(PluginInstantiator inst) {
+    inst.plugins().forEach((name, p) -> {
+      if (p instanceof PrefixCacheScorer scorer && scorer.producerName() != null) {
+        Plugin named = inst.plugins().get(scorer.producerName());
+        if (!(named instanceof ApproxPrefixCacheProducer || named instanceof PrecisePrefixCacheProducer)) {
+          throw new IllegalArgumentException("plugin '" + name + "': prefixMatchInfoProducerName '"
+              + scorer.producerName() + "' " + (named == null ? "names no plugin" : "names a " + named.type())
+              + "; it must name a declared " + ApproxPrefixCacheProducer.TYPE + " or "
+              + PrecisePrefixCacheProducer.TYPE);
+        }
+      }
+    });
   }
 
   private record ResolvedProfile(SchedulerProfile profile, SchedulingProfileSpec spec) {

@@ -13,6 +13,7 @@ import dev.modelplane.router.plugin.PluginFactory;
 import dev.modelplane.router.predict.PredictedLatencyScorer;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.PrefixCacheScorer;
+import dev.modelplane.router.prefix.precise.PrecisePrefixCacheProducer;
 import dev.modelplane.router.prefix.precise.PrecisePrefixCacheScorer;
 import dev.modelplane.router.scheduling.plugins.AlwaysDisaggPdDecider;
 import dev.modelplane.router.scheduling.plugins.DisaggProfileHandler;
@@ -58,6 +59,7 @@ public final class PluginRegistry {
     r.register(LoraAffinityScorer.TYPE, LoraAffinityScorer::create);
     r.register(PrefixCacheScorer.TYPE, PrefixCacheScorer::create);
     r.register(PrecisePrefixCacheScorer.TYPE, PrecisePrefixCacheScorer::create);
+    r.register(PrecisePrefixCacheProducer.TYPE, PrecisePrefixCacheProducer::create);
     r.register(PredictedLatencyScorer.TYPE, PredictedLatencyScorer::create);
     r.register(MaxScorePicker.TYPE, MaxScorePicker::create);
     r.register(RandomPicker.TYPE, RandomPicker::create);

@@ -11,17 +11,34 @@ import dev.modelplane.router.scheduling.Scorer;
 import dev.modelplane.router.scheduling.ScorerCategory;
 import java.util.List;
 
-/** {@code prefix-cache-scorer}: {@code matchBlocks / totalBlocks}; 0 when the prompt has no full block. */
+/**
+ * {@code prefix-cache-scorer}: {@code matchBlocks / totalBlocks} of each candidate's prefix match; 0 when the prompt
+ * has no full block. The match is the approximate producer's, or the precise producer's where one is configured and
+ * its pool publishes KV-cache events (it refines the approximate match). {@code prefixMatchInfoProducerName} (llm-d's
+ * parameter) names the producer the scorer reads; the config loader checks that it names one.
+ */
 public final class PrefixCacheScorer extends NamedPlugin implements Scorer {
   public static final String TYPE = "prefix-cache-scorer";
 
+  private final String producerName;
+
   /** Factory; the prefix parameters belong to {@code approx-prefix-cache-producer}. */
   public static PrefixCacheScorer create(String name, PluginParameters parameters, PluginHandle handle) {
-    return new PrefixCacheScorer(name);
+    return new PrefixCacheScorer(name, parameters.text("prefixMatchInfoProducerName", null));
   }
 
   public PrefixCacheScorer(String name) {
+    this(name, null);
+  }
+
+  public PrefixCacheScorer(String name, String producerName) {
     super(TYPE, name);
+    this.producerName = producerName;
+  }
+
+  /** The producer named by {@code prefixMatchInfoProducerName}, or null when unset. */
+  public String producerName() {
+    return producerName;
   }
 
   @Override

@@ -56,6 +56,45 @@ class PrecisePrefixConfigTest {
   }
 
   @Test
+  void llmDsSplitFormIsTheProducerAndTheGenericScorer() {
+    setup = loader.load("""
+        plugins:
+        - type: precise-prefix-cache-producer
+          parameters: {tokenProcessorConfig: {blockSize: 64}}
+        - type: prefix-cache-scorer
+          parameters: {prefixMatchInfoProducerName: precise-prefix-cache-producer}
+        schedulingProfiles:
+        - name: default
+          plugins: [{pluginRef: prefix-cache-scorer, weight: 2}]
+        """);
+    PrecisePrefixCacheProducer producer = (PrecisePrefixCacheProducer) setup.plugins()
+        .get("precise-prefix-cache-producer");
+    assertThat(producer.config().blockSize()).isEqualTo(64);
+    assertThat(setup.prefixProducer()).as("the fallback's producer").isInstanceOf(ApproxPrefixCacheProducer.class);
+    assertThat(setup.lifecycle().prepareData()).endsWith(producer);
+    assertThat(setup.lifecycle().preRequest()).contains(producer);
+    assertThat(setup.scheduler().profiles().get("default").scorers()).extracting(w -> w.scorer().type())
+        .containsExactly("prefix-cache-scorer");
+  }
+
+  @Test
+  void aProducerNameThatNamesNoProducerIsAnError() {
+    assertThatThrownBy(() -> loader.load("""
+        plugins:
+        - type: prefix-cache-scorer
+          parameters: {prefixMatchInfoProducerName: precise-prefix-cache-producer}
+        """)).hasMessage("plugin 'prefix-cache-scorer': prefixMatchInfoProducerName 'precise-prefix-cache-producer' "
+        + "names no plugin; it must name a declared approx-prefix-cache-producer or precise-prefix-cache-producer");
+    assertThatThrownBy(() -> loader.load("""
+        plugins:
+        - type: queue-scorer
+        - type: prefix-cache-scorer
+          parameters: {prefixMatchInfoProducerName: queue-scorer}
+        """)).hasMessage("plugin 'prefix-cache-scorer': prefixMatchInfoProducerName 'queue-scorer' names a "
+        + "queue-scorer; it must name a declared approx-prefix-cache-producer or precise-prefix-cache-producer");
+  }
+
+  @Test
   void llmDsParameterNamesAreRead() {
     PrecisePrefixCacheScorer scorer = load("""
         {tokenProcessorConfig: {blockSize: 64, hashSeed: 42},

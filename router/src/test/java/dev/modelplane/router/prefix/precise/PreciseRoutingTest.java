@@ -24,7 +24,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A router configured with {@code precise-prefix-cache-scorer} in front of three model servers, one of which
@@ -65,8 +66,10 @@ class PreciseRoutingTest {
         HttpResponse.BodyHandlers.ofString()).statusCode();
   }
 
-  @Test
-  void requestsGoWhereTheServersEventsSayThePromptIsCached() throws Exception {
+  /** The scorer in its single-plugin form, and in llm-d's current form: the producer and the generic scorer. */
+  @ParameterizedTest
+  @ValueSource(strings = {"precise-prefix-cache-scorer", "precise-prefix-cache-producer"})
+  void requestsGoWhereTheServersEventsSayThePromptIsCached(String form) throws Exception {
     for (String name : List.of("a", "b", "c")) {
       servers.add(new FakeModelServer(upstreams, name).start());
     }
@@ -74,17 +77,21 @@ class PreciseRoutingTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       eventsPort = s.getLocalPort();
     }
+    String scorer = form.equals("precise-prefix-cache-scorer") ? "precise-prefix-cache-scorer" : "prefix-cache-scorer";
     String config = """
         plugins:
-        - type: precise-prefix-cache-scorer
+        - type: %s
           parameters:
             tokenProcessorConfig: {blockSize: 4, hashSeed: "42"}
             kvEventsConfig: {zmqEndpoint: "tcp://*:%d", discoverPods: false}
         - type: queue-scorer
+        %s
         schedulingProfiles:
         - name: default
-          plugins: [{pluginRef: precise-prefix-cache-scorer, weight: 3}, {pluginRef: queue-scorer}]
-        """.formatted(eventsPort);
+          plugins: [{pluginRef: %s, weight: 3}, {pluginRef: queue-scorer}]
+        """.formatted(form, eventsPort, scorer.equals(form) ? "" : """
+        - type: prefix-cache-scorer
+          parameters: {prefixMatchInfoProducerName: precise-prefix-cache-producer}""", scorer);
     GatewayOptions gw = GatewayOptions.defaults().withPort(0).withEventLoops(1).withAccessLog(false);
     String endpoints = String.join(",", servers.stream().map(FakeModelServer::hostPort).toList());
     router = new Router(new RouterOptions("127.0.0.1", gw, -1, -1, -1, endpoints, List.of(), null, config,
