@@ -17,6 +17,9 @@
 # same TIME_SCALE). prefix-ladder is the shared-prefix workload open-loop, llm-d's way: Poisson arrivals in stages of constant rate (LADDER, fractions of the capacity
 # measured with 128 users after 64 warmed the caches; default 0.3 0.5 0.7 0.85, LADDER_STAGE_SECONDS each, default
 # 30) against the servers' full 32 sequences, so a router whose placement wastes capacity falls behind the offered load and its queues grow.
+# long-prefix is llm-d's published precise-routing shape scaled to the eight servers: 64 groups of 6,000-token system
+# prompts (73 % of the servers' KV caches), five 1,200-token questions each, on the same open-loop ladder (LADDER,
+# default 0.3 0.6 0.9 1.2 of the capacity measured as for prefix-ladder), every server publishing its KV-cache events.
 #
 # Contenders: modelplane (the router's default configuration), predictive (the predicted-latency-scorer alone, with
 # the approximate prefix index feeding it), flow (the default scorers with flow control: requests wait in the router
@@ -27,9 +30,14 @@
 # priority-holdback-policy with minCeiling HOLDBACK_MIN_CEILING, default 0.5, so standard requests stop at 75 % of
 # the pool's sequences and sheddable ones at 50 %; docs/router.md), epp (the reference endpoint
 # picker, llm-d-router's EPP, behind the modelplane gateway in client mode), haproxy-rr and haproxy-leastconn, random
-# (uniform choice, what a Kubernetes Service does). CONTENDERS="modelplane epp" runs a subset; by default all but
+# (uniform choice, what a Kubernetes Service does), precise (the default scorers with the precise-prefix-cache-scorer,
+# reading the servers' KV-cache events, in place of the approximate one; the router tokenizes as the servers do),
+# llmd (the reference EPP with llm-d's recommended configuration, common/.../picker/llm-d-recommended.yaml),
+# epp-precise (the reference EPP with llm-d's precise prefix-cache configuration, tokenizing through one server's
+# vLLM render endpoint and subscribed to every server's events). CONTENDERS="modelplane epp" runs a subset; by default all but
 # flow and flow-q1 on the closed-loop workloads; on the open-loop ones, all but predictive and haproxy-leastconn
-# (and flow-q1 on the ramp, which has no priorities; on prefix-ladder modelplane, epp, haproxy-rr and random). The EPP is built once from a source
+# (and flow-q1 on the ramp, which has no priorities; on prefix-ladder modelplane, epp, haproxy-rr and random; on
+# long-prefix modelplane, precise, llmd, epp-precise, haproxy-rr and random). The EPP is built once from a source
 # checkout in LLMD_ROUTER_SRC (it is not served by the Go module proxy this machine reaches), or taken from EPP_BIN.
 # ROUTER_ARGS adds options to the modelplane and predictive routers (e.g. "--log-level info,dev.modelplane.router=debug").
 # TIME_SCALE (default 1) runs the servers' model time that many times slower than the wall clock (their
@@ -41,7 +49,9 @@
 # The whole script is one function, so editing it while it runs cannot change the run.
 set -euo pipefail
 
-# Global, not local to main: the EXIT trap runs after main has returned.
+# Global, not local to main: the EXIT trap runs after main has returned (pids too, so that a failed run stops
+# what it started).
+pids=()
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 state="${MODELPLANE_CACHE:-$HOME/.cache/modelplane}/bench-routing/platform"
 
@@ -68,6 +78,7 @@ main() {
     overload) all="modelplane flow flow-q1 flow-holdback epp haproxy-rr random" ;;
     ramp) all="modelplane flow epp haproxy-rr random" ;;
     prefix-ladder) all="modelplane epp haproxy-rr random" ;;
+    long-prefix) all="modelplane precise llmd epp-precise haproxy-rr random" ;;
   esac
   local contenders=(${CONTENDERS:-$all})
   seed="${SEED:-20261124}"
@@ -93,7 +104,7 @@ main() {
     (cd "$LLMD_ROUTER_SRC" && GOFLAGS=-mod=mod go build -o "$epp" ./cmd/epp) >&2
   fi
 
-  local pids=()
+  pids=()
   # The modelplane router on the pool, gateway on port $1, log to $2, more options after.
   router() {
     local port="$1" log="$2"
@@ -112,6 +123,13 @@ main() {
       "$root/common/src/main/resources/dev/modelplane/common/picker/otterscale-default-plugins.yaml"
     cat
   }
+  # The reference EPP with the options after, its log in epp-picker.log.
+  epp_picker() {
+    "$epp" --pool-name llama --pool-namespace bench --grpc-port 18722 --grpc-health-port 18723 \
+      --metrics-port 18724 --secure-serving=false --metrics-endpoint-auth=false --zap-encoder console "$@" \
+      > "$run/$contender-picker.log" 2>&1 &
+    pids+=($!)
+  }
   # KEEP_PLATFORM=1 leaves the platform running for the next run (which then reuses it).
   trap 'stop_pids; [ "${KEEP_PLATFORM:-}" = 1 ] || "$root/modelplane" down --state-dir "$state" >/dev/null 2>&1 || true' EXIT
 
@@ -127,6 +145,9 @@ main() {
     # 80 questions per group for the ladder's ~5,000 requests (a repeated whole prompt adds only its question's 50
     # tokens to what its group's prefix already hits).
     prefix-ladder) python3 "$root/hack/bench/routing/dataset.py" shared-prefix "$dataset" "$seed" 64 80 2000 50 ;;
+    # llm-d's published shape (6,000-token system prompts, 1,200-token questions, 5 per group) with 64 groups: the
+    # prefixes fill 64 x 6,000 = 384,000 tokens, 73 % of the eight servers' 8 x 65,536-token KV caches.
+    long-prefix) python3 "$root/hack/bench/routing/dataset.py" shared-prefix "$dataset" "$seed" 64 5 6000 1200 ;;
     mixed) python3 "$root/hack/bench/routing/dataset.py" mixed "$dataset" "$seed" 2000 ;;
     overload|ramp) python3 "$root/hack/bench/routing/dataset.py" chat "$dataset" "$seed" 2000 ;;
     *) echo "routing.sh: unknown workload $workload" >&2; exit 2 ;;
@@ -138,12 +159,13 @@ main() {
   local open_loop=0 max_seqs=32 capacity="${CAPACITY_RPS:-}"
   case "$workload" in
     overload|ramp) open_loop=1; max_seqs="${OPEN_LOOP_MAX_SEQS:-4}" ;;
-    prefix-ladder) open_loop=1 ;;
+    prefix-ladder|long-prefix) open_loop=1 ;;
   esac
   # prefix-ladder: a first level warms the prefix caches (cold, the first request of every group misses), the
   # faster level counts.
   local capacity_levels=(--num-concurrency "$((16 * max_seqs))")
-  [ "$workload" != prefix-ladder ] || capacity_levels=(--num-concurrency 64 --num-concurrency 128)
+  [ "$workload" != prefix-ladder ] && [ "$workload" != long-prefix ] \
+    || capacity_levels=(--num-concurrency 64 --num-concurrency 128)
   set_server_arg "$kubectl" --max-num-seqs "$max_seqs"
   set_server_arg "$kubectl" --time-scale "$scale"
   echo "$scale" > "$run/time-scale.txt"
@@ -161,11 +183,13 @@ main() {
       --dataset-path "$dataset" --additional-request-params '{"max_tokens": 100, "ignore_eos": true}' \
       --server-engine vLLM --experiment-base-dir "$run/genai-bench" --experiment-folder-name "$folder"
   }
-  # One open-loop genai-bench process: folder, seed, objective ("" for none), arrival stages, start time, users.
+  # One open-loop genai-bench process: folder, seed, objective ("" for none), arrival stages, start time ("" for when
+  # its users are spawned, for a process that runs alone), users.
   paced() {
     local folder="$1" s="$2" objective="$3" stages="$4" start="$5" users="$6" n
     n="$("$venv/python" "$root/hack/bench/routing/paced_genai_bench.py" "$s" --arrivals "$stages" --count)"
-    local extra=(--arrivals "$stages" --start-at "$start" --log "$run/$folder.arrivals.jsonl")
+    local extra=(--arrivals "$stages" --log "$run/$folder.arrivals.jsonl")
+    [ -z "$start" ] || extra+=(--start-at "$start")
     [ -z "$objective" ] || extra+=(--header "x-gateway-inference-objective: $objective")
     (cd "$run" && genai_bench "$port" "$folder" "$s" "${extra[@]}" -- --num-concurrency "$users" \
       --max-requests-per-run "$n" --max-time-per-run 15) > "$run/$folder.genai-bench.log" 2>&1 && return 0
@@ -260,6 +284,14 @@ schedulingProfiles:
   - pluginRef: random-picker
 YAML
 )" ;;
+      precise) router "$port" "$run/$contender.log" --tokenizer word --config-text "$(precise_scorers)" \
+          ${ROUTER_ARGS:-} ;;
+      llmd)
+        epp_picker --config-file "$root/common/src/main/resources/dev/modelplane/common/picker/llm-d-recommended.yaml"
+        router "$port" "$run/$contender.log" --epp 127.0.0.1:18722 --epp-tls=false ;;
+      epp-precise)
+        epp_picker --config-text "$(epp_precise_config "http://${ips[0]}:8000")"
+        router "$port" "$run/$contender.log" --epp 127.0.0.1:18722 --epp-tls=false ;;
       epp)
         "$epp" --pool-name llama --pool-namespace bench --grpc-port 18722 --grpc-health-port 18723 \
           --metrics-port 18724 --secure-serving=false --metrics-endpoint-auth=false --zap-encoder console \
@@ -281,6 +313,7 @@ YAML
       *) echo "routing.sh: unknown contender $contender" >&2; exit 2 ;;
     esac
     wait_models "$port"
+    case "$contender" in precise|epp-precise) wait_subscribed "$contender" ;; esac
     scrape "${ips[@]}" > "$run/$contender.metrics-before"
     case "$workload" in
       shared-prefix|mixed)
@@ -310,20 +343,27 @@ YAML
         for f in 0.25 0.5 0.75 1 1.25 1.5 1.75 2 1.75 1.5 1.25 1 0.75 0.5 0.25; do
           stages+="${stages:+,}$(rate "$f"):$(wall "${RAMP_STAGE_SECONDS:-10}")"
         done
-        paced "$contender-ramp" "$seed" "" "$stages" "$(($(date +%s) + 12))" 1500
+        paced "$contender-ramp" "$seed" "" "$stages" "" 1500
         ;;
       prefix-ladder)
         local stages="" f
         for f in ${LADDER:-0.3 0.5 0.7 0.85}; do
           stages+="${stages:+,}$(rate "$f"):$(wall "${LADDER_STAGE_SECONDS:-30}")"
         done
-        paced "$contender-ladder" "$seed" "" "$stages" "$(($(date +%s) + 12))" 2000
+        paced "$contender-ladder" "$seed" "" "$stages" "" 2000
+        ;;
+      long-prefix)
+        local stages="" f
+        for f in ${LADDER:-0.3 0.6 0.9 1.2}; do
+          stages+="${stages:+,}$(rate "$f"):$(wall "${LADDER_STAGE_SECONDS:-30}")"
+        done
+        paced "$contender-ladder" "$seed" "" "$stages" "" 2000
         ;;
     esac
     scrape "${ips[@]}" > "$run/$contender.metrics-after"
     stop_pids
   done
-  if [ "$workload" = prefix-ladder ]; then
+  if [ "$workload" = prefix-ladder ] || [ "$workload" = long-prefix ]; then
     "$venv/python" "$root/hack/bench/routing/report_open.py" "$run" ladder "${LADDER_STAGE_SECONDS:-30}" \
       "${contenders[@]}"
   elif [ "$open_loop" = 1 ]; then
@@ -355,6 +395,98 @@ set_server_arg() {
       "$kubectl" rollout status deployment/llama -n bench --timeout=300s >&2
     fi
   done
+}
+
+# The default scorers with the approximate prefix-cache scorer replaced by the precise one, reading each server's
+# KV-cache events (port 5557, replay 5558, blocks of 16 tokens as the servers'), weight 3 as the approximate one's.
+precise_scorers() {
+  cat <<'YAML'
+apiVersion: inference.networking.x-k8s.io/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: queue-scorer
+- type: kv-cache-utilization-scorer
+- type: precise-prefix-cache-scorer
+  parameters:
+    tokenProcessorConfig: {blockSize: 16}
+    kvEventsConfig: {discoverPods: true, podDiscoveryConfig: {socketPort: 5557, replayPort: 5558}}
+schedulingProfiles:
+- name: default
+  plugins:
+  - pluginRef: queue-scorer
+    weight: 2
+  - pluginRef: kv-cache-utilization-scorer
+    weight: 2
+  - pluginRef: precise-prefix-cache-scorer
+    weight: 3
+YAML
+}
+
+# llm-d's precise prefix-cache configuration (its precise-prefix-cache-aware guide: precise 2, KV utilisation 1,
+# queue 1) for the reference EPP: a token-producer that tokenizes through the vLLM render endpoint at $1 (one of
+# the servers), the precise producer subscribed to every pod's events on port 5557, blocks of 16 tokens.
+epp_precise_config() {
+  cat <<YAML
+apiVersion: llm-d.ai/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: token-producer
+  parameters:
+    modelName: meta-llama/Llama-3.1-8B-Instruct
+    vllm: {url: "$1"}
+- type: endpoint-notification-source
+- type: metrics-data-source
+- type: core-metrics-extractor
+- type: single-profile-handler
+- type: precise-prefix-cache-producer
+  parameters:
+    tokenProcessorConfig: {blockSize: 16}
+    kvEventsConfig: {discoverPods: true, podDiscoveryConfig: {socketPort: 5557}}
+- type: prefix-cache-scorer
+  parameters: {prefixMatchInfoProducerName: precise-prefix-cache-producer}
+- type: kv-cache-utilization-scorer
+- type: queue-scorer
+- type: max-score-picker
+dataLayer:
+  sources:
+  - pluginRef: metrics-data-source
+    extractors: [{pluginRef: core-metrics-extractor}]
+  - pluginRef: endpoint-notification-source
+    extractors: [{pluginRef: precise-prefix-cache-producer}]
+schedulingProfiles:
+- name: default
+  plugins:
+  - pluginRef: prefix-cache-scorer
+    weight: 2.0
+  - pluginRef: kv-cache-utilization-scorer
+    weight: 1.0
+  - pluginRef: queue-scorer
+    weight: 1.0
+  - pluginRef: max-score-picker
+YAML
+}
+
+# Sends one chat through the gateway on port 18700 and waits (60 s at most) until a precise contender has read an
+# event: a router's /metrics shows the pool in "precise" mode, the EPP's log names a subscribed pod.
+wait_subscribed() {
+  local contender="$1" words
+  # Longer than a block of 16 tokens, so that the server stores one and publishes it.
+  words="$(printf 'warm %.0s' $(seq 1 64))"
+  for _ in $(seq 1 60); do
+    curl -fsS -m 20 -o /dev/null "http://127.0.0.1:18700/v1/chat/completions" -H 'content-type: application/json' \
+      -d "{\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"max_tokens\":1,\"messages\":[{\"role\":\"user\",\"content\":\"$words\"}]}" \
+      || true
+    if [ "$contender" = precise ]; then
+      curl -fsS -m 2 http://127.0.0.1:18714/metrics 2>/dev/null \
+        | grep -qE 'modelplane_router_prefix_index_mode\{[^}]*mode="precise"[^}]*\} 1(\.0)?$' && return 0
+    else
+      sleep 5
+      return 0
+    fi
+    sleep 1
+  done
+  echo "routing.sh: the $contender contender never read a KV event" >&2
+  return 1
 }
 
 wait_models() {
