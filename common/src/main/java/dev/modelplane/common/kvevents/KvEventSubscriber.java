@@ -1,8 +1,7 @@
 package dev.modelplane.common.kvevents;
 
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,10 +9,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
-import org.zeromq.ZMsg;
 
 /**
  * Reads the KV-cache events of many servers on one thread: a SUB socket per source, connected to a server's PUB
@@ -25,12 +22,20 @@ import org.zeromq.ZMsg;
  * A number lower than the last one means the server restarted with an empty cache: the listener hears
  * {@link Listener#onReset} before the new batches. Removing a source also resets it, at once.
  *
+ * <p>A source cannot take the reader down or starve the others ({@link Limits}): a message larger than
+ * {@code maxMessageBytes} closes its connection, each socket queues at most
+ * {@code queuedMessages} messages, a bound socket follows at most {@code maxTopics} topics (the least recently heard is
+ * forgotten), the replays of one source may keep the reader's thread waiting at most {@code replayBudget} in every
+ * {@code replayWindow} (holes found once it is spent count as gaps), and a replay answer under a topic the filter
+ * refuses is ignored. A connection that closes (ZeroMQ does not reconnect one it closed over a message too large) is
+ * opened again a second later, on a new socket that keeps the source's numbering, so a hole is replayed or counted.
+ *
  * <p>The listener is called on the subscriber's thread, in order per source; it must not block.
  */
 public final class KvEventSubscriber implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KvEventSubscriber.class);
   private static final int POLL_MILLIS = 50;
-  private static final int REPLAY_TIMEOUT_MILLIS = 2_000;
+  static final int REPLAY_TIMEOUT_MILLIS = 2_000;
   /**
    * How long a connecting socket waits for the ZeroMQ handshake before it reconnects. JeroMQ's default (30 s) lets a
    * connection whose handshake stalled (a few in a hundred fresh ones) stay dead that long.
@@ -45,6 +50,26 @@ public final class KvEventSubscriber implements AutoCloseable {
    * @param replayEndpoint the server's replay address, or null when it keeps no history
    */
   public record Source(String id, String endpoint, String replayEndpoint) {
+  }
+
+  /**
+   * What one source may cost the reader.
+   *
+   * @param maxMessageBytes the largest message read; a larger one closes the connection it came on
+   * @param queuedMessages messages a socket queues before it drops more (a hole the replay may fill)
+   * @param maxTopics topics a bound socket follows the numbering of
+   * @param replayWindow the window over which a source's replay time is counted
+   * @param replayBudget how long a source's replays may take in one window (a server on the network answers in
+   *     milliseconds; one that answers slowly or not at all must not hold up every other source's events)
+   */
+  public record Limits(int maxMessageBytes, int queuedMessages, int maxTopics, Duration replayWindow,
+      Duration replayBudget) {
+    /**
+     * A batch for a 128k-token prompt in blocks of 16 is about 1 MB; 16 MiB leaves room for larger prompts and
+     * blocks. 1,000 queued messages cover a second of a busy server's batches. Replays: at most a tenth of the time.
+     */
+    public static final Limits DEFAULT = new Limits(16 << 20, 1_000, 4_096, Duration.ofSeconds(10),
+        Duration.ofSeconds(1));
   }
 
   /** What the subscriber tells its owner. */
@@ -64,20 +89,28 @@ public final class KvEventSubscriber implements AutoCloseable {
     }
   }
 
-  private final String topicFilter;
   private final Listener listener;
   private final ZContext context = new ZContext(1);
   private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
-  private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
+  private final Map<String, SourceReader> subscriptions = new LinkedHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Thread thread;
+  private final SourceReader.Owner owner;
 
   /**
    * @param topicFilter the topic prefix to receive ({@code ""} for all; llm-d uses {@code "kv@"})
    */
   public KvEventSubscriber(String name, String topicFilter, Listener listener) {
-    this.topicFilter = topicFilter;
+    this(name, topicFilter, listener, Limits.DEFAULT);
+  }
+
+  /**
+   * @param topicFilter the topic prefix to receive ({@code ""} for all; llm-d uses {@code "kv@"})
+   * @param limits what one source may cost the reader
+   */
+  public KvEventSubscriber(String name, String topicFilter, Listener listener, Limits limits) {
     this.listener = listener;
+    this.owner = new SourceReader.Owner(context, topicFilter, listener, limits, closed);
     thread = Thread.ofPlatform().daemon().name("kv-events-" + name).start(this::run);
   }
 
@@ -85,7 +118,7 @@ public final class KvEventSubscriber implements AutoCloseable {
   public void add(Source source) {
     commands.add(() -> {
       remove(source.id(), "replaced");
-      subscriptions.put(source.id(), new Subscription(source));
+      subscriptions.put(source.id(), new SourceReader(owner, source, null));
     });
   }
 
@@ -100,16 +133,36 @@ public final class KvEventSubscriber implements AutoCloseable {
   }
 
   private void remove(String id, String reason) {
-    Subscription s = subscriptions.remove(id);
+    SourceReader s = subscriptions.remove(id);
     if (s != null) {
-      s.socket.close();
+      s.close();
       listener.onReset(s.source, reason);
     }
   }
 
+  /** Sources whose connection closed a second ago get a new socket; true when one did. */
+  private boolean reopen() {
+    long now = System.nanoTime();
+    boolean any = false;
+    for (SourceReader s : List.copyOf(subscriptions.values())) {
+      if (s.reopenAt != 0 && now - s.reopenAt >= 0) {
+        s.close();
+        try {
+          subscriptions.put(s.source.id(), new SourceReader(owner, s.source, s));
+        } catch (RuntimeException e) {
+          subscriptions.remove(s.source.id());
+          LOG.warn("kv events: cannot reopen {}: {}", s.source.id(), e.toString());
+          listener.onReset(s.source, "cannot reopen: " + e.getMessage());
+        }
+        any = true;
+      }
+    }
+    return any;
+  }
+
   private void run() {
     ZMQ.Poller poller = null;
-    List<Subscription> polled = new ArrayList<>();
+    List<SourceReader> polled = new ArrayList<>();
     while (!closed.get()) {
       boolean changed = false;
       for (Runnable c; (c = commands.poll()) != null; ) {
@@ -120,15 +173,16 @@ public final class KvEventSubscriber implements AutoCloseable {
         }
         changed = true;
       }
+      changed |= reopen();
       if (changed || poller == null) {
         if (poller != null) {
           poller.close();
         }
-        poller = context.createPoller(Math.max(1, subscriptions.size()));
+        poller = context.createPoller(Math.max(1, 2 * subscriptions.size()));
         polled = new ArrayList<>(subscriptions.values());
-        polled.forEach(s -> s.index = 0);
-        for (Subscription s : polled) {
+        for (SourceReader s : polled) {
           s.index = poller.register(s.socket, ZMQ.Poller.POLLIN);
+          s.monitorIndex = s.monitor == null ? -1 : poller.register(s.monitor, ZMQ.Poller.POLLIN);
         }
       }
       if (polled.isEmpty()) {
@@ -138,9 +192,12 @@ public final class KvEventSubscriber implements AutoCloseable {
       if (poller.poll(POLL_MILLIS) <= 0) {
         continue;
       }
-      for (Subscription s : polled) {
+      for (SourceReader s : polled) {
         if (subscriptions.get(s.source.id()) == s && poller.pollin(s.index)) {
           s.drain();
+        }
+        if (s.monitorIndex >= 0 && poller.pollin(s.monitorIndex)) {
+          s.watch();
         }
       }
     }
@@ -157,169 +214,12 @@ public final class KvEventSubscriber implements AutoCloseable {
     }
   }
 
-  /** One source's socket and where each of its topics stands. */
-  private final class Subscription {
-    final Source source;
-    final ZMQ.Socket socket;
-    final Map<String, Long> lastSeq = new HashMap<>();
-    final boolean bound;
-    final String replayEndpoint;
-    int index;
-    boolean afterReplay;
-    Long lastLive;
-    boolean replayedFirst;
-
-    Subscription(Source source) {
-      this.source = source;
-      socket = context.createSocket(SocketType.SUB);
-      socket.setLinger(0);
-      socket.setRcvHWM(100_000);
-      socket.setHandshakeIvl(HANDSHAKE_MILLIS);
-      socket.subscribe(topicFilter.getBytes(StandardCharsets.UTF_8));
-      bound = ZmqEndpoint.binds(source.endpoint());
-      // A bound socket hears many servers; there is no one replay address for them.
-      replayEndpoint = bound ? null : source.replayEndpoint();
-      if (bound) {
-        socket.bind(source.endpoint());
-      } else {
-        socket.connect(source.endpoint());
-      }
-      if (replayEndpoint != null) {
-        // Everything the server still keeps, before the first live message: a new reader knows the server's cache.
-        afterReplay = replay(0, Long.MAX_VALUE) > 0;
-      }
-    }
-
-    void drain() {
-      ZMsg msg;
-      while ((msg = ZMsg.recvMsg(socket, false)) != null) {
-        if (msg.size() != 3) {
-          listener.onMalformed(source, "a message of " + msg.size() + " frames instead of [topic, seq, batch]");
-          msg.destroy();
-          continue;
-        }
-        String topic = msg.popString();
-        byte[] seqFrame = msg.pop().getData();
-        byte[] payload = msg.pop().getData();
-        try {
-          accept(topic, KvTopic.sequence(seqFrame), payload);
-        } catch (MalformedEventException e) {
-          listener.onMalformed(source, e.getMessage());
-        } catch (RuntimeException e) {
-          // One batch the listener cannot take must not stop the thread that reads every server.
-          LOG.warn("kv events: a batch from {} was not applied: {}", source.id(), e.toString());
-          listener.onMalformed(source, "not applied: " + e.getMessage());
-        }
-      }
-    }
-
-    private void accept(String topic, long seq, byte[] payload) throws MalformedEventException {
-      KvEventBatch batch = KvEventCodec.decode(payload); // a malformed batch changes nothing, not even the numbering
-      String key = key(topic);
-      Long last = lastSeq.get(key);
-      if (last != null && seq <= last) {
-        // After a join replay, live batches queued before it arrive once more, in increasing order; a number that
-        // goes back among live batches is a restart.
-        boolean replayedAlready = afterReplay && (lastLive == null || seq > lastLive);
-        lastLive = seq;
-        if (replayedAlready) {
-          return;
-        }
-        // Numbering started again: the server restarted, and a restarted server's cache is empty.
-        lastSeq.remove(key);
-        replayedFirst = false;
-        listener.onReset(source, "sequence went back from " + last + " to " + seq + " (server restarted)");
-        last = null;
-      }
-      afterReplay = false;
-      lastLive = null;
-      if (last == null && seq > 0 && replayEndpoint != null && !replayedFirst) {
-        // The first live batch is not the server's first: ask for what came before (published between connecting
-        // and subscribing, or before a join replay that found nothing).
-        replayedFirst = true;
-        replay(0, seq - 1);
-        last = lastSeq.get(key);
-      }
-      if (last != null && seq > last + 1) {
-        long recovered = replayEndpoint == null ? 0 : replay(last + 1, seq - 1);
-        long missing = (seq - last - 1) - recovered;
-        if (missing > 0) {
-          listener.onGap(source, missing);
-        }
-      }
-      apply(topic, seq, batch);
-    }
-
-    /**
-     * A connected source is one server: one sequence, whatever its topic. A bound socket hears many servers, each
-     * with its own topic and numbering.
-     */
-    private String key(String topic) {
-      return bound ? topic : "";
-    }
-
-    private void apply(String topic, long seq, KvEventBatch batch) {
-      lastSeq.put(key(topic), seq);
-      listener.onBatch(source, KvTopic.parse(topic), batch);
-    }
-
-    /** Asks the server's replay socket for the batches from {@code from} to {@code to}; returns how many applied. */
-    private long replay(long from, long to) {
-      try (ZMQ.Socket dealer = context.createSocket(SocketType.DEALER)) {
-        dealer.setLinger(0);
-        dealer.setHandshakeIvl(HANDSHAKE_MILLIS);
-        dealer.setReceiveTimeOut(REPLAY_TIMEOUT_MILLIS);
-        dealer.connect(replayEndpoint);
-        dealer.sendMore(new byte[0]);
-        dealer.send(KvTopic.sequenceFrame(from));
-        long applied = 0;
-        long deadline = System.nanoTime() + REPLAY_TIMEOUT_MILLIS * 1_000_000L;
-        while (System.nanoTime() < deadline) {
-          ZMsg reply = ZMsg.recvMsg(dealer);
-          if (reply == null) {
-            LOG.debug("kv events replay from {}: no answer", replayEndpoint);
-            return applied;
-          }
-          if (reply.size() > 0 && reply.peekFirst().size() == 0) {
-            reply.pop();
-          }
-          // vLLM answers [seq, batch]; llm-d-inference-sim puts the topic first.
-          String topic = reply.size() == 3 ? reply.popString() : "";
-          if (reply.size() != 2) {
-            listener.onMalformed(source, "a replay answer of " + reply.size() + " frames instead of [seq, batch]");
-            return applied;
-          }
-          long seq = KvTopic.sequence(reply.pop().getData());
-          byte[] payload = reply.pop().getData();
-          if (seq == KvTopic.END_OF_REPLAY) {
-            return applied;
-          }
-          Long last = lastSeq.get(key(topic));
-          if (seq >= from && seq <= to && (last == null || seq > last)) {
-            long expected = last == null ? from : last + 1;
-            if (seq > expected) {
-              listener.onGap(source, seq - expected); // dropped by the server (its send high-water mark) or gone
-            }
-            apply(topic, seq, KvEventCodec.decode(payload));
-            applied++;
-          }
-        }
-        return applied;
-      } catch (MalformedEventException e) {
-        listener.onMalformed(source, "replay: " + e.getMessage());
-        return 0;
-      } catch (RuntimeException e) {
-        LOG.debug("kv events replay from {} failed: {}", replayEndpoint, e.toString());
-        return 0;
-      }
-    }
-  }
 
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
       try {
-        thread.join(2_000);
+        thread.join(REPLAY_TIMEOUT_MILLIS + 2L * POLL_MILLIS + 500); // a replay in progress ends within its timeout
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
