@@ -33,6 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Real simulators on loopback publishing KV-cache events (each on its own 127.0.0.x address with the same event
@@ -165,7 +166,7 @@ final class EventedSimulators implements AutoCloseable {
         await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(20))
             .until(() -> batches.values().stream().allMatch(b -> b.get() > 0) && routersCaughtUp());
         return;
-      } catch (org.awaitility.core.ConditionTimeoutException stillJoining) {
+      } catch (ConditionTimeoutException stillJoining) {
         // another round: a subscriber sees what it missed when the next batch arrives
       }
     }
