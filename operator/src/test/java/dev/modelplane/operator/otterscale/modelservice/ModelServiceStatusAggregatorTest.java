@@ -28,7 +28,7 @@ class ModelServiceStatusAggregatorTest {
   private static ModelServiceStatus status(Deployment decode, Deployment picker, String servingFailure,
       String pickerFailure) {
     return ModelServiceStatusAggregator.aggregate(aggregated(), new ModelServiceObservation(decode, null, picker,
-        servingFailure, pickerFailure, null, Set.of(), Map.of()), NOW);
+        servingFailure, pickerFailure, null, Set.of(), Map.of(), null), NOW);
   }
 
   private static Condition ready(ModelServiceStatus s) {
@@ -93,7 +93,7 @@ class ModelServiceStatusAggregatorTest {
     ModelServiceStatus first = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
         deployment(1, 1), null, deployment(1, 1), null, null, null,
         Set.of("podmonitors.monitoring.coreos.com", "httproutes.gateway.networking.k8s.io"),
-        Map.of("v1/Secret/x", "forbidden")), NOW);
+        Map.of("v1/Secret/x", "forbidden"), null), NOW);
     assertThat(ready(first).getReason()).isEqualTo("ReconcileError");
     assertThat(ready(first).getMessage()).isEqualTo("v1/Secret/x: forbidden");
     Condition missing = Conditions.find(first.conditions(), "OptionalKindsInstalled");
@@ -102,7 +102,7 @@ class ModelServiceStatusAggregatorTest {
         + "podmonitors.monitoring.coreos.com;");
     ms.setStatus(first);
     ModelServiceStatus later = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
-        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of()), NOW.plusSeconds(60));
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of(), null), NOW.plusSeconds(60));
     assertThat(Conditions.find(later.conditions(), "OptionalKindsInstalled")).isNull();
     assertThat(ready(later).getStatus()).isEqualTo("True");
     assertThat(ready(later).getLastTransitionTime()).isEqualTo(NOW.plusSeconds(60).toString());
@@ -112,7 +112,7 @@ class ModelServiceStatusAggregatorTest {
   void aClusterBindingNameTakenByAnotherOwnerIsReadyFalseWithItsOwnReason() {
     ModelServiceStatus s = ModelServiceStatusAggregator.aggregate(aggregated(), new ModelServiceObservation(
         deployment(1, 1), null, deployment(1, 1), null, null, "ClusterRoleBinding x exists and is not this "
-        + "ModelService's", Set.of(), Map.of()), NOW);
+        + "ModelService's", Set.of(), Map.of(), null), NOW);
     assertThat(ready(s).getStatus()).isEqualTo("False");
     assertThat(ready(s).getReason()).isEqualTo("ClusterBindingConflict");
     assertThat(ready(s).getMessage()).contains("ClusterRoleBinding x exists");
