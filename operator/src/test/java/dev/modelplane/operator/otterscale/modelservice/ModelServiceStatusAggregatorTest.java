@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServicePhase;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServiceStatus;
 import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -116,5 +117,30 @@ class ModelServiceStatusAggregatorTest {
     assertThat(ready(s).getStatus()).isEqualTo("False");
     assertThat(ready(s).getReason()).isEqualTo("ClusterBindingConflict");
     assertThat(ready(s).getMessage()).contains("ClusterRoleBinding x exists");
+  }
+
+  @Test
+  void precisePrefixRoutingIsAConditionOfItsOwnThatNeverTouchesReadiness() {
+    var ms = aggregated();
+    ModelServiceStatus conflicting = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of(),
+        PrecisePrefixStatus.conflicting(List.of("spec.engine: --block-size 32 differs"))), NOW);
+    Condition precise = Conditions.find(conflicting.conditions(), "PrecisePrefixRouting");
+    assertThat(precise.getStatus()).isEqualTo("False");
+    assertThat(precise.getReason()).isEqualTo("ConflictingSettings");
+    assertThat(precise.getMessage()).isEqualTo("spec.engine: --block-size 32 differs");
+    assertThat(ready(conflicting).getStatus()).isEqualTo("True");
+    ms.setStatus(conflicting);
+    ModelServiceStatus fixed = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of(),
+        PrecisePrefixStatus.configured("the picker reads each server's KV-event socket on port 5557")),
+        NOW.plusSeconds(5));
+    precise = Conditions.find(fixed.conditions(), "PrecisePrefixRouting");
+    assertThat(precise.getStatus()).isEqualTo("True");
+    assertThat(precise.getReason()).isEqualTo("ServersConfigured");
+    ms.setStatus(fixed);
+    ModelServiceStatus unused = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of(), null), NOW.plusSeconds(9));
+    assertThat(Conditions.find(unused.conditions(), "PrecisePrefixRouting")).isNull();
   }
 }
