@@ -155,7 +155,7 @@ public final class KvEventsWiring {
    * The value of {@code flag} in {@code args} ({@code --flag value} or {@code --flag=value}), the last one when given
    * twice as argument parsers take it, or null when absent.
    */
-  static String value(List<String> args, String flag) {
+  public static String value(List<String> args, String flag) {
     String found = null;
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);

@@ -1,6 +1,9 @@
 package dev.modelplane.operator.prefixrouting;
 
+import dev.modelplane.operator.common.Conditions;
+import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * How a pool's precise prefix-cache routing was rendered, for the owner's condition {@value #CONDITION}: True when
@@ -19,6 +22,7 @@ public record PrecisePrefixStatus(boolean ok, String reason, String message) {
   public static final String CONFIGURED = "ServersConfigured";
   public static final String CONFLICT = "ConflictingSettings";
   public static final String INVALID_CONFIG = "InvalidPickerConfig";
+  public static final String IGNORED_CONFIG = "PickerConfigIgnored";
 
   /** Rendered as the scorer needs; {@code summary} says how the events flow and where the tokenizer comes from. */
   public static PrecisePrefixStatus configured(String summary) {
@@ -34,6 +38,23 @@ public record PrecisePrefixStatus(boolean ok, String reason, String message) {
   public static PrecisePrefixStatus invalidConfig(String why) {
     return new PrecisePrefixStatus(false, INVALID_CONFIG, "metadata.annotations[" + CONFIG_ANNOTATION + "]: " + why
         + "; the generated configuration is used instead");
+  }
+
+  /** The {@value #CONFIG_ANNOTATION} annotation has no picker to configure: {@code why}. */
+  public static PrecisePrefixStatus ignoredConfig(String why) {
+    return new PrecisePrefixStatus(false, IGNORED_CONFIG, "metadata.annotations[" + CONFIG_ANNOTATION + "]: " + why);
+  }
+
+  /**
+   * The condition worth a Warning Event: {@value #CONDITION} in {@code after} when it is False and was not, or says
+   * something else than in {@code before}; else null.
+   */
+  public static Condition newProblem(List<Condition> before, List<Condition> after) {
+    Condition was = Conditions.find(before, CONDITION);
+    Condition now = Conditions.find(after, CONDITION);
+    boolean changed = was == null || !Objects.equals(was.getStatus(), now == null ? null : now.getStatus())
+        || !Objects.equals(was.getMessage(), now == null ? null : now.getMessage());
+    return now != null && Conditions.FALSE.equals(now.getStatus()) && changed ? now : null;
   }
 
   /** How the events reach the picker, in words. */

@@ -53,9 +53,13 @@ public record TokenizerSource(String configMap, String claim, String subPath) {
         + WORD);
   }
 
-  /** The router's {@code --tokenizer} flag for {@code model}. */
-  public String flag(String model) {
-    return "--tokenizer=" + model + "=" + (mounted() ? DIR : WORD);
+  /**
+   * The router's {@code --tokenizer} flag, without a model name: the picker serves one pool, and a bare source also
+   * serves the pool's LoRA adapters, which share their base model's tokenizer (the served name may moreover be an
+   * expression such as {@code $(SERVED_MODEL_NAME)} the operator cannot read).
+   */
+  public String flag() {
+    return "--tokenizer=" + (mounted() ? DIR : WORD);
   }
 
   /** Whether anything is mounted (not the built-in tokenizer). */

@@ -13,8 +13,8 @@ class TokenizerSourceTest {
     assertThat(TokenizerSource.parse("pvc:models")).isEqualTo(new TokenizerSource(null, "models", ""));
     TokenizerSource word = TokenizerSource.parse("word");
     assertThat(word.mounted()).isFalse();
-    assertThat(word.flag("m")).isEqualTo("--tokenizer=m=word");
-    assertThat(TokenizerSource.parse("pvc:models").flag("m")).isEqualTo("--tokenizer=m=/tokenizer");
+    assertThat(word.flag()).isEqualTo("--tokenizer=word");
+    assertThat(TokenizerSource.parse("pvc:models").flag()).isEqualTo("--tokenizer=/tokenizer");
     assertThat(TokenizerSource.parse("pvc:models").mount().getSubPath()).isNull();
   }
 

@@ -187,12 +187,9 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
     } else if (changed && (status.phase() == ModelServicePhase.Failed || "ReconcileError".equals(now.getReason()))) {
       events.warning(ms, now.getReason(), now.getMessage());
     }
-    Condition preciseWas = Conditions.find(ms.getStatus() == null ? null : ms.getStatus().conditions(),
-        PrecisePrefixStatus.CONDITION);
-    Condition precise = Conditions.find(status.conditions(), PrecisePrefixStatus.CONDITION);
-    if (precise != null && Conditions.FALSE.equals(precise.getStatus()) && (preciseWas == null
-        || !Objects.equals(preciseWas.getStatus(), precise.getStatus())
-        || !Objects.equals(preciseWas.getMessage(), precise.getMessage()))) {
+    Condition precise = PrecisePrefixStatus.newProblem(ms.getStatus() == null ? null : ms.getStatus().conditions(),
+        status.conditions());
+    if (precise != null) {
       events.warning(ms, precise.getReason(), precise.getMessage());
     }
     LOG.atInfo().addKeyValue("modelservice", ms.getMetadata().getNamespace() + "/" + ms.getMetadata().getName())

@@ -22,8 +22,7 @@ import java.util.Set;
  * Precise prefix-cache routing for a ModelService whose picker configuration (its annotation
  * {@value PrecisePrefixStatus#CONFIG_ANNOTATION}) uses {@value PrecisePrefixSettings#SCORER}: every vLLM container
  * publishes its KV-cache events as the scorer reads them ({@link KvEventsWiring}); in central mode the picker's
- * container and Service expose the port it binds; modelplane's picker gets {@code --tokenizer} for the model from the
- * annotation {@value TokenizerSource#ANNOTATION}. The model itself is unpacked into each serving pod's own emptyDir,
+ * container and Service expose the port it binds; modelplane's picker gets {@code --tokenizer} from the annotation {@value TokenizerSource#ANNOTATION}. The model itself is unpacked into each serving pod's own emptyDir,
  * so there is no model volume the picker could share. Nothing changes for any other configuration.
  */
 final class PrecisePrefixBuilder {
@@ -110,13 +109,12 @@ final class PrecisePrefixBuilder {
       problems.add("metadata.annotations[" + TokenizerSource.ANNOTATION + "]: " + e.getMessage());
       return "";
     }
-    String model = ms.getSpec().model().name();
-    epp.getArgs().add(source.flag(model));
+    epp.getArgs().add(source.flag());
     if (source.mounted()) {
       epp.getVolumeMounts().add(source.mount());
       pod.getVolumes().add(source.volume());
     }
-    return "tokenizer of " + model + " from " + value.strip();
+    return "tokenizer from " + value.strip();
   }
 
   private static Container container(PodSpec pod, String name) {
