@@ -3,6 +3,7 @@ package dev.modelplane.operator.prefixrouting;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.common.kvevents.KvEventsConfig;
+import dev.modelplane.common.kvevents.ZmqEndpoint;
 import dev.modelplane.common.servers.VllmFlags;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -59,7 +60,7 @@ public final class KvEventsWiring {
 
     String userEvents = value(args, VllmFlags.KV_EVENTS_CONFIG);
     if (userEvents != null) {
-      checkUserEvents(userEvents, problems);
+      checkUserEvents(userEvents, scorer, problems);
     } else if (!scorer.discoverPods() && scorer.centralPort() < 0) {
       problems.add("the picker's kvEventsConfig.zmqEndpoint \"" + scorer.zmqEndpoint() + "\" is not a TCP address "
           + "it binds (such as tcp://*:5557), so servers in other pods cannot reach it; no "
@@ -128,14 +129,25 @@ public final class KvEventsWiring {
     return config.toString();
   }
 
-  private static void checkUserEvents(String json, List<String> problems) {
+  /** A user's own flag must publish, and bind where the picker connects or connect where it binds. */
+  private static void checkUserEvents(String json, PrecisePrefixSettings scorer, List<String> problems) {
+    KvEventsConfig config;
     try {
-      if (!KvEventsConfig.parse(json).publishes()) {
-        problems.add(VllmFlags.KV_EVENTS_CONFIG + " does not publish (it needs \"enable_kv_cache_events\": true "
-            + "and the zmq publisher), so the router receives no events");
-      }
+      config = KvEventsConfig.parse(json);
     } catch (IllegalArgumentException e) {
       problems.add(e.getMessage());
+      return;
+    }
+    if (!config.publishes()) {
+      problems.add(VllmFlags.KV_EVENTS_CONFIG + " does not publish (it needs \"enable_kv_cache_events\": true "
+          + "and the zmq publisher), so the router receives no events");
+    } else if (scorer.discoverPods() && !config.endpoint().endsWith(":" + scorer.socketPort())) {
+      problems.add(VllmFlags.KV_EVENTS_CONFIG + " endpoint " + config.endpoint() + " is not the port "
+          + scorer.socketPort() + " the picker reads on each pod (podDiscoveryConfig.socketPort)");
+    } else if (scorer.discoverPods() != ZmqEndpoint.binds(config.endpoint())) {
+      problems.add(VllmFlags.KV_EVENTS_CONFIG + " endpoint " + config.endpoint() + (scorer.discoverPods()
+          ? " connects, but the picker connects to each pod too" : " binds, but the picker binds zmqEndpoint too")
+          + ": nothing flows between two sockets that both connect or both bind");
     }
   }
 

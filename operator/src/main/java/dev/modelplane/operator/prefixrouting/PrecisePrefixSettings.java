@@ -59,7 +59,8 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
     JsonNode tokens = p.path("tokenProcessorConfig");
     int blockSize = number(tokens, "blockSizeTokens", number(tokens, "blockSize", d.blockSize(), 1, Integer.MAX_VALUE),
         1, Integer.MAX_VALUE);
-    String seed = tokens.path("hashSeed").isValueNode() ? tokens.path("hashSeed").asText() : d.hashSeed();
+    JsonNode seedNode = tokens.path("hashSeed");
+    String seed = seedNode.isValueNode() && !seedNode.isNull() ? seedNode.asText() : d.hashSeed();
     JsonNode events = p.path("kvEventsConfig");
     boolean discover = events.path("discoverPods").isBoolean() ? events.path("discoverPods").asBoolean()
         : d.discoverPods();

@@ -19,6 +19,8 @@ class PrecisePrefixSettingsTest {
   void aScorerWithoutParametersHasTheRoutersDefaults() {
     assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer}]")).contains(
         new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557"));
+    assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{tokenProcessorConfig: {hashSeed: null}}}]").orElseThrow().hashSeed()).isEmpty();
   }
 
   @Test

@@ -296,4 +296,30 @@ class PrecisePrefixBuilderTest {
     assertThat(other.precisePrefix().message()).contains("is not modelplane's router");
     assertThat(arg(container(deployment(other, "qwen-decode"), "vllm"), "--block-size")).isEqualTo("64");
   }
+
+  @Test
+  void aUsersEventsConfigThatCannotMeetThePickerIsReported() {
+    String spec = """
+        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
+        engine: {args: [--kv-events-config, '%s']}
+        accelerator: {type: nvidia}
+        decode: {}
+        """;
+    ModelServicePlan otherPort = ModelServicePlanner.plan(annotated(spec.formatted(
+        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5557\"}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(otherPort.precisePrefix().message()).isEqualTo("spec.engine: --kv-events-config endpoint "
+        + "tcp://*:5557 is not the port 5556 the picker reads on each pod (podDiscoveryConfig.socketPort)");
+    ModelServicePlan bothBind = ModelServicePlanner.plan(annotated(spec.formatted(
+        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5560\"}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, CENTRAL)), SETTINGS);
+    assertThat(bothBind.precisePrefix().message()).contains("--kv-events-config endpoint tcp://*:5560 binds, but "
+        + "the picker binds zmqEndpoint too");
+    ModelServicePlan off = ModelServicePlanner.plan(annotated(spec.formatted("{\"enable_kv_cache_events\":false}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(off.precisePrefix().message()).contains("--kv-events-config does not publish");
+    ModelServicePlan broken = ModelServicePlanner.plan(annotated(spec.formatted("{\"nope\":1}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(broken.precisePrefix().message()).startsWith("spec.engine: --kv-events-config: unknown key \"nope\"");
+  }
 }
