@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * {@code PrecisePrefixConfig}): vLLM's block size 16, no hash seed, each server's own socket on 5557. Only what the
  * servers' flags depend on is read; the router checks the rest of the parameters when it starts.
  *
- * @param blockSize {@code tokenProcessorConfig.blockSize} (or {@code blockSizeTokens}): the servers' {@code --block-size}
+ * @param blockSize {@code tokenProcessorConfig.blockSize} (or {@code blockSizeTokens}): the servers'
+ *     {@code --block-size}
  * @param hashSeed {@code tokenProcessorConfig.hashSeed}: the servers' {@code PYTHONHASHSEED}
  * @param discoverPods {@code kvEventsConfig.discoverPods}: the picker reads each server's socket (true) or binds
  *     {@code zmqEndpoint} for the servers to connect to (false)

@@ -17,9 +17,10 @@ import java.util.Set;
  * A ModelService's objects, a pure function of the ModelService and the operator settings (OtterScale's builders,
  * in its order): serving Deployments; the picker's ServiceAccount, ConfigMap, Deployment, Service, Role/RoleBinding
  * and ClusterRoleBinding (to the installed ClusterRole, for the operator's own picker image only); the InferencePool;
- * the HTTPRoute; the DestinationRule; the monitors. A picker configuration using precise prefix routing also wires the
- * servers' KV-cache events ({@link PrecisePrefixBuilder}). Objects a setting turns off are listed as unwanted, so a change
- * of spec or settings removes them (the ClusterRoleBinding, whose removal checks its owner, is the reconciler's).
+ * the HTTPRoute; the DestinationRule; the monitors. A picker configuration using precise prefix routing also wires
+ * the servers' KV-cache events ({@link PrecisePrefixBuilder}). Objects a setting turns off are listed as unwanted, so
+ * a change of spec or settings removes them (the ClusterRoleBinding, whose removal checks its owner, is the
+ * reconciler's).
  */
 public final class ModelServicePlanner {
   static final String DEPLOYMENT_API = "apps/v1";

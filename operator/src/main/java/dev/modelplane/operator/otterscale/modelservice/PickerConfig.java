@@ -8,8 +8,8 @@ import java.util.TreeMap;
 /**
  * The endpoint picker's configuration file, one of two as OtterScale writes them: GIE's default scorers for
  * aggregated serving, or llm-d's prefill/decode set when the ModelService has prefill pods (the files are
- * {@link PickerConfigs}' resources, which the router's tests load too), or the ModelService's own. Its hash goes on the picker's pod template, so
- * switching modes rolls the picker.
+ * {@link PickerConfigs}' resources, which the router's tests load too), or the ModelService's own. Its hash goes on
+ * the picker's pod template, so switching modes rolls the picker.
  *
  * @param fileName the ConfigMap key, also the file under {@code /config}
  * @param yaml the file

@@ -22,8 +22,9 @@ import java.util.Set;
  * Precise prefix-cache routing for a ModelService whose picker configuration (its annotation
  * {@value PrecisePrefixStatus#CONFIG_ANNOTATION}) uses {@value PrecisePrefixSettings#SCORER}: every vLLM container
  * publishes its KV-cache events as the scorer reads them ({@link KvEventsWiring}); in central mode the picker's
- * container and Service expose the port it binds; modelplane's picker gets {@code --tokenizer} from the annotation {@value TokenizerSource#ANNOTATION}. The model itself is unpacked into each serving pod's own emptyDir,
- * so there is no model volume the picker could share. Nothing changes for any other configuration.
+ * container and Service expose the port it binds; modelplane's picker gets {@code --tokenizer} from the annotation
+ * {@value TokenizerSource#ANNOTATION}. The model itself is unpacked into each serving pod's own emptyDir, so there is
+ * no model volume the picker could share. Nothing changes for any other configuration.
  */
 final class PrecisePrefixBuilder {
   private PrecisePrefixBuilder() {

@@ -426,7 +426,8 @@ class OmeServingPlannerTest {
     OmePlan plan = plan(annotated("c", "{model: {name: llama}, engine: {}, router: {}}", Map.of(
         "modelplane.dev/endpoint-picker-config", PRECISE.replace("hashSeed: \"42\"}",
             "hashSeed: \"42\"}\n    kvEventsConfig: {discoverPods: false}"))), null, OperatorSettings.defaults());
-    assertThat(arg(main(plan, "c-engine"), "--kv-events-config")).contains("\"endpoint\":\"tcp://c-router.llm.svc:5557\"");
+    assertThat(arg(main(plan, "c-engine"), "--kv-events-config"))
+        .contains("\"endpoint\":\"tcp://c-router.llm.svc:5557\"");
     assertThat(main(plan, "c-router").getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
         .contains("kv-events:5557");
     assertThat(find(plan, Service.class, "c-router").getSpec().getPorts()).extracting(p -> p.getName())
