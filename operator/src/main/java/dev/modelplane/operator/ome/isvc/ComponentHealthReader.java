@@ -71,7 +71,7 @@ final class ComponentHealthReader {
       components.add(health);
     }
     return new Health(new OmeStatusAggregator.Served(plan.runtime(), components,
-        exposure(plan, applied, url, settings, name, ns)), unwatched);
+        exposure(plan, applied, url, settings, name, ns), plan.precisePrefix()), unwatched);
   }
 
   private static ComponentHealth deployment(ComponentPlan c, List<Pod> pods, Context<InferenceService> context,

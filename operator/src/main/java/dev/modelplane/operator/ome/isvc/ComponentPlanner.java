@@ -121,6 +121,22 @@ final class ComponentPlanner {
         router ? 2 : 3, port, main, hostPaths);
   }
 
+  /** Whether the router component runs modelplane's router (known once the router was planned). */
+  boolean defaultRouter() {
+    return defaultRouter;
+  }
+
+  /** Where the served model's files are: the merged weights' for merged fine-tuned serving, else the model's. */
+  ModelLocation modelLocation() {
+    String ns = isvc.getMetadata().getNamespace();
+    var weight = model.fineTuned();
+    return model.mergedWeights()
+        ? ModelLocation.of(weight.getSpec().storage(), ns, "FineTunedWeight " + weight.getMetadata().getName()
+            + " spec.storage", fineTunedWeightLabel(weight.getMetadata().getName()), model.weightDir())
+        : ModelLocation.of(model.spec().storage(), ns, model.key() + " spec.storage", model.key().labelKey(),
+            model.modelDir());
+  }
+
   /** The router's identity, and the InferencePool the default router serves. */
   List<HasMetadata> routerObjects(List<ComponentPlan> components) {
     ComponentPlan router = components.stream().filter(c -> c.component().equals(ROUTER)).findFirst().orElse(null);
@@ -172,11 +188,7 @@ final class ComponentPlanner {
     String ns = isvc.getMetadata().getNamespace();
     boolean merged = model.mergedWeights();
     var weight = model.fineTuned();
-    ModelLocation location = merged
-        ? ModelLocation.of(weight.getSpec().storage(), ns, "FineTunedWeight " + weight.getMetadata().getName()
-            + " spec.storage", fineTunedWeightLabel(weight.getMetadata().getName()), model.weightDir())
-        : ModelLocation.of(model.spec().storage(), ns, model.key() + " spec.storage", model.key().labelKey(),
-            model.modelDir());
+    ModelLocation location = modelLocation();
     ModelLocation adapter = null;
     String adapterName = null;
     if (weight != null && !merged) {

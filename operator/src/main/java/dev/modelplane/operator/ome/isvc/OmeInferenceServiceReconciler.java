@@ -11,6 +11,7 @@ import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkloadPolicy;
 import dev.modelplane.operator.ome.storage.ModelPaths;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -155,6 +156,10 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
   }
 
   private void announce(InferenceService isvc, List<Condition> before, List<Condition> after) {
+    Condition precise = PrecisePrefixStatus.newProblem(before, after);
+    if (precise != null) {
+      events.warning(isvc, precise.getReason(), precise.getMessage());
+    }
     Condition was = Conditions.find(before, OmeStatusAggregator.READY);
     Condition now = Conditions.find(after, OmeStatusAggregator.READY);
     if (now == null || was != null && Objects.equals(was.getStatus(), now.getStatus())

@@ -1,6 +1,7 @@
 package dev.modelplane.operator.ome.isvc;
 
 import dev.modelplane.api.ome.v1beta1.ServingRuntimeSpec;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 
@@ -14,9 +15,10 @@ import java.util.List;
  * @param virtual whether the service is a VirtualDeployment (no workloads)
  * @param clusterRuntime the chosen runtime's spec when it is a ClusterServingRuntime (the administrators', whose
  *     own pod fields the {@link OmePolicy} trusts), else null
+ * @param precisePrefix how precise prefix-cache routing was rendered, or null when the router does not use it
  */
 public record OmePlan(String runtime, List<ComponentPlan> components, List<HasMetadata> objects, ComponentPlan entry,
-    boolean virtual, ServingRuntimeSpec clusterRuntime) {
+    boolean virtual, ServingRuntimeSpec clusterRuntime, PrecisePrefixStatus precisePrefix) {
   public OmePlan {
     components = List.copyOf(components);
     objects = List.copyOf(objects);
@@ -24,6 +26,6 @@ public record OmePlan(String runtime, List<ComponentPlan> components, List<HasMe
 
   public OmePlan(String runtime, List<ComponentPlan> components, List<HasMetadata> objects, ComponentPlan entry,
       boolean virtual) {
-    this(runtime, components, objects, entry, virtual, null);
+    this(runtime, components, objects, entry, virtual, null, null);
   }
 }

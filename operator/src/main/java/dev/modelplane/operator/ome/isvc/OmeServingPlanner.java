@@ -15,6 +15,7 @@ import dev.modelplane.api.ome.v1beta1.ServingRuntimeSpec;
 import dev.modelplane.api.ome.v1beta1.SupportedModelFormat;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.Names;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import dev.modelplane.operator.ome.runtime.RuntimeCandidate;
 import dev.modelplane.operator.ome.runtime.RuntimeChoice;
 import dev.modelplane.operator.ome.runtime.RuntimeRequest;
@@ -27,7 +28,8 @@ import java.util.stream.Stream;
 /**
  * Plans an OME InferenceService without touching the cluster: chooses its runtime ({@link RuntimeSelector}), merges
  * every declared component over the runtime's template ({@link ComponentMerge}), decides each component's mode
- * ({@link ComponentModes}), wires the model in ({@link ComponentPlanner}), and lists the objects to apply. Whatever
+ * ({@link ComponentModes}), wires the model in ({@link ComponentPlanner}) and the default router's picker
+ * configuration ({@link PreciseRouting}), and lists the objects to apply. Whatever
  * makes the service unservable comes back as a {@link Blocked} outcome naming the field.
  */
 final class OmeServingPlanner {
@@ -84,6 +86,8 @@ final class OmeServingPlanner {
             runtime.getRouterConfig(), runtime, RouterSpec.class), ComponentModes.router(spec.router()), null,
             hasDecoder));
       }
+      PrecisePrefixStatus precise = PreciseRouting.apply(isvc, components, planner.defaultRouter(), model.name(),
+          planner::modelLocation);
       ComponentPlan entry = components.getLast().component().equals(ComponentPlanner.ROUTER) ? components.getLast()
           : components.getFirst();
       List<HasMetadata> objects = new ArrayList<>();
@@ -98,7 +102,7 @@ final class OmeServingPlanner {
       objects.addAll(Exposure.objects(isvc.getMetadata().getName(), ns, entry, isvc.getMetadata().getLabels(),
           isvc.getMetadata().getAnnotations(), settings.omeServing()));
       return new Planned(new OmePlan(chosen.describe(), components, objects, entry, false,
-          chosen.runtime().scope() == RuntimeCandidate.Scope.CLUSTER ? runtime : null));
+          chosen.runtime().scope() == RuntimeCandidate.Scope.CLUSTER ? runtime : null, precise));
     } catch (IllegalArgumentException e) {
       return invalid(e.getMessage());
     }

@@ -12,6 +12,7 @@ import dev.modelplane.api.ome.v1beta1.ModelState;
 import dev.modelplane.api.ome.v1beta1.ModelStatus;
 import dev.modelplane.api.ome.v1beta1.TransitionStatus;
 import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -22,7 +23,9 @@ import java.util.Set;
 /**
  * Builds an OME InferenceService's status in one place: the conditions ({@code RuntimeSelected}, one
  * {@code <Component>Ready} per declared component, {@code IngressReady}, and {@code Ready} when all of them are
- * true), the URL and address, per-component status, and {@code modelStatus} aggregated over every component.
+ * true; {@code PrecisePrefixRouting} beside them while the router's configuration asks for precise prefix routing,
+ * never part of Ready), the URL and address, per-component status, and {@code modelStatus} aggregated over every
+ * component.
  *
  * <p>Where OME differs: a service that cannot be served (no model, no fitting runtime, an invalid spec) says so in
  * its status, not only in an Event; {@code Ready} needs every declared component (OME ignores decoder and router);
@@ -61,8 +64,14 @@ public final class OmeStatusAggregator {
    * @param runtime how the runtime was chosen (the RuntimeSelected message)
    * @param components the health of each declared component
    * @param exposure how the service is reached
+   * @param precisePrefix how precise prefix-cache routing was rendered, or null when the router does not use it
    */
-  public record Served(String runtime, List<ComponentHealth> components, Exposure exposure) implements Outcome {
+  public record Served(String runtime, List<ComponentHealth> components, Exposure exposure,
+      PrecisePrefixStatus precisePrefix) implements Outcome {
+    /** Served without precise prefix-cache routing. */
+    public Served(String runtime, List<ComponentHealth> components, Exposure exposure) {
+      this(runtime, components, exposure, null);
+    }
   }
 
   /**
@@ -137,6 +146,10 @@ public final class OmeStatusAggregator {
     if (notReady == null && !exposure.ready()) {
       notReady = INGRESS_READY + ": " + exposure.message();
     }
+    PrecisePrefixStatus precise = served.precisePrefix();
+    conditions = precise == null ? Conditions.remove(conditions, PrecisePrefixStatus.CONDITION)
+        : Conditions.set(conditions, PrecisePrefixStatus.CONDITION, precise.ok() ? Conditions.TRUE : Conditions.FALSE,
+            precise.reason(), precise.message(), generation, now);
     conditions = notReady == null
         ? Conditions.set(conditions, READY, Conditions.TRUE, "ComponentsReady", "every component is ready",
             generation, now)

@@ -1,5 +1,6 @@
 package dev.modelplane.operator.otterscale.modelservice;
 
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -20,10 +21,11 @@ import java.util.stream.Stream;
  * @param clusterBindingRefusal why the picker's ClusterRoleBinding was not made (its name is another owner's), or null
  * @param missingKinds {@code plural.group} of the optional kinds whose CRDs are not installed
  * @param errors apply errors by object
+ * @param precisePrefix how precise prefix-cache routing was rendered (the plan's), or null when not used
  */
 public record ModelServiceObservation(Deployment decode, Deployment prefill, Deployment picker,
     String servingFailure, String pickerFailure, String clusterBindingRefusal, Set<String> missingKinds,
-    Map<String, String> errors) {
+    Map<String, String> errors, PrecisePrefixStatus precisePrefix) {
 
   /** Waiting reasons that do not go away without a change: a bad image, a crashing server, a broken config. */
   static final Set<String> STUCK = Set.of("CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "InvalidImageName",

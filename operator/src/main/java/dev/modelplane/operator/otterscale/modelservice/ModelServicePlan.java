@@ -1,5 +1,6 @@
 package dev.modelplane.operator.otterscale.modelservice;
 
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 
@@ -10,9 +11,10 @@ import java.util.List;
  * @param clusterScoped the picker's ClusterRoleBinding, when it gets one (removed by the finalizer)
  * @param unwanted objects in its namespace it may have had and must not have now ({@code apiVersion}, kind, name)
  * @param pickerConfig the picker's configuration, whose hash rolls the picker
+ * @param precisePrefix how precise prefix-cache routing was rendered, or null when the picker does not use it
  */
 public record ModelServicePlan(List<HasMetadata> owned, List<HasMetadata> clusterScoped, List<ObjectRef> unwanted,
-    PickerConfig pickerConfig) {
+    PickerConfig pickerConfig, PrecisePrefixStatus precisePrefix) {
 
   /**
    * An object by type and name.

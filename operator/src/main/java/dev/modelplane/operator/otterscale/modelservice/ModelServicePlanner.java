@@ -4,8 +4,10 @@ import dev.modelplane.api.otterscale.v1alpha1.EndpointPickerSpec;
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
 import dev.modelplane.operator.ModelServiceSettings;
 import dev.modelplane.operator.common.SecurityDefaults;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +17,10 @@ import java.util.Set;
  * A ModelService's objects, a pure function of the ModelService and the operator settings (OtterScale's builders,
  * in its order): serving Deployments; the picker's ServiceAccount, ConfigMap, Deployment, Service, Role/RoleBinding
  * and ClusterRoleBinding (to the installed ClusterRole, for the operator's own picker image only); the InferencePool;
- * the HTTPRoute; the DestinationRule; the monitors. Objects a setting turns off are listed as unwanted, so a change
- * of spec or settings removes them (the ClusterRoleBinding, whose removal checks its owner, is the reconciler's).
+ * the HTTPRoute; the DestinationRule; the monitors. A picker configuration using precise prefix routing also wires
+ * the servers' KV-cache events ({@link PrecisePrefixBuilder}). Objects a setting turns off are listed as unwanted, so
+ * a change of spec or settings removes them (the ClusterRoleBinding, whose removal checks its owner, is the
+ * reconciler's).
  */
 public final class ModelServicePlanner {
   static final String DEPLOYMENT_API = "apps/v1";
@@ -73,23 +77,29 @@ public final class ModelServicePlanner {
         && settings.provider() != ModelServiceSettings.Provider.GKE;
     EndpointPickerSpec picker = PickerBuilder.effective(ms, settings);
     boolean clusterRbac = PickerBuilder.clusterReviews(ms, picker, settings);
-    PickerConfig config = PickerConfig.of(prefillDecode);
+    PrecisePrefixBuilder.Choice choice = PrecisePrefixBuilder.choose(ms, prefillDecode);
+    PickerConfig config = choice.config();
     List<HasMetadata> owned = new ArrayList<>();
     List<HasMetadata> cluster = new ArrayList<>();
     List<ModelServicePlan.ObjectRef> unwanted = new ArrayList<>();
 
-    owned.add(serving(ServingDeploymentBuilder.build(ms, ModelServiceNames.DECODE, settings), security));
+    List<Deployment> servers = new ArrayList<>(List.of(
+        ServingDeploymentBuilder.build(ms, ModelServiceNames.DECODE, settings)));
     if (prefillDecode) {
-      owned.add(serving(ServingDeploymentBuilder.build(ms, ModelServiceNames.PREFILL, settings), security));
+      servers.add(ServingDeploymentBuilder.build(ms, ModelServiceNames.PREFILL, settings));
     } else {
       unwanted.add(ref(DEPLOYMENT_API, "Deployment", names.serving(ModelServiceNames.PREFILL)));
     }
+    Deployment pickerDeployment = PickerBuilder.deployment(names, picker, config, settings);
+    Service pickerService = PickerBuilder.service(names, picker);
+    PrecisePrefixStatus precise = PrecisePrefixBuilder.apply(ms, names, picker, choice, servers, pickerDeployment,
+        pickerService);
+    servers.forEach(d -> owned.add(serving(d, security)));
     owned.add(PickerBuilder.serviceAccount(names));
     owned.add(PickerBuilder.configMap(names, config));
-    Deployment pickerDeployment = PickerBuilder.deployment(names, picker, config, settings);
     security.harden(pickerDeployment.getSpec().getTemplate().getSpec(), Set.of());
     owned.add(pickerDeployment);
-    owned.add(PickerBuilder.service(names, picker));
+    owned.add(pickerService);
     owned.add(PickerBuilder.role(names, picker));
     owned.add(PickerBuilder.roleBinding(names));
     if (clusterRbac) {
@@ -123,7 +133,7 @@ public final class ModelServicePlanner {
     } else {
       unwanted.add(ref(MonitoringBuilder.API, "ServiceMonitor", names.picker()));
     }
-    return new ModelServicePlan(owned, cluster, unwanted, config);
+    return new ModelServicePlan(owned, cluster, unwanted, config, precise);
   }
 
   /** A serving Deployment with the defaults merged in; the engine gets a writable home. */

@@ -10,6 +10,7 @@ import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkloadPolicy;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -102,7 +103,7 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
             .filter(p -> names.service().equals(label(p, ModelServiceNames.MODEL))).toList()),
         ModelServiceObservation.firstFailure(pods.stream()
             .filter(p -> names.picker().equals(label(p, ModelServiceNames.INFERENCE_POOL))).toList()),
-        cluster.refusal(), missing, errors);
+        cluster.refusal(), missing, errors, plan.precisePrefix());
     record(ms, ModelServiceStatusAggregator.aggregate(ms, seen, clock.instant()), context);
     Duration next = Reschedule.earliest(missing.isEmpty() ? null : NOT_INSTALLED_RECHECK,
         errors.isEmpty() ? null : ERROR_RETRY, DRIFT_RECHECK);
@@ -185,6 +186,11 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
       events.warning(ms, now.getReason(), now.getMessage());
     } else if (changed && (status.phase() == ModelServicePhase.Failed || "ReconcileError".equals(now.getReason()))) {
       events.warning(ms, now.getReason(), now.getMessage());
+    }
+    Condition precise = PrecisePrefixStatus.newProblem(ms.getStatus() == null ? null : ms.getStatus().conditions(),
+        status.conditions());
+    if (precise != null) {
+      events.warning(ms, precise.getReason(), precise.getMessage());
     }
     LOG.atInfo().addKeyValue("modelservice", ms.getMetadata().getNamespace() + "/" + ms.getMetadata().getName())
         .addKeyValue("phase", status.phase()).addKeyValue("reason", now.getReason())

@@ -4,6 +4,7 @@ import dev.modelplane.api.otterscale.v1alpha1.ModelService;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServicePhase;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServiceStatus;
 import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Instant;
@@ -17,7 +18,9 @@ import java.util.TreeSet;
  * what upstream leaves out — {@code Failed} when a serving or picker pod is stuck (crash loop, image pull, config
  * error) naming the pod, the picker's readiness counted before Ready, and Ready false with reason
  * {@code ClusterBindingConflict} when the picker's ClusterRoleBinding name is another owner's. A second condition,
- * {@code OptionalKindsInstalled}, names the Gateway API, Istio or Prometheus Operator kinds that are not installed.
+ * {@code OptionalKindsInstalled}, names the Gateway API, Istio or Prometheus Operator kinds that are not installed; a
+ * third, {@value PrecisePrefixStatus#CONDITION}, is present while the picker's configuration uses precise prefix-cache
+ * routing (or its annotation cannot be read), False when a setting contradicts the scorer.
  */
 public final class ModelServiceStatusAggregator {
   public static final String READY = "Ready";
@@ -90,6 +93,10 @@ public final class ModelServiceStatusAggregator {
           "not installed: " + String.join(", ", new TreeSet<>(seen.missingKinds())) + "; everything else is "
               + "reconciled, and the operator looks again every minute", generation, now);
     }
+    PrecisePrefixStatus precise = seen.precisePrefix();
+    conditions = precise == null ? Conditions.remove(conditions, PrecisePrefixStatus.CONDITION)
+        : Conditions.set(conditions, PrecisePrefixStatus.CONDITION, precise.ok() ? Conditions.TRUE : Conditions.FALSE,
+            precise.reason(), precise.message(), generation, now);
     return new ModelServiceStatus(generation, phase, decodeReady, decodeDesired, seen.prefill() == null ? null
         : prefillReady, seen.prefill() == null ? null : prefillDesired, conditions);
   }

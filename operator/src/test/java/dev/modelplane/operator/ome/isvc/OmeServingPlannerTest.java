@@ -368,4 +368,116 @@ class OmeServingPlannerTest {
         spec: {model: {name: llama}, runtime: {name: nope}, engine: {}}
         """)).isEqualTo("runtime nope not found in namespace llm or at cluster scope");
   }
+
+  private static final String PRECISE = """
+      plugins:
+      - type: precise-prefix-cache-scorer
+        parameters:
+          tokenProcessorConfig: {blockSize: 64, hashSeed: "42"}
+      schedulingProfiles:
+      - name: default
+        plugins: [{pluginRef: precise-prefix-cache-scorer}]
+      """;
+
+  private static InferenceService annotated(String name, String spec, Map<String, String> annotations) {
+    InferenceService isvc = isvc("metadata: {name: " + name + ", namespace: llm}\nspec: " + spec + "\n");
+    isvc.getMetadata().setAnnotations(new java.util.LinkedHashMap<>(annotations));
+    return isvc;
+  }
+
+  private static Container main(OmePlan plan, String deployment) {
+    return find(plan, Deployment.class, deployment).getSpec().getTemplate().getSpec().getContainers().getFirst();
+  }
+
+  private static String arg(Container c, String flag) {
+    int i = c.getArgs().indexOf(flag);
+    assertThat(i).as(flag + " in " + c.getArgs()).isNotNegative();
+    return c.getArgs().get(i + 1);
+  }
+
+  @Test
+  void theDefaultRoutersPreciseScorerMakesEngineAndDecoderPublishTheirKvEvents() {
+    OmePlan plan = plan(annotated("pd", "{model: {name: llama}, engine: {}, decoder: {}, router: {}}",
+        Map.of("modelplane.dev/endpoint-picker-config", PRECISE)), null, OperatorSettings.defaults());
+    for (String component : List.of("pd-engine", "pd-decoder")) {
+      Container vllm = main(plan, component);
+      assertThat(arg(vllm, "--kv-events-config")).isEqualTo("{\"enable_kv_cache_events\":true,\"publisher\":"
+          + "\"zmq\",\"endpoint\":\"tcp://*:5557\",\"topic\":\"kv@$(POD_IP):8080@llama\"}");
+      assertThat(arg(vllm, "--prefix-caching-hash-algo")).isEqualTo("sha256_cbor");
+      assertThat(arg(vllm, "--block-size")).isEqualTo("64");
+      assertThat(vllm.getEnv()).anySatisfy(e -> {
+        assertThat(e.getName()).isEqualTo("PYTHONHASHSEED");
+        assertThat(e.getValue()).isEqualTo("42");
+      });
+      assertThat(vllm.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort()).contains("kv-events:5557");
+    }
+    Container router = main(plan, "pd-router");
+    // The annotation's configuration replaces the generated prefill/decode one.
+    assertThat(router.getArgs()).filteredOn(a -> a.startsWith("--config-text=")).containsExactly("--config-text="
+        + PRECISE);
+    assertThat(router.getArgs()).noneMatch(a -> a.startsWith("--tokenizer"));
+    assertThat(plan.precisePrefix().ok()).isTrue();
+    assertThat(plan.precisePrefix().message()).contains("port 5557").contains("no tokenizer (the model lies in a "
+        + "node directory");
+  }
+
+  @Test
+  void centralModeOpensTheRoutersPortAndAnAutoscaledRouterIsReported() {
+    OmePlan plan = plan(annotated("c", "{model: {name: llama}, engine: {}, router: {}}", Map.of(
+        "modelplane.dev/endpoint-picker-config", PRECISE.replace("hashSeed: \"42\"}",
+            "hashSeed: \"42\"}\n    kvEventsConfig: {discoverPods: false}"))), null, OperatorSettings.defaults());
+    assertThat(arg(main(plan, "c-engine"), "--kv-events-config"))
+        .contains("\"endpoint\":\"tcp://c-router.llm.svc:5557\"");
+    assertThat(main(plan, "c-router").getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
+        .contains("kv-events:5557");
+    assertThat(find(plan, Service.class, "c-router").getSpec().getPorts()).extracting(p -> p.getName())
+        .contains("kv-events");
+    assertThat(plan.precisePrefix().ok()).isFalse();
+    assertThat(plan.precisePrefix().message()).startsWith("spec.router.maxReplicas: each server connects to one of "
+        + "up to 2 router replicas");
+  }
+
+  @Test
+  void aClaimModelsFilesGiveTheRouterItsTokenizer() {
+    ClusterBaseModel onClaim = Serialization.unmarshal(Serialization.asYaml(MODEL).replace("hf://meta/llama",
+        "pvc://models/llama/8b"), ClusterBaseModel.class);
+    ServedModel model = new ServedModel(BaseModelKey.of(onClaim), Map.of(), onClaim.getSpec(), null, null, null);
+    InferenceService isvc = annotated("t", "{model: {name: llama}, engine: {}, router: {}}",
+        Map.of("modelplane.dev/endpoint-picker-config", PRECISE));
+    OmeServingPlanner.Result r = OmeServingPlanner.plan(isvc, isvc.getSpec(), model, List.of(), List.of(RUNTIME),
+        OperatorSettings.defaults());
+    OmePlan plan = ((OmeServingPlanner.Planned) r).plan();
+    var pod = find(plan, Deployment.class, "t-router").getSpec().getTemplate().getSpec();
+    Container router = pod.getContainers().getFirst();
+    assertThat(router.getArgs()).contains("--tokenizer=/tokenizer");
+    assertThat(router.getVolumeMounts()).filteredOn(m -> m.getName().equals("tokenizer")).singleElement()
+        .satisfies(m -> {
+          assertThat(m.getSubPath()).isEqualTo("llama/8b");
+          assertThat(m.getReadOnly()).isTrue();
+        });
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("tokenizer")).singleElement()
+        .satisfies(v -> assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("models"));
+    assertThat(plan.precisePrefix().message()).contains("tokenizer from the model's claim models");
+  }
+
+  @Test
+  void sglangServersAndRoutersOfTheirOwnAreReportedAndLeftAlone() {
+    OmePlan sglang = plan(annotated("s", "{model: {name: llama}, engine: {runner: {image: lmsysorg/sglang:v0.5}}, "
+        + "router: {}}", Map.of("modelplane.dev/endpoint-picker-config", PRECISE)), null, OperatorSettings.defaults());
+    assertThat(main(sglang, "s-engine").getArgs()).noneMatch(a -> a.startsWith("--kv-events-config")
+        || a.equals("--block-size"));
+    assertThat(sglang.precisePrefix().message()).isEqualTo("spec.engine: the container ome-container runs SGLang, "
+        + "whose KV-cache events the router does not read; it is left as it is");
+
+    OmePlan own = plan(annotated("o", "{model: {name: llama}, engine: {}, router: {runner: {name: r, image: "
+        + "router:1}}}", Map.of("modelplane.dev/endpoint-picker-config", PRECISE)), null, OperatorSettings.defaults());
+    assertThat(main(own, "o-engine").getArgs()).noneMatch(a -> a.startsWith("--kv-events-config"));
+    assertThat(own.precisePrefix().reason()).isEqualTo("PickerConfigIgnored");
+
+    OmePlan plain = plan(annotated("p", "{model: {name: llama}, engine: {}, router: {}}", Map.of()), null,
+        OperatorSettings.defaults());
+    assertThat(plain.precisePrefix()).isNull();
+    assertThat(main(plain, "p-engine").getArgs()).containsExactly("--model=$(MODEL_PATH)", "--tensor-parallel-size=1",
+        "--port=8080");
+  }
 }

@@ -8,6 +8,8 @@ import dev.modelplane.api.ome.v1beta1.InferenceServiceStatus;
 import dev.modelplane.api.ome.v1beta1.ModelState;
 import dev.modelplane.api.ome.v1beta1.TransitionStatus;
 import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
@@ -112,5 +114,23 @@ class OmeStatusAggregatorTest {
         List.of(health("engine", true, List.of())), OFF), NOW);
     assertThat(Conditions.find(status.conditions(), "RouterReady")).isNull();
     assertThat(status.components()).containsOnlyKeys("engine");
+  }
+
+  @Test
+  void precisePrefixRoutingHasItsOwnConditionOutsideReady() {
+    InferenceService isvc = isvc();
+    InferenceServiceStatus conflicting = OmeStatusAggregator.aggregate(isvc, new OmeStatusAggregator.Served("rt",
+        List.of(health("engine", true, List.of(pod("e-1", true)))), OFF,
+        PrecisePrefixStatus.conflicting(List.of("spec.engine: --block-size 32 differs"))), NOW);
+    Condition precise = Conditions.find(conflicting.conditions(), "PrecisePrefixRouting");
+    assertThat(precise.getStatus()).isEqualTo("False");
+    assertThat(precise.getReason()).isEqualTo("ConflictingSettings");
+    assertThat(Conditions.find(conflicting.conditions(), "Ready").getStatus()).isEqualTo("True");
+    assertThat(PrecisePrefixStatus.newProblem(null, conflicting.conditions())).isEqualTo(precise);
+    assertThat(PrecisePrefixStatus.newProblem(conflicting.conditions(), conflicting.conditions())).isNull();
+    isvc.setStatus(conflicting);
+    InferenceServiceStatus gone = OmeStatusAggregator.aggregate(isvc, new OmeStatusAggregator.Served("rt",
+        List.of(health("engine", true, List.of(pod("e-1", true)))), OFF), NOW);
+    assertThat(Conditions.find(gone.conditions(), "PrecisePrefixRouting")).isNull();
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServicePhase;
 import dev.modelplane.api.otterscale.v1alpha1.ModelServiceStatus;
 import dev.modelplane.operator.common.Conditions;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -28,7 +29,7 @@ class ModelServiceStatusAggregatorTest {
   private static ModelServiceStatus status(Deployment decode, Deployment picker, String servingFailure,
       String pickerFailure) {
     return ModelServiceStatusAggregator.aggregate(aggregated(), new ModelServiceObservation(decode, null, picker,
-        servingFailure, pickerFailure, null, Set.of(), Map.of()), NOW);
+        servingFailure, pickerFailure, null, Set.of(), Map.of(), null), NOW);
   }
 
   private static Condition ready(ModelServiceStatus s) {
@@ -93,7 +94,7 @@ class ModelServiceStatusAggregatorTest {
     ModelServiceStatus first = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
         deployment(1, 1), null, deployment(1, 1), null, null, null,
         Set.of("podmonitors.monitoring.coreos.com", "httproutes.gateway.networking.k8s.io"),
-        Map.of("v1/Secret/x", "forbidden")), NOW);
+        Map.of("v1/Secret/x", "forbidden"), null), NOW);
     assertThat(ready(first).getReason()).isEqualTo("ReconcileError");
     assertThat(ready(first).getMessage()).isEqualTo("v1/Secret/x: forbidden");
     Condition missing = Conditions.find(first.conditions(), "OptionalKindsInstalled");
@@ -102,7 +103,7 @@ class ModelServiceStatusAggregatorTest {
         + "podmonitors.monitoring.coreos.com;");
     ms.setStatus(first);
     ModelServiceStatus later = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
-        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of()), NOW.plusSeconds(60));
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of(), null), NOW.plusSeconds(60));
     assertThat(Conditions.find(later.conditions(), "OptionalKindsInstalled")).isNull();
     assertThat(ready(later).getStatus()).isEqualTo("True");
     assertThat(ready(later).getLastTransitionTime()).isEqualTo(NOW.plusSeconds(60).toString());
@@ -112,9 +113,34 @@ class ModelServiceStatusAggregatorTest {
   void aClusterBindingNameTakenByAnotherOwnerIsReadyFalseWithItsOwnReason() {
     ModelServiceStatus s = ModelServiceStatusAggregator.aggregate(aggregated(), new ModelServiceObservation(
         deployment(1, 1), null, deployment(1, 1), null, null, "ClusterRoleBinding x exists and is not this "
-        + "ModelService's", Set.of(), Map.of()), NOW);
+        + "ModelService's", Set.of(), Map.of(), null), NOW);
     assertThat(ready(s).getStatus()).isEqualTo("False");
     assertThat(ready(s).getReason()).isEqualTo("ClusterBindingConflict");
     assertThat(ready(s).getMessage()).contains("ClusterRoleBinding x exists");
+  }
+
+  @Test
+  void precisePrefixRoutingIsAConditionOfItsOwnThatNeverTouchesReadiness() {
+    var ms = aggregated();
+    ModelServiceStatus conflicting = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of(),
+        PrecisePrefixStatus.conflicting(List.of("spec.engine: --block-size 32 differs"))), NOW);
+    Condition precise = Conditions.find(conflicting.conditions(), "PrecisePrefixRouting");
+    assertThat(precise.getStatus()).isEqualTo("False");
+    assertThat(precise.getReason()).isEqualTo("ConflictingSettings");
+    assertThat(precise.getMessage()).isEqualTo("spec.engine: --block-size 32 differs");
+    assertThat(ready(conflicting).getStatus()).isEqualTo("True");
+    ms.setStatus(conflicting);
+    ModelServiceStatus fixed = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of(),
+        PrecisePrefixStatus.configured("the picker reads each server's KV-event socket on port 5557")),
+        NOW.plusSeconds(5));
+    precise = Conditions.find(fixed.conditions(), "PrecisePrefixRouting");
+    assertThat(precise.getStatus()).isEqualTo("True");
+    assertThat(precise.getReason()).isEqualTo("ServersConfigured");
+    ms.setStatus(fixed);
+    ModelServiceStatus unused = ModelServiceStatusAggregator.aggregate(ms, new ModelServiceObservation(
+        deployment(1, 1), null, deployment(1, 1), null, null, null, Set.of(), Map.of(), null), NOW.plusSeconds(9));
+    assertThat(Conditions.find(unused.conditions(), "PrecisePrefixRouting")).isNull();
   }
 }

@@ -1,0 +1,163 @@
+package dev.modelplane.operator.ome.isvc;
+
+import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.common.servers.VllmFlags;
+import dev.modelplane.operator.prefixrouting.KvEventsWiring;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixSettings;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
+import dev.modelplane.operator.prefixrouting.TokenizerSource;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The default router's EndpointPickerConfig from the InferenceService's annotation
+ * {@value PrecisePrefixStatus#CONFIG_ANNOTATION} (given with {@code --config-text}, in place of the generated one)
+ * and, when it uses {@value PrecisePrefixSettings#SCORER}, the KV-cache events of the engine and decoder servers
+ * ({@link KvEventsWiring}; vLLM only — SGLang's events are not read by the router), the router's events port in
+ * central mode, and its tokenizer: the annotation {@value TokenizerSource#ANNOTATION}, else a {@code pvc://} model's
+ * claim mounted read-only. A model in a node directory is not mounted into the router, which does not run on the
+ * model's nodes.
+ */
+final class PreciseRouting {
+  private PreciseRouting() {
+  }
+
+  /**
+   * Applies the annotation to the planned components (in place).
+   *
+   * @param defaultRouter whether the router component runs modelplane's router
+   * @param modelName the served model's name, for the topic when the server names none
+   * @param location where the model's files are
+   * @return the condition's content, or null when there is nothing to say (no annotation, or no precise scorer)
+   */
+  static PrecisePrefixStatus apply(InferenceService isvc, List<ComponentPlan> components, boolean defaultRouter,
+      String modelName, Supplier<ModelLocation> location) {
+    Map<String, String> annotations = isvc.getMetadata().getAnnotations();
+    String custom = annotations == null ? null : annotations.get(PrecisePrefixStatus.CONFIG_ANNOTATION);
+    if (custom == null || custom.isBlank()) {
+      return null;
+    }
+    ComponentPlan router = components.stream().filter(c -> c.component().equals(ComponentPlanner.ROUTER))
+        .findFirst().orElse(null);
+    if (router == null || !defaultRouter) {
+      return PrecisePrefixStatus.ignoredConfig(router == null ? "the InferenceService has no router to configure "
+          : "it configures modelplane's default router, and this router runs an image of its own");
+    }
+    Optional<PrecisePrefixSettings> read;
+    try {
+      read = PrecisePrefixSettings.of(custom);
+    } catch (IllegalArgumentException e) {
+      return PrecisePrefixStatus.invalidConfig(e.getMessage());
+    }
+    Container routerContainer = container(router.pod().getSpec(), DefaultRouter.CONTAINER);
+    List<String> args = new ArrayList<>(routerContainer.getArgs());
+    args.removeIf(a -> a.startsWith("--config-text="));
+    args.add("--config-text=" + custom);
+    routerContainer.setArgs(args);
+    if (read.isEmpty()) {
+      return null;
+    }
+    PrecisePrefixSettings scorer = read.get();
+    String host = router.name() + "." + isvc.getMetadata().getNamespace() + ".svc";
+    int poolPort = components.getFirst().servingPort();
+    Set<String> problems = new LinkedHashSet<>();
+    for (ComponentPlan c : components) {
+      if (!c.component().equals(ComponentPlanner.ROUTER)) {
+        servers(c, scorer, new KvEventsWiring.Server(modelName, poolPort, host), problems);
+      }
+    }
+    if (!scorer.discoverPods() && scorer.centralPort() > 0) {
+      List<ContainerPort> ports = new ArrayList<>(routerContainer.getPorts() == null ? List.of()
+          : routerContainer.getPorts());
+      ports.add(new ContainerPortBuilder().withName(KvEventsWiring.EVENTS_PORT)
+          .withContainerPort(scorer.centralPort()).withProtocol("TCP").build());
+      routerContainer.setPorts(ports);
+      if (router.maxReplicas() > 1) {
+        problems.add("spec.router.maxReplicas: each server connects to one of up to " + router.maxReplicas()
+            + " router replicas through the Service, so the others never see its events; let the router discover "
+            + "the pods (kvEventsConfig.discoverPods: true) or keep one replica");
+      }
+    }
+    String tokenizer = tokenizer(annotations.get(TokenizerSource.ANNOTATION), location, router.pod().getSpec(),
+        routerContainer, problems);
+    if (!problems.isEmpty()) {
+      return PrecisePrefixStatus.conflicting(new ArrayList<>(problems));
+    }
+    return PrecisePrefixStatus.configured(PrecisePrefixStatus.flow(scorer, host) + "; " + tokenizer);
+  }
+
+  /** Wires the serving container of one engine or decoder component, or says why it cannot. */
+  private static void servers(ComponentPlan c, PrecisePrefixSettings scorer, KvEventsWiring.Server server,
+      Set<String> problems) {
+    String field = "spec." + c.component();
+    Container main = container(c.pod().getSpec(), c.mainContainer());
+    AdapterFlags.Server kind = AdapterFlags.serverOf(main);
+    if (kind != AdapterFlags.Server.VLLM) {
+      problems.add(field + ": the container " + main.getName() + " runs " + (kind == null ? "a server other than "
+          + "vLLM" : "SGLang") + ", whose KV-cache events the router does not read; it is left as it is");
+      return;
+    }
+    List<String> command = main.getCommand() == null ? List.of() : main.getCommand();
+    if (command.contains("-c")) {
+      problems.add(field + ": the container " + main.getName() + " runs a shell command line, which the operator "
+          + "does not edit; add " + VllmFlags.KV_EVENTS_CONFIG + ", " + VllmFlags.PREFIX_CACHING_HASH_ALGO + " "
+          + KvEventsWiring.HASH_ALGO + ", " + VllmFlags.BLOCK_SIZE + " " + scorer.blockSize() + " and "
+          + KvEventsWiring.HASH_SEED_ENV + " yourself");
+      return;
+    }
+    List<String> args = main.getArgs() == null ? List.of() : main.getArgs();
+    String served = KvEventsWiring.value(args, VllmFlags.SERVED_MODEL_NAME);
+    var named = new KvEventsWiring.Server(served == null || served.isBlank() ? server.model() : served,
+        server.poolPort(), server.pickerHost());
+    KvEventsWiring.apply(main, scorer, named).forEach(p -> problems.add(field + ": " + p));
+  }
+
+  private static String tokenizer(String annotation, Supplier<ModelLocation> location, PodSpec pod,
+      Container router, Set<String> problems) {
+    TokenizerSource source;
+    String from;
+    if (annotation != null && !annotation.isBlank()) {
+      try {
+        source = TokenizerSource.parse(annotation);
+      } catch (IllegalArgumentException e) {
+        problems.add("metadata.annotations[" + TokenizerSource.ANNOTATION + "]: " + e.getMessage());
+        return "";
+      }
+      from = annotation.strip();
+    } else if (location.get() instanceof ModelLocation.Claim claim) {
+      source = new TokenizerSource(null, claim.claim(), claim.subPath());
+      from = "the model's claim " + claim.claim();
+    } else {
+      return "no tokenizer (the model lies in a node directory and annotation " + TokenizerSource.ANNOTATION
+          + " is unset): prompts are scored from the approximate index unless given as token ids";
+    }
+    router.getArgs().add(source.flag());
+    if (source.mounted()) {
+      List<VolumeMount> mounts = new ArrayList<>(router.getVolumeMounts() == null
+          ? List.of() : router.getVolumeMounts());
+      mounts.add(source.mount());
+      router.setVolumeMounts(mounts);
+      List<Volume> volumes = new ArrayList<>(pod.getVolumes() == null ? List.of()
+          : pod.getVolumes());
+      volumes.add(source.volume());
+      pod.setVolumes(volumes);
+    }
+    return "tokenizer from " + from;
+  }
+
+  private static Container container(PodSpec pod, String name) {
+    return pod.getContainers().stream().filter(c -> c.getName().equals(name)).findFirst()
+        .orElse(pod.getContainers().getFirst());
+  }
+}

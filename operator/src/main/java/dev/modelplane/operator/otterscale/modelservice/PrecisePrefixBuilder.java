@@ -1,0 +1,129 @@
+package dev.modelplane.operator.otterscale.modelservice;
+
+import dev.modelplane.api.otterscale.v1alpha1.EndpointPickerSpec;
+import dev.modelplane.api.otterscale.v1alpha1.ModelService;
+import dev.modelplane.operator.prefixrouting.KvEventsWiring;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixSettings;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
+import dev.modelplane.operator.prefixrouting.TokenizerSource;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Precise prefix-cache routing for a ModelService whose picker configuration (its annotation
+ * {@value PrecisePrefixStatus#CONFIG_ANNOTATION}) uses {@value PrecisePrefixSettings#SCORER}: every vLLM container
+ * publishes its KV-cache events as the scorer reads them ({@link KvEventsWiring}); in central mode the picker's
+ * container and Service expose the port it binds; modelplane's picker gets {@code --tokenizer} from the annotation
+ * {@value TokenizerSource#ANNOTATION}. The model itself is unpacked into each serving pod's own emptyDir, so there is
+ * no model volume the picker could share. Nothing changes for any other configuration.
+ */
+final class PrecisePrefixBuilder {
+  private PrecisePrefixBuilder() {
+  }
+
+  /**
+   * The picker's configuration and, when it uses the scorer, the scorer's settings.
+   *
+   * @param config the configuration rendered into the ConfigMap
+   * @param scorer the scorer's settings, or null when the configuration does not use it
+   * @param invalid why the annotation's configuration was not used, or null
+   */
+  record Choice(PickerConfig config, PrecisePrefixSettings scorer, PrecisePrefixStatus invalid) {
+  }
+
+  /** The annotation's configuration when it can be read, else the generated one for the serving mode. */
+  static Choice choose(ModelService ms, boolean prefillDecode) {
+    String custom = annotation(ms, PrecisePrefixStatus.CONFIG_ANNOTATION);
+    if (custom == null || custom.isBlank()) {
+      return new Choice(PickerConfig.of(prefillDecode), null, null);
+    }
+    try {
+      return new Choice(PickerConfig.custom(custom), PrecisePrefixSettings.of(custom).orElse(null), null);
+    } catch (IllegalArgumentException e) {
+      return new Choice(PickerConfig.of(prefillDecode), null, PrecisePrefixStatus.invalidConfig(e.getMessage()));
+    }
+  }
+
+  /**
+   * Wires the serving Deployments and the picker for the scorer of {@code choice}.
+   *
+   * @return the condition's content, or null when the picker does not use the scorer and nothing was wrong
+   */
+  static PrecisePrefixStatus apply(ModelService ms, ModelServiceNames names, EndpointPickerSpec picker,
+      Choice choice, List<Deployment> serving, Deployment pickerDeployment, Service pickerService) {
+    PrecisePrefixSettings scorer = choice.scorer();
+    if (scorer == null) {
+      return choice.invalid();
+    }
+    String host = names.picker() + "." + names.namespace() + ".svc";
+    var server = new KvEventsWiring.Server(ms.getSpec().model().name(),
+        ServingDeploymentBuilder.enginePort(ms.getSpec()), host);
+    Set<String> problems = new LinkedHashSet<>();
+    for (Deployment d : serving) {
+      Container vllm = container(d.getSpec().getTemplate().getSpec(), ServingDeploymentBuilder.ENGINE_CONTAINER);
+      KvEventsWiring.apply(vllm, scorer, server).forEach(p -> problems.add("spec.engine: " + p));
+    }
+    Container epp = container(pickerDeployment.getSpec().getTemplate().getSpec(), PickerBuilder.CONTAINER);
+    if (!scorer.discoverPods() && scorer.centralPort() > 0) {
+      int port = scorer.centralPort();
+      epp.getPorts().add(ServingDeploymentBuilder.port(KvEventsWiring.EVENTS_PORT, port));
+      pickerService.getSpec().getPorts().add(new ServicePortBuilder().withName(KvEventsWiring.EVENTS_PORT)
+          .withPort(port).withTargetPort(new IntOrString(port)).withProtocol("TCP").build());
+      if (picker.replicas() > 1) {
+        problems.add("spec.inferencePool.endpointPicker.replicas: each server connects to one of the "
+            + picker.replicas() + " picker replicas through the Service, so the others never see its events; "
+            + "with several replicas let the picker discover the pods (kvEventsConfig.discoverPods: true)");
+      }
+    }
+    String tokenizer = tokenizer(ms, picker, pickerDeployment.getSpec().getTemplate().getSpec(), epp, problems);
+    if (!problems.isEmpty()) {
+      return PrecisePrefixStatus.conflicting(new ArrayList<>(problems));
+    }
+    return PrecisePrefixStatus.configured(PrecisePrefixStatus.flow(scorer, host) + "; " + tokenizer);
+  }
+
+  /** Mounts the annotation's tokenizer into modelplane's picker and names it; says what was done. */
+  private static String tokenizer(ModelService ms, EndpointPickerSpec picker, PodSpec pod, Container epp,
+      Set<String> problems) {
+    String value = annotation(ms, TokenizerSource.ANNOTATION);
+    if (value == null || value.isBlank()) {
+      return "no tokenizer (annotation " + TokenizerSource.ANNOTATION + " unset): prompts are scored from the "
+          + "approximate index unless given as token ids";
+    }
+    if (!PickerBuilder.isModelplane(picker.image())) {
+      return "the picker image " + picker.image() + " is not modelplane's router, so " + TokenizerSource.ANNOTATION
+          + " is not passed to it";
+    }
+    TokenizerSource source;
+    try {
+      source = TokenizerSource.parse(value);
+    } catch (IllegalArgumentException e) {
+      problems.add("metadata.annotations[" + TokenizerSource.ANNOTATION + "]: " + e.getMessage());
+      return "";
+    }
+    epp.getArgs().add(source.flag());
+    if (source.mounted()) {
+      epp.getVolumeMounts().add(source.mount());
+      pod.getVolumes().add(source.volume());
+    }
+    return "tokenizer from " + value.strip();
+  }
+
+  private static Container container(PodSpec pod, String name) {
+    return pod.getContainers().stream().filter(c -> name.equals(c.getName())).findFirst().orElseThrow();
+  }
+
+  private static String annotation(ModelService ms, String key) {
+    Map<String, String> annotations = ms.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(key);
+  }
+}

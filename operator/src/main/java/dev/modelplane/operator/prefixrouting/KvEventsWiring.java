@@ -1,0 +1,182 @@
+package dev.modelplane.operator.prefixrouting;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelplane.common.kvevents.KvEventsConfig;
+import dev.modelplane.common.kvevents.ZmqEndpoint;
+import dev.modelplane.common.servers.VllmFlags;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Makes a vLLM-compatible server container (vLLM, or the simulator, which takes the same flags) publish the KV-cache
+ * events a pool's {@code precise-prefix-cache-scorer} reads, with block hashes the router computes too:
+ * {@code --kv-events-config} (ZeroMQ; the server binds its own socket when the picker discovers pods, else connects
+ * to the picker's address; topic {@code kv@$(POD_IP):<pool port>@<model>}, so the router knows the endpoint),
+ * {@code --prefix-caching-hash-algo sha256_cbor}, {@code --block-size} and {@code PYTHONHASHSEED} equal to the
+ * scorer's, {@code POD_IP} from the downward API, and the event sockets as named container ports.
+ *
+ * <p>A flag or variable the user set is never replaced. One that contradicts the scorer is left as it is and
+ * described in the returned problems, so the owner's status can say why the index stays empty or the hashes disagree.
+ */
+public final class KvEventsWiring {
+  public static final String HASH_ALGO = "sha256_cbor";
+  public static final String HASH_SEED_ENV = "PYTHONHASHSEED";
+  public static final String POD_IP_ENV = "POD_IP";
+  public static final String EVENTS_PORT = "kv-events";
+  public static final String REPLAY_PORT = "kv-replay";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * The server's place in the pool.
+   *
+   * @param model the name the server serves the model under (the topic's last part)
+   * @param poolPort the port the InferencePool targets on the server's pod: the router names endpoints by it
+   * @param pickerHost the picker Service's DNS name, which servers connect to when the picker does not discover pods
+   */
+  public record Server(String model, int poolPort, String pickerHost) {
+  }
+
+  private KvEventsWiring() {
+  }
+
+  /**
+   * Adds what is missing to {@code container}'s arguments, environment and ports.
+   *
+   * @return what the user set that contradicts the scorer, one sentence each naming the flag or variable; empty
+   *     when everything agrees
+   */
+  public static List<String> apply(Container container, PrecisePrefixSettings scorer, Server server) {
+    List<String> args = new ArrayList<>(container.getArgs() == null ? List.of() : container.getArgs());
+    List<EnvVar> env = new ArrayList<>(container.getEnv() == null ? List.of() : container.getEnv());
+    List<ContainerPort> ports = new ArrayList<>(container.getPorts() == null ? List.of() : container.getPorts());
+    List<String> problems = new ArrayList<>();
+
+    String userEvents = value(args, VllmFlags.KV_EVENTS_CONFIG);
+    if (userEvents != null) {
+      checkUserEvents(userEvents, scorer, problems);
+    } else if (!scorer.discoverPods() && scorer.centralPort() < 0) {
+      problems.add("the picker's kvEventsConfig.zmqEndpoint \"" + scorer.zmqEndpoint() + "\" is not a TCP address "
+          + "it binds (such as tcp://*:5557), so servers in other pods cannot reach it; no "
+          + VllmFlags.KV_EVENTS_CONFIG + " is rendered");
+    } else {
+      args.addAll(List.of(VllmFlags.KV_EVENTS_CONFIG, eventsConfig(scorer, server)));
+      if (env.stream().noneMatch(e -> POD_IP_ENV.equals(e.getName()))) {
+        env.add(new EnvVarBuilder().withName(POD_IP_ENV).withNewValueFrom().withNewFieldRef()
+            .withFieldPath("status.podIP").endFieldRef().endValueFrom().build());
+      }
+      if (scorer.discoverPods()) {
+        port(ports, EVENTS_PORT, scorer.socketPort(), "podDiscoveryConfig.socketPort", problems);
+        if (scorer.replayPort() > 0) {
+          port(ports, REPLAY_PORT, scorer.replayPort(), "podDiscoveryConfig.replayPort", problems);
+        }
+      }
+    }
+
+    String algo = value(args, VllmFlags.PREFIX_CACHING_HASH_ALGO);
+    if (algo == null) {
+      args.addAll(List.of(VllmFlags.PREFIX_CACHING_HASH_ALGO, HASH_ALGO));
+    } else if (!algo.equals(HASH_ALGO)) {
+      problems.add(VllmFlags.PREFIX_CACHING_HASH_ALGO + " " + algo + " is not " + HASH_ALGO + ": the router still "
+          + "indexes the events, but the servers' block hashes never equal its own, so their agreement cannot be "
+          + "checked");
+    }
+    String blockSize = value(args, VllmFlags.BLOCK_SIZE);
+    if (blockSize == null) {
+      args.addAll(List.of(VllmFlags.BLOCK_SIZE, String.valueOf(scorer.blockSize())));
+    } else if (!blockSize.strip().equals(String.valueOf(scorer.blockSize()))) {
+      problems.add(VllmFlags.BLOCK_SIZE + " " + blockSize + " differs from the scorer's blockSize "
+          + scorer.blockSize() + ": the router skips blocks of another size, so its index stays empty");
+    }
+    if (args.contains(VllmFlags.NO_ENABLE_PREFIX_CACHING)) {
+      problems.add(VllmFlags.NO_ENABLE_PREFIX_CACHING + " turns off the prefix cache, so the servers publish no "
+          + "KV-cache events");
+    }
+
+    EnvVar seed = env.stream().filter(e -> HASH_SEED_ENV.equals(e.getName())).findFirst().orElse(null);
+    if (seed == null) {
+      env.add(new EnvVarBuilder().withName(HASH_SEED_ENV).withValue(scorer.hashSeed()).build());
+    } else if (seed.getValueFrom() == null && !Objects.requireNonNullElse(seed.getValue(), "")
+        .equals(scorer.hashSeed())) {
+      problems.add(HASH_SEED_ENV + "=" + Objects.requireNonNullElse(seed.getValue(), "") + " differs from the "
+          + "scorer's hashSeed \"" + scorer.hashSeed() + "\": the router still indexes the events, but the servers' "
+          + "block hashes never equal its own");
+    }
+    container.setArgs(args);
+    container.setEnv(env);
+    container.setPorts(ports);
+    return problems;
+  }
+
+  /** The flag's JSON: the server's socket, its replay socket in discovery mode, and a topic naming the endpoint. */
+  static String eventsConfig(PrecisePrefixSettings scorer, Server server) {
+    ObjectNode config = JSON.createObjectNode().put("enable_kv_cache_events", true).put("publisher", "zmq");
+    if (scorer.discoverPods()) {
+      config.put("endpoint", "tcp://*:" + scorer.socketPort());
+      if (scorer.replayPort() > 0) {
+        config.put("replay_endpoint", "tcp://*:" + scorer.replayPort());
+      }
+    } else {
+      config.put("endpoint", "tcp://" + server.pickerHost() + ":" + scorer.centralPort());
+    }
+    config.put("topic", "kv@$(" + POD_IP_ENV + "):" + server.poolPort() + "@" + server.model());
+    return config.toString();
+  }
+
+  /** A user's own flag must publish, and bind where the picker connects or connect where it binds. */
+  private static void checkUserEvents(String json, PrecisePrefixSettings scorer, List<String> problems) {
+    KvEventsConfig config;
+    try {
+      config = KvEventsConfig.parse(json);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+      return;
+    }
+    if (!config.publishes()) {
+      problems.add(VllmFlags.KV_EVENTS_CONFIG + " does not publish (it needs \"enable_kv_cache_events\": true "
+          + "and the zmq publisher), so the router receives no events");
+    } else if (scorer.discoverPods() && !config.endpoint().endsWith(":" + scorer.socketPort())) {
+      problems.add(VllmFlags.KV_EVENTS_CONFIG + " endpoint " + config.endpoint() + " is not the port "
+          + scorer.socketPort() + " the picker reads on each pod (podDiscoveryConfig.socketPort)");
+    } else if (scorer.discoverPods() != ZmqEndpoint.binds(config.endpoint())) {
+      problems.add(VllmFlags.KV_EVENTS_CONFIG + " endpoint " + config.endpoint() + (scorer.discoverPods()
+          ? " connects, but the picker connects to each pod too" : " binds, but the picker binds zmqEndpoint too")
+          + ": nothing flows between two sockets that both connect or both bind");
+    }
+  }
+
+  private static void port(List<ContainerPort> ports, String name, int number, String parameter,
+      List<String> problems) {
+    ContainerPort taken = ports.stream().filter(p -> Objects.equals(p.getContainerPort(), number)).findFirst()
+        .orElse(null);
+    if (taken == null) {
+      ports.add(new ContainerPortBuilder().withName(name).withContainerPort(number).withProtocol("TCP").build());
+    } else if (!name.equals(taken.getName())) {
+      problems.add("the scorer's " + parameter + " " + number + " is the server's port " + taken.getName()
+          + " already; the event socket cannot bind it");
+    }
+  }
+
+  /**
+   * The value of {@code flag} in {@code args} ({@code --flag value} or {@code --flag=value}), the last one when given
+   * twice as argument parsers take it, or null when absent.
+   */
+  public static String value(List<String> args, String flag) {
+    String found = null;
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals(flag)) {
+        found = i + 1 < args.size() ? args.get(i + 1) : "";
+      } else if (a.startsWith(flag + "=")) {
+        found = a.substring(flag.length() + 1);
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,325 @@
+package dev.modelplane.operator.otterscale.modelservice;
+
+import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.SETTINGS;
+import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.deployment;
+import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.find;
+import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.ms;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelplane.api.otterscale.v1alpha1.ModelService;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PrecisePrefixBuilderTest {
+  private static final String MODEL = "Qwen/Qwen3-0.6B";
+  private static final String AGGREGATED = """
+      model: {name: Qwen/Qwen3-0.6B, image: registry.example/models/qwen3:0.6b}
+      engine: {image: vllm/vllm-openai:v0.11.0}
+      accelerator: {type: nvidia}
+      decode: {replicas: 2}
+      """;
+  private static final String DISCOVERY = """
+      apiVersion: inference.networking.x-k8s.io/v1alpha1
+      kind: EndpointPickerConfig
+      plugins:
+      - type: precise-prefix-cache-scorer
+        parameters:
+          tokenProcessorConfig: {blockSize: 64, hashSeed: "42"}
+          kvEventsConfig: {podDiscoveryConfig: {socketPort: 5556, replayPort: 5558}}
+      - type: queue-scorer
+      schedulingProfiles:
+      - name: default
+        plugins: [{pluginRef: precise-prefix-cache-scorer, weight: 2}, {pluginRef: queue-scorer}]
+      """;
+  private static final String CENTRAL = """
+      plugins:
+      - type: precise-prefix-cache-scorer
+        parameters:
+          tokenProcessorConfig: {blockSizeTokens: 32}
+          kvEventsConfig: {discoverPods: false, zmqEndpoint: "tcp://*:5560"}
+      schedulingProfiles:
+      - name: default
+        plugins: [{pluginRef: precise-prefix-cache-scorer}]
+      """;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static ModelService annotated(String spec, Map<String, String> annotations) {
+    ModelService ms = ms("qwen", spec);
+    ms.getMetadata().setAnnotations(new LinkedHashMap<>(annotations));
+    return ms;
+  }
+
+  private static Container container(Deployment d, String name) {
+    PodSpec pod = d.getSpec().getTemplate().getSpec();
+    return pod.getContainers().stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
+  }
+
+  private static String arg(Container c, String flag) {
+    int i = c.getArgs().indexOf(flag);
+    assertThat(i).as(flag + " in " + c.getArgs()).isNotNegative();
+    return c.getArgs().get(i + 1);
+  }
+
+  private static Map<String, EnvVar> env(Container c) {
+    Map<String, EnvVar> out = new LinkedHashMap<>();
+    c.getEnv().forEach(e -> out.put(e.getName(), e));
+    return out;
+  }
+
+  private static List<String> ports(Container c) {
+    return c.getPorts().stream().map(p -> p.getName() + ":" + p.getContainerPort()).toList();
+  }
+
+  @Test
+  void discoveryModeServersBindTheirOwnSocketsAndNameThePoolEndpointInTheTopic() throws Exception {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED,
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    Container vllm = container(deployment(plan, "qwen-decode"), "vllm");
+    JsonNode events = JSON.readTree(arg(vllm, "--kv-events-config"));
+    assertThat(events).isEqualTo(JSON.readTree("""
+        {"enable_kv_cache_events": true, "publisher": "zmq", "endpoint": "tcp://*:5556",
+         "replay_endpoint": "tcp://*:5558", "topic": "kv@$(POD_IP):8000@Qwen/Qwen3-0.6B"}"""));
+    assertThat(arg(vllm, "--prefix-caching-hash-algo")).isEqualTo("sha256_cbor");
+    assertThat(arg(vllm, "--block-size")).isEqualTo("64");
+    assertThat(env(vllm).get("PYTHONHASHSEED").getValue()).isEqualTo("42");
+    assertThat(env(vllm).get("POD_IP").getValueFrom().getFieldRef().getFieldPath()).isEqualTo("status.podIP");
+    assertThat(ports(vllm)).containsExactly("http:8000", "kv-events:5556", "kv-replay:5558");
+    // The picker runs the ModelService's configuration; it binds nothing, so its Service is unchanged.
+    ConfigMap config = find(plan, ConfigMap.class, "qwen-epp-config");
+    assertThat(config.getData()).containsExactly(Map.entry("endpoint-picker-config.yaml", DISCOVERY));
+    Container epp = container(deployment(plan, "qwen-epp"), "epp");
+    assertThat(epp.getArgs()).contains("--config-file=/config/endpoint-picker-config.yaml")
+        .noneMatch(a -> a.startsWith("--tokenizer"));
+    assertThat(ports(epp)).containsExactly("grpc-ext-proc:9002", "grpc-health:9003", "http-metrics:9090");
+    assertThat(find(plan, Service.class, "qwen-epp").getSpec().getPorts()).hasSize(2);
+    assertThat(plan.precisePrefix().ok()).isTrue();
+    assertThat(plan.precisePrefix().reason()).isEqualTo("ServersConfigured");
+    assertThat(plan.precisePrefix().message()).contains("port 5556 (replay 5558)").contains("no tokenizer");
+  }
+
+  @Test
+  void centralModeServersConnectToThePickerServiceWhichExposesTheBoundPort() throws Exception {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED,
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, CENTRAL)), SETTINGS);
+    Container vllm = container(deployment(plan, "qwen-decode"), "vllm");
+    assertThat(JSON.readTree(arg(vllm, "--kv-events-config"))).isEqualTo(JSON.readTree("""
+        {"enable_kv_cache_events": true, "publisher": "zmq", "endpoint": "tcp://qwen-epp.team.svc:5560",
+         "topic": "kv@$(POD_IP):8000@Qwen/Qwen3-0.6B"}"""));
+    assertThat(arg(vllm, "--block-size")).isEqualTo("32");
+    assertThat(env(vllm).get("PYTHONHASHSEED").getValue()).isEmpty();
+    assertThat(ports(vllm)).containsExactly("http:8000");
+    assertThat(ports(container(deployment(plan, "qwen-epp"), "epp"))).contains("kv-events:5560");
+    assertThat(find(plan, Service.class, "qwen-epp").getSpec().getPorts())
+        .extracting(p -> p.getName() + ":" + p.getPort() + "->" + p.getTargetPort().getIntVal())
+        .contains("kv-events:5560->5560");
+    assertThat(plan.precisePrefix().ok()).isTrue();
+    assertThat(plan.precisePrefix().message()).contains("tcp://qwen-epp.team.svc:5560");
+  }
+
+  @Test
+  void centralModeWithSeveralPickerReplicasIsReported() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED + """
+        inferencePool: {endpointPicker: {replicas: 2}}
+        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, CENTRAL)), SETTINGS);
+    assertThat(plan.precisePrefix().ok()).isFalse();
+    assertThat(plan.precisePrefix().message()).startsWith("spec.inferencePool.endpointPicker.replicas: each server "
+        + "connects to one of the 2 picker replicas");
+  }
+
+  @Test
+  void prefillAndDecodeServersBothPublishUnderThePortThePoolTargets() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated("""
+        model: {name: Qwen/Qwen3-0.6B, image: registry.example/models/qwen3:0.6b}
+        engine: {}
+        accelerator: {type: nvidia}
+        decode: {}
+        prefill: {}
+        routingProxy: {}
+        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    for (String role : List.of("decode", "prefill")) {
+      Container vllm = container(deployment(plan, "qwen-" + role), "vllm");
+      // Decode's vLLM listens on 8200 behind the sidecar, but the router knows the endpoint as the pool's 8000.
+      assertThat(arg(vllm, "--kv-events-config")).contains("\"topic\":\"kv@$(POD_IP):8000@Qwen/Qwen3-0.6B\"");
+    }
+    assertThat(arg(container(deployment(plan, "qwen-decode"), "vllm"), "--port")).isEqualTo("8200");
+  }
+
+  @Test
+  void flagsAndVariablesTheUserSetAreKeptAndNotRepeated() {
+    String userEvents = "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5556\",\"topic\":\"kv@mine\"}";
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated("""
+        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
+        engine:
+          args: [--block-size=64, --kv-events-config, '%s', --prefix-caching-hash-algo, sha256_cbor]
+          env: [{name: PYTHONHASHSEED, value: "42"}]
+        accelerator: {type: nvidia}
+        decode: {}
+        """.formatted(userEvents), Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    Container vllm = container(deployment(plan, "qwen-decode"), "vllm");
+    assertThat(vllm.getArgs()).containsExactly("/models", "--port", "8000", "--served-model-name", MODEL,
+        "--block-size=64", "--kv-events-config", userEvents, "--prefix-caching-hash-algo", "sha256_cbor");
+    assertThat(vllm.getEnv()).filteredOn(e -> e.getName().equals("PYTHONHASHSEED")).hasSize(1);
+    // The user's own events config: no POD_IP nor socket ports are invented for it.
+    assertThat(env(vllm)).doesNotContainKey("POD_IP");
+    assertThat(ports(vllm)).containsExactly("http:8000");
+    assertThat(plan.precisePrefix().ok()).isTrue();
+  }
+
+  @Test
+  void aBlockSizeOrSeedThatDisagreesWithTheScorerIsKeptAndReported() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated("""
+        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
+        engine:
+          args: [--block-size, "32"]
+          env: [{name: PYTHONHASHSEED, value: "7"}]
+        accelerator: {type: nvidia}
+        decode: {}
+        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    Container vllm = container(deployment(plan, "qwen-decode"), "vllm");
+    assertThat(arg(vllm, "--block-size")).isEqualTo("32");
+    assertThat(vllm.getArgs()).containsOnlyOnce("--block-size");
+    assertThat(env(vllm).get("PYTHONHASHSEED").getValue()).isEqualTo("7");
+    assertThat(plan.precisePrefix().ok()).isFalse();
+    assertThat(plan.precisePrefix().reason()).isEqualTo("ConflictingSettings");
+    assertThat(plan.precisePrefix().message()).isEqualTo("spec.engine: --block-size 32 differs from the scorer's "
+        + "blockSize 64: the router skips blocks of another size, so its index stays empty; spec.engine: "
+        + "PYTHONHASHSEED=7 differs from the scorer's hashSeed \"42\": the router still indexes the events, but the "
+        + "servers' block hashes never equal its own");
+  }
+
+  @Test
+  void otherHashAlgorithmsDisabledCachingAndASocketOnTheServingPortAreReported() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated("""
+        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
+        engine: {args: [--prefix-caching-hash-algo, sha256, --no-enable-prefix-caching], port: 5556}
+        accelerator: {type: nvidia}
+        decode: {}
+        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(plan.precisePrefix().message()).contains("--prefix-caching-hash-algo sha256 is not sha256_cbor")
+        .contains("--no-enable-prefix-caching turns off the prefix cache")
+        .contains("the scorer's podDiscoveryConfig.socketPort 5556 is the server's port http already");
+    assertThat(ports(container(deployment(plan, "qwen-decode"), "vllm"))).containsExactly("http:5556",
+        "kv-replay:5558");
+  }
+
+  @Test
+  void aPickerConfigWithoutThePreciseScorerChangesNothingOnTheServers() {
+    ModelServicePlan plain = ModelServicePlanner.plan(ms("qwen", AGGREGATED), SETTINGS);
+    ModelServicePlan custom = ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, "plugins: [{type: queue-scorer}]\n",
+        "modelplane.dev/tokenizer", "word")), SETTINGS);
+    assertThat(deployment(custom, "qwen-decode")).isEqualTo(deployment(plain, "qwen-decode"));
+    assertThat(container(deployment(custom, "qwen-epp"), "epp").getArgs()).noneMatch(a -> a.startsWith("--token"));
+    assertThat(find(custom, Service.class, "qwen-epp")).isEqualTo(find(plain, Service.class, "qwen-epp"));
+    assertThat(custom.precisePrefix()).isNull();
+    assertThat(plain.precisePrefix()).isNull();
+    assertThat(find(custom, ConfigMap.class, "qwen-epp-config").getData()).containsOnlyKeys(
+        "endpoint-picker-config.yaml");
+  }
+
+  @Test
+  void anUnreadablePickerConfigKeepsTheGeneratedOneAndIsReported() {
+    ModelServicePlan plain = ModelServicePlanner.plan(ms("qwen", AGGREGATED), SETTINGS);
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, """
+            plugins:
+            - type: precise-prefix-cache-scorer
+              parameters: {tokenProcessorConfig: {blockSize: sixteen}}
+            """)), SETTINGS);
+    assertThat(find(plan, ConfigMap.class, "qwen-epp-config").getData()).containsOnlyKeys("default-plugins.yaml");
+    assertThat(deployment(plan, "qwen-decode")).isEqualTo(deployment(plain, "qwen-decode"));
+    assertThat(plan.precisePrefix().ok()).isFalse();
+    assertThat(plan.precisePrefix().reason()).isEqualTo("InvalidPickerConfig");
+    assertThat(plan.precisePrefix().message()).isEqualTo("metadata.annotations[modelplane.dev/endpoint-picker-config]"
+        + ": precise-prefix-cache-scorer: parameter 'blockSize' must be a whole number, got \"sixteen\"; the "
+        + "generated configuration is used instead");
+  }
+
+  @Test
+  void theTokenizerComesFromTheConfigMapOrClaimTheAnnotationNames() {
+    ModelServicePlan fromConfigMap = ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY, "modelplane.dev/tokenizer", "configmap:qwen-tokenizer")),
+        SETTINGS);
+    Deployment picker = deployment(fromConfigMap, "qwen-epp");
+    Container epp = container(picker, "epp");
+    assertThat(epp.getArgs()).endsWith("--tokenizer=/tokenizer");
+    assertThat(epp.getVolumeMounts()).extracting(m -> m.getName() + ":" + m.getMountPath() + ":" + m.getReadOnly())
+        .contains("tokenizer:/tokenizer:true");
+    assertThat(picker.getSpec().getTemplate().getSpec().getVolumes())
+        .filteredOn(v -> v.getName().equals("tokenizer")).singleElement()
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("qwen-tokenizer"));
+    assertThat(fromConfigMap.precisePrefix().message()).contains("tokenizer from configmap:qwen-tokenizer");
+
+    Deployment fromClaim = deployment(ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY, "modelplane.dev/tokenizer", "pvc:models/qwen3/0.6b")),
+        SETTINGS), "qwen-epp");
+    assertThat(container(fromClaim, "epp").getVolumeMounts()).filteredOn(m -> m.getName().equals("tokenizer"))
+        .singleElement().satisfies(m -> assertThat(m.getSubPath()).isEqualTo("qwen3/0.6b"));
+    assertThat(fromClaim.getSpec().getTemplate().getSpec().getVolumes())
+        .filteredOn(v -> v.getName().equals("tokenizer")).singleElement().satisfies(v -> {
+          assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("models");
+          assertThat(v.getPersistentVolumeClaim().getReadOnly()).isTrue();
+        });
+
+    Container word = container(deployment(ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY, "modelplane.dev/tokenizer", "word")), SETTINGS),
+        "qwen-epp"), "epp");
+    assertThat(word.getArgs()).endsWith("--tokenizer=word");
+    assertThat(word.getVolumeMounts()).noneMatch(m -> m.getName().equals("tokenizer"));
+  }
+
+  @Test
+  void aTokenizerAnnotationThatCannotBeReadIsReportedAndAnotherPickerImageGetsNoTokenizer() {
+    ModelServicePlan bad = ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY, "modelplane.dev/tokenizer", "s3://bucket/tok")), SETTINGS);
+    assertThat(bad.precisePrefix().ok()).isFalse();
+    assertThat(bad.precisePrefix().message()).isEqualTo("metadata.annotations[modelplane.dev/tokenizer]: "
+        + "modelplane.dev/tokenizer: \"s3://bucket/tok\" is not configmap:NAME, pvc:CLAIM[/PATH] or word");
+    assertThat(container(deployment(bad, "qwen-epp"), "epp").getArgs()).noneMatch(a -> a.startsWith("--tokenizer"));
+
+    ModelServicePlan other = ModelServicePlanner.plan(annotated(AGGREGATED + """
+        inferencePool: {endpointPicker: {image: ghcr.io/llm-d/llm-d-inference-scheduler:v0.6.0}}
+        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY, "modelplane.dev/tokenizer", "word")), SETTINGS);
+    assertThat(container(deployment(other, "qwen-epp"), "epp").getArgs())
+        .noneMatch(a -> a.startsWith("--tokenizer"));
+    assertThat(other.precisePrefix().message()).contains("is not modelplane's router");
+    assertThat(arg(container(deployment(other, "qwen-decode"), "vllm"), "--block-size")).isEqualTo("64");
+  }
+
+  @Test
+  void aUsersEventsConfigThatCannotMeetThePickerIsReported() {
+    String spec = """
+        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
+        engine: {args: [--kv-events-config, '%s']}
+        accelerator: {type: nvidia}
+        decode: {}
+        """;
+    ModelServicePlan otherPort = ModelServicePlanner.plan(annotated(spec.formatted(
+        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5557\"}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(otherPort.precisePrefix().message()).isEqualTo("spec.engine: --kv-events-config endpoint "
+        + "tcp://*:5557 is not the port 5556 the picker reads on each pod (podDiscoveryConfig.socketPort)");
+    ModelServicePlan bothBind = ModelServicePlanner.plan(annotated(spec.formatted(
+        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5560\"}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, CENTRAL)), SETTINGS);
+    assertThat(bothBind.precisePrefix().message()).contains("--kv-events-config endpoint tcp://*:5560 binds, but "
+        + "the picker binds zmqEndpoint too");
+    ModelServicePlan off = ModelServicePlanner.plan(annotated(spec.formatted("{\"enable_kv_cache_events\":false}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(off.precisePrefix().message()).contains("--kv-events-config does not publish");
+    ModelServicePlan broken = ModelServicePlanner.plan(annotated(spec.formatted("{\"nope\":1}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(broken.precisePrefix().message()).startsWith("spec.engine: --kv-events-config: unknown key \"nope\"");
+  }
+}

@@ -1,0 +1,63 @@
+package dev.modelplane.operator.prefixrouting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.modelplane.common.picker.PickerConfigs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class PrecisePrefixSettingsTest {
+  @ParameterizedTest
+  @EnumSource(PickerConfigs.class)
+  void noneOfTheShippedConfigurationsUsesTheScorer(PickerConfigs config) {
+    assertThat(PrecisePrefixSettings.of(config.yaml())).isEmpty();
+  }
+
+  @Test
+  void aScorerWithoutParametersHasTheRoutersDefaults() {
+    assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer}]")).contains(
+        new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557"));
+    assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{tokenProcessorConfig: {hashSeed: null}}}]").orElseThrow().hashSeed()).isEmpty();
+  }
+
+  @Test
+  void llmdsParameterNamesAreRead() {
+    PrecisePrefixSettings s = PrecisePrefixSettings.of("""
+        plugins:
+        - type: queue-scorer
+        - type: precise-prefix-cache-scorer
+          parameters:
+            tokenProcessorConfig: {blockSizeTokens: "64", hashSeed: 42}
+            kvEventsConfig: {discoverPods: false, zmqEndpoint: "tcp://*:5560",
+                             podDiscoveryConfig: {socketPort: 5556, replayPort: 5558}}
+        """).orElseThrow();
+    assertThat(s).isEqualTo(new PrecisePrefixSettings(64, "42", false, 5556, 5558, "tcp://*:5560"));
+    assertThat(s.centralPort()).isEqualTo(5560);
+  }
+
+  @Test
+  void anEndpointServersCannotReachHasNoCentralPort() {
+    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "ipc:///tmp/kv").centralPort()).isEqualTo(-1);
+    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "tcp://10.0.0.1:5557").centralPort())
+        .isEqualTo(-1);
+    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "tcp://*:99999").centralPort()).isEqualTo(-1);
+  }
+
+  @Test
+  void valuesTheServersCannotUseAreRefusedNamingTheParameter() {
+    assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{kvEventsConfig: {podDiscoveryConfig: {socketPort: 70000}}}}]"))
+        .hasMessage("precise-prefix-cache-scorer: parameter 'socketPort' must be from 1 to 65535, got 70000");
+    assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{tokenProcessorConfig: {blockSize: 0}}}]"))
+        .hasMessage("precise-prefix-cache-scorer: parameter 'blockSize' must be from 1 to 2147483647, got 0");
+    assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{kvEventsConfig: {discoverPods: maybe}}}]"))
+        .hasMessage("precise-prefix-cache-scorer: kvEventsConfig.discoverPods must be true or false, got \"maybe\"");
+    assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [type: x")).hasMessageStartingWith(
+        "the EndpointPickerConfig is not YAML: ");
+  }
+}
