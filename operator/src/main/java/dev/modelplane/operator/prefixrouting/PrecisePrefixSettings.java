@@ -9,8 +9,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the model servers of a pool must agree on with the pool's {@code precise-prefix-cache-scorer}, read from the
- * picker's EndpointPickerConfig under llm-d's parameter names. The defaults are the router's (its
+ * What the model servers of a pool must agree on with the pool's {@code precise-prefix-cache-scorer} (or llm-d's
+ * current form of it, {@code precise-prefix-cache-producer}), read from the picker's EndpointPickerConfig under
+ * llm-d's parameter names. The defaults are the router's (its
  * {@code PrecisePrefixConfig}): vLLM's block size 16, no hash seed, each server's own socket on 5557. Only what the
  * servers' flags depend on is read; the router checks the rest of the parameters when it starts.
  *
@@ -27,12 +28,15 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
     int replayPort, String zmqEndpoint) {
   /** The scorer's plugin type. */
   public static final String SCORER = "precise-prefix-cache-scorer";
+  /** llm-d's current form: the index as a producer, scored by {@code prefix-cache-scorer}. */
+  public static final String PRODUCER = "precise-prefix-cache-producer";
   static final PrecisePrefixSettings DEFAULT = new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557");
   private static final YAMLMapper YAML = new YAMLMapper();
   private static final Pattern TCP = Pattern.compile("tcp://(\\*|\\[[0-9A-Fa-f:.]+]|[^:/\\s\\[\\]]+):(\\d{1,5})");
 
   /**
-   * The settings of the first {@value #SCORER} among the config's plugins, or empty when it declares none.
+   * The settings of the first {@value #SCORER} or {@value #PRODUCER} among the config's plugins, or empty when it
+   * declares neither.
    *
    * @throws IllegalArgumentException when the YAML cannot be read, or a parameter the servers' flags depend on has
    *     the wrong type or is out of range, naming the parameter
@@ -48,30 +52,31 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
       return Optional.empty();
     }
     for (JsonNode plugin : root.path("plugins")) {
-      if (SCORER.equals(plugin.path("type").asText())) {
-        return Optional.of(read(plugin.path("parameters")));
+      String type = plugin.path("type").asText();
+      if (SCORER.equals(type) || PRODUCER.equals(type)) {
+        return Optional.of(read(type, plugin.path("parameters")));
       }
     }
     return Optional.empty();
   }
 
-  private static PrecisePrefixSettings read(JsonNode p) {
+  private static PrecisePrefixSettings read(String type, JsonNode p) {
     PrecisePrefixSettings d = DEFAULT;
     JsonNode tokens = p.path("tokenProcessorConfig");
-    int blockSize = number(tokens, "blockSizeTokens", number(tokens, "blockSize", d.blockSize(), 1, Integer.MAX_VALUE),
-        1, Integer.MAX_VALUE);
+    int blockSize = number(type, tokens, "blockSizeTokens",
+        number(type, tokens, "blockSize", d.blockSize(), 1, Integer.MAX_VALUE), 1, Integer.MAX_VALUE);
     JsonNode seedNode = tokens.path("hashSeed");
     String seed = seedNode.isValueNode() && !seedNode.isNull() ? seedNode.asText() : d.hashSeed();
     JsonNode events = p.path("kvEventsConfig");
     boolean discover = events.path("discoverPods").isBoolean() ? events.path("discoverPods").asBoolean()
         : d.discoverPods();
     if (events.has("discoverPods") && !events.path("discoverPods").isBoolean()) {
-      throw new IllegalArgumentException(SCORER + ": kvEventsConfig.discoverPods must be true or false, got "
+      throw new IllegalArgumentException(type + ": kvEventsConfig.discoverPods must be true or false, got "
           + events.path("discoverPods"));
     }
     JsonNode discovery = events.path("podDiscoveryConfig");
-    int socket = number(discovery, "socketPort", d.socketPort(), 1, 65_535);
-    int replay = number(discovery, "replayPort", d.replayPort(), 0, 65_535);
+    int socket = number(type, discovery, "socketPort", d.socketPort(), 1, 65_535);
+    int replay = number(type, discovery, "replayPort", d.replayPort(), 0, 65_535);
     String endpoint = events.path("zmqEndpoint").isTextual() ? events.path("zmqEndpoint").asText() : d.zmqEndpoint();
     return new PrecisePrefixSettings(blockSize, seed, discover, socket, replay, endpoint);
   }
@@ -89,7 +94,7 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
     return port >= 1 && port <= 65_535 ? port : -1;
   }
 
-  private static int number(JsonNode section, String field, int fallback, int min, int max) {
+  private static int number(String type, JsonNode section, String field, int fallback, int min, int max) {
     JsonNode v = section.path(field);
     if (v.isMissingNode() || v.isNull()) {
       return fallback;
@@ -100,10 +105,10 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
     } else if (v.isTextual() && v.asText().strip().matches("-?\\d{1,9}")) {
       value = Integer.parseInt(v.asText().strip());
     } else {
-      throw new IllegalArgumentException(SCORER + ": parameter '" + field + "' must be a whole number, got " + v);
+      throw new IllegalArgumentException(type + ": parameter '" + field + "' must be a whole number, got " + v);
     }
     if (value < min || value > max) {
-      throw new IllegalArgumentException(SCORER + ": parameter '" + field + "' must be from " + min + " to " + max
+      throw new IllegalArgumentException(type + ": parameter '" + field + "' must be from " + min + " to " + max
           + ", got " + value);
     }
     return value;

@@ -39,6 +39,20 @@ class PrecisePrefixSettingsTest {
   }
 
   @Test
+  void llmdsCurrentFormThePrecisePrefixCacheProducerIsReadAlike() {
+    assertThat(PrecisePrefixSettings.of("""
+        plugins:
+        - type: precise-prefix-cache-producer
+          parameters: {tokenProcessorConfig: {blockSize: 64}}
+        - type: prefix-cache-scorer
+          parameters: {prefixMatchInfoProducerName: precise-prefix-cache-producer}
+        """)).contains(new PrecisePrefixSettings(64, "", true, 5557, 0, "tcp://*:5557"));
+    assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-producer, parameters: "
+        + "{tokenProcessorConfig: {blockSize: 0}}}]"))
+        .hasMessage("precise-prefix-cache-producer: parameter 'blockSize' must be from 1 to 2147483647, got 0");
+  }
+
+  @Test
   void anEndpointServersCannotReachHasNoCentralPort() {
     assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "ipc:///tmp/kv").centralPort()).isEqualTo(-1);
     assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "tcp://10.0.0.1:5557").centralPort())
