@@ -109,6 +109,10 @@ rule. No Secrets, no ClusterRoles, no ClusterRoleBinding writes here (see operat
 - apiGroups: [networking.k8s.io]
   resources: [ingresses]
   verbs: [get, list, create, patch, delete]
+# Precise prefix-cache routing: the KV-event sockets' NetworkPolicies.
+- apiGroups: [networking.k8s.io]
+  resources: [networkpolicies]
+  verbs: [get, list, watch, create, update, patch, delete]
 # Routers' and pickers' identity (a Role can only grant what the operator holds).
 - apiGroups: [""]
   resources: [serviceaccounts]

@@ -39,8 +39,10 @@ public final class KvEventsWiring {
    * @param model the name the server serves the model under (the topic's last part)
    * @param poolPort the port the InferencePool targets on the server's pod: the router names endpoints by it
    * @param pickerHost the picker Service's DNS name, which servers connect to when the picker does not discover pods
+   * @param declarePorts whether the event sockets become named container ports: not in a Knative revision, which
+   *     takes one container port, and the picker reaches a pod's socket by its address without them
    */
-  public record Server(String model, int poolPort, String pickerHost) {
+  public record Server(String model, int poolPort, String pickerHost, boolean declarePorts) {
   }
 
   private KvEventsWiring() {
@@ -72,9 +74,9 @@ public final class KvEventsWiring {
             .withFieldPath("status.podIP").endFieldRef().endValueFrom().build());
       }
       if (scorer.discoverPods()) {
-        port(ports, EVENTS_PORT, scorer.socketPort(), "podDiscoveryConfig.socketPort", problems);
+        port(ports, EVENTS_PORT, scorer.socketPort(), "podDiscoveryConfig.socketPort", server, problems);
         if (scorer.replayPort() > 0) {
-          port(ports, REPLAY_PORT, scorer.replayPort(), "podDiscoveryConfig.replayPort", problems);
+          port(ports, REPLAY_PORT, scorer.replayPort(), "podDiscoveryConfig.replayPort", server, problems);
         }
       }
     }
@@ -151,16 +153,32 @@ public final class KvEventsWiring {
     }
   }
 
-  private static void port(List<ContainerPort> ports, String name, int number, String parameter,
+  private static void port(List<ContainerPort> ports, String name, int number, String parameter, Server server,
       List<String> problems) {
     ContainerPort taken = ports.stream().filter(p -> Objects.equals(p.getContainerPort(), number)).findFirst()
         .orElse(null);
     if (taken == null) {
-      ports.add(new ContainerPortBuilder().withName(name).withContainerPort(number).withProtocol("TCP").build());
+      if (server.declarePorts()) {
+        ports.add(new ContainerPortBuilder().withName(name).withContainerPort(number).withProtocol("TCP").build());
+      }
     } else if (!name.equals(taken.getName())) {
       problems.add("the scorer's " + parameter + " " + number + " is the server's port " + taken.getName()
           + " already; the event socket cannot bind it");
     }
+  }
+
+  /** The name of the port numbered {@code number} among {@code ports} ({@code port-N} when unnamed), or null. */
+  public static String portName(List<ContainerPort> ports, int number) {
+    return (ports == null ? List.<ContainerPort>of() : ports).stream()
+        .filter(p -> Objects.equals(p.getContainerPort(), number)).findFirst()
+        .map(p -> p.getName() == null ? "port-" + number : p.getName()).orElse(null);
+  }
+
+  /** The problem of a central {@code zmqEndpoint} on a port the picker's container already has. */
+  public static String centralPortTaken(int port, String taken) {
+    return "metadata.annotations[" + PrecisePrefixStatus.CONFIG_ANNOTATION + "]: kvEventsConfig.zmqEndpoint's port "
+        + port + " is the picker's port " + taken + " already, which its Service cannot carry twice; no events "
+        + "port is rendered: choose another port";
   }
 
   /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.modelplane.common.kvevents.ZmqEndpoint;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,9 +16,10 @@ import java.util.regex.Pattern;
  * {@code PrecisePrefixConfig}): vLLM's block size 16, no hash seed, each server's own socket on 5557. Only what the
  * servers' flags depend on is read; the router checks the rest of the parameters when it starts.
  *
- * @param blockSize {@code tokenProcessorConfig.blockSize} (or {@code blockSizeTokens}): the servers'
- *     {@code --block-size}
- * @param hashSeed {@code tokenProcessorConfig.hashSeed}: the servers' {@code PYTHONHASHSEED}
+ * @param blockSize {@code tokenProcessorConfig.blockSize} (or {@code blockSizeTokens}; both must agree): the
+ *     servers' {@code --block-size}
+ * @param hashSeed {@code tokenProcessorConfig.hashSeed}, "" or a whole number from 0 to 4294967295: the servers'
+ *     {@code PYTHONHASHSEED}
  * @param discoverPods {@code kvEventsConfig.discoverPods}: the picker reads each server's socket (true) or binds
  *     {@code zmqEndpoint} for the servers to connect to (false)
  * @param socketPort {@code kvEventsConfig.podDiscoveryConfig.socketPort}: the port each server binds (discovery)
@@ -31,6 +33,8 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
   /** llm-d's current form: the index as a producer, scored by {@code prefix-cache-scorer}. */
   public static final String PRODUCER = "precise-prefix-cache-producer";
   static final PrecisePrefixSettings DEFAULT = new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557");
+  /** The largest {@code PYTHONHASHSEED} Python accepts. */
+  static final long MAX_SEED = 4_294_967_295L;
   private static final YAMLMapper YAML = new YAMLMapper();
   private static final Pattern TCP = Pattern.compile("tcp://(\\*|\\[[0-9A-Fa-f:.]+]|[^:/\\s\\[\\]]+):(\\d{1,5})");
 
@@ -63,10 +67,13 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
   private static PrecisePrefixSettings read(String type, JsonNode p) {
     PrecisePrefixSettings d = DEFAULT;
     JsonNode tokens = p.path("tokenProcessorConfig");
-    int blockSize = number(type, tokens, "blockSizeTokens",
-        number(type, tokens, "blockSize", d.blockSize(), 1, Integer.MAX_VALUE), 1, Integer.MAX_VALUE);
-    JsonNode seedNode = tokens.path("hashSeed");
-    String seed = seedNode.isValueNode() && !seedNode.isNull() ? seedNode.asText() : d.hashSeed();
+    int blockSize = number(type, tokens, "blockSize", d.blockSize(), 1, Integer.MAX_VALUE);
+    int blockSizeTokens = number(type, tokens, "blockSizeTokens", blockSize, 1, Integer.MAX_VALUE);
+    if (present(tokens, "blockSize") && present(tokens, "blockSizeTokens") && blockSize != blockSizeTokens) {
+      throw new IllegalArgumentException(type + ": tokenProcessorConfig.blockSize " + blockSize + " and its alias "
+          + "blockSizeTokens " + blockSizeTokens + " differ, and the router refuses such a configuration; give one");
+    }
+    String seed = seed(type, tokens.path("hashSeed"));
     JsonNode events = p.path("kvEventsConfig");
     boolean discover = events.path("discoverPods").isBoolean() ? events.path("discoverPods").asBoolean()
         : d.discoverPods();
@@ -78,7 +85,12 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
     int socket = number(type, discovery, "socketPort", d.socketPort(), 1, 65_535);
     int replay = number(type, discovery, "replayPort", d.replayPort(), 0, 65_535);
     String endpoint = events.path("zmqEndpoint").isTextual() ? events.path("zmqEndpoint").asText() : d.zmqEndpoint();
-    return new PrecisePrefixSettings(blockSize, seed, discover, socket, replay, endpoint);
+    return new PrecisePrefixSettings(blockSizeTokens, seed, discover, socket, replay, endpoint);
+  }
+
+  /** The ports each server binds in discovery mode: {@code socketPort}, and {@code replayPort} when set. */
+  public List<Integer> serverPorts() {
+    return replayPort > 0 ? List.of(socketPort, replayPort) : List.of(socketPort);
   }
 
   /**
@@ -92,6 +104,28 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
     }
     int port = Integer.parseInt(m.group(2));
     return port >= 1 && port <= 65_535 ? port : -1;
+  }
+
+  private static boolean present(JsonNode section, String field) {
+    return !section.path(field).isMissingNode() && !section.path(field).isNull();
+  }
+
+  /**
+   * {@code hashSeed} as the servers' {@code PYTHONHASHSEED}: CPython refuses to start with anything but
+   * {@code random} or a whole number from 0 to {@value #MAX_SEED}, and {@code random} gives each server process
+   * hashes of its own, which the router's never equal.
+   */
+  private static String seed(String type, JsonNode v) {
+    if (v.isMissingNode() || v.isNull()) {
+      return DEFAULT.hashSeed();
+    }
+    String text = v.isValueNode() ? v.asText().strip() : v.toString();
+    if (v.isValueNode() && (text.isEmpty() || text.matches("\\d{1,10}") && Long.parseLong(text) <= MAX_SEED)) {
+      return text;
+    }
+    throw new IllegalArgumentException(type + ": parameter 'hashSeed' must be a whole number from 0 to " + MAX_SEED
+        + " (the servers' PYTHONHASHSEED, which Python refuses otherwise" + (text.equals("random")
+            ? "; random gives each server process hashes of its own" : "") + "), got " + v);
   }
 
   private static int number(String type, JsonNode section, String field, int fallback, int min, int max) {

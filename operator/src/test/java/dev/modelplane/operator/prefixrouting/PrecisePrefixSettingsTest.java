@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.modelplane.common.picker.PickerConfigs;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -73,5 +74,41 @@ class PrecisePrefixSettingsTest {
         .hasMessage("precise-prefix-cache-scorer: kvEventsConfig.discoverPods must be true or false, got \"maybe\"");
     assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [type: x")).hasMessageStartingWith(
         "the EndpointPickerConfig is not YAML: ");
+  }
+
+  @Test
+  void aHashSeedPythonRefusesIsReportedBeforeEveryServerCrashLoops() {
+    for (String seed : List.of("\"my-seed\"", "1.5", "-1", "4294967296", "{a: 1}")) {
+      assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+          + "{tokenProcessorConfig: {hashSeed: " + seed + "}}}]")).as(seed)
+          .hasMessageStartingWith("precise-prefix-cache-scorer: parameter 'hashSeed' must be a whole number from 0 "
+              + "to 4294967295 (the servers' PYTHONHASHSEED, which Python refuses otherwise), got ");
+    }
+    assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{tokenProcessorConfig: {hashSeed: random}}}]")).hasMessage("precise-prefix-cache-scorer: parameter "
+        + "'hashSeed' must be a whole number from 0 to 4294967295 (the servers' PYTHONHASHSEED, which Python refuses "
+        + "otherwise; random gives each server process hashes of its own), got \"random\"");
+    assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{tokenProcessorConfig: {hashSeed: 4294967295}}}]").orElseThrow().hashSeed()).isEqualTo("4294967295");
+    assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{tokenProcessorConfig: {hashSeed: \"0\"}}}]").orElseThrow().hashSeed()).isEqualTo("0");
+  }
+
+  @Test
+  void blockSizeAndItsAliasMustAgreeAsTheRouterRequires() {
+    assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{tokenProcessorConfig: {blockSize: 16, blockSizeTokens: 32}}}]")).hasMessage("precise-prefix-cache-scorer"
+        + ": tokenProcessorConfig.blockSize 16 and its alias blockSizeTokens 32 differ, and the router refuses such "
+        + "a configuration; give one");
+    assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
+        + "{tokenProcessorConfig: {blockSize: 32, blockSizeTokens: \"32\"}}}]").orElseThrow().blockSize())
+        .isEqualTo(32);
+  }
+
+  @Test
+  void theServersBindTheSocketAndTheReplaySocketWhenOneIsSet() {
+    assertThat(new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557").serverPorts()).containsExactly(5557);
+    assertThat(new PrecisePrefixSettings(16, "", true, 5557, 5558, "tcp://*:5557").serverPorts())
+        .containsExactly(5557, 5558);
   }
 }

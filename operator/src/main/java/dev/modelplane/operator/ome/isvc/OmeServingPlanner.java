@@ -15,7 +15,7 @@ import dev.modelplane.api.ome.v1beta1.ServingRuntimeSpec;
 import dev.modelplane.api.ome.v1beta1.SupportedModelFormat;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.Names;
-import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixOutcome;
 import dev.modelplane.operator.ome.runtime.RuntimeCandidate;
 import dev.modelplane.operator.ome.runtime.RuntimeChoice;
 import dev.modelplane.operator.ome.runtime.RuntimeRequest;
@@ -86,7 +86,7 @@ final class OmeServingPlanner {
             runtime.getRouterConfig(), runtime, RouterSpec.class), ComponentModes.router(spec.router()), null,
             hasDecoder));
       }
-      PrecisePrefixStatus precise = PreciseRouting.apply(isvc, components, planner.defaultRouter(), model.name(),
+      PrecisePrefixOutcome precise = PreciseRouting.apply(isvc, components, planner.defaultRouter(), model.name(),
           planner::modelLocation);
       ComponentPlan entry = components.getLast().component().equals(ComponentPlanner.ROUTER) ? components.getLast()
           : components.getFirst();
@@ -99,10 +99,13 @@ final class OmeServingPlanner {
         });
       }
       objects.addAll(planner.routerObjects(components));
+      if (precise.policy() != null) {
+        objects.add(precise.policy());
+      }
       objects.addAll(Exposure.objects(isvc.getMetadata().getName(), ns, entry, isvc.getMetadata().getLabels(),
           isvc.getMetadata().getAnnotations(), settings.omeServing()));
       return new Planned(new OmePlan(chosen.describe(), components, objects, entry, false,
-          chosen.runtime().scope() == RuntimeCandidate.Scope.CLUSTER ? runtime : null, precise));
+          chosen.runtime().scope() == RuntimeCandidate.Scope.CLUSTER ? runtime : null, precise.status()));
     } catch (IllegalArgumentException e) {
       return invalid(e.getMessage());
     }

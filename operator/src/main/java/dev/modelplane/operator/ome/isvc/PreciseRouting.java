@@ -2,7 +2,10 @@ package dev.modelplane.operator.ome.isvc;
 
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.common.servers.VllmFlags;
+import dev.modelplane.operator.common.Names;
+import dev.modelplane.operator.prefixrouting.KvEventsPolicy;
 import dev.modelplane.operator.prefixrouting.KvEventsWiring;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixOutcome;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixSettings;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import dev.modelplane.operator.prefixrouting.TokenizerSource;
@@ -12,6 +15,7 @@ import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * The default router's EndpointPickerConfig from the InferenceService's annotation
@@ -27,9 +32,14 @@ import java.util.function.Supplier;
  * ({@link KvEventsWiring}; vLLM only — SGLang's events are not read by the router), the router's events port in
  * central mode, and its tokenizer: the annotation {@value TokenizerSource#ANNOTATION}, else a {@code pvc://} model's
  * claim mounted read-only. A model in a node directory is not mounted into the router, which does not run on the
- * model's nodes.
+ * model's nodes. A NetworkPolicy ({@link KvEventsPolicy}) admits only the router to the servers' event sockets, or
+ * only the servers to the router's; the servers' event ports are in no Service ({@link RawWorkloads}).
  */
 final class PreciseRouting {
+  /** A shell binary, by its file name: what runs a {@code -c} script rather than vLLM's own flags. */
+  private static final Pattern SHELL = Pattern.compile("(?:.*/)?(?:sh|bash|dash|ash|ksh|mksh|zsh)");
+  private static final Pattern ENV = Pattern.compile("(?:.*/)?env");
+
   private PreciseRouting() {
   }
 
@@ -39,26 +49,28 @@ final class PreciseRouting {
    * @param defaultRouter whether the router component runs modelplane's router
    * @param modelName the served model's name, for the topic when the server names none
    * @param location where the model's files are
-   * @return the condition's content, or null when there is nothing to say (no annotation, or no precise scorer)
+   * @return the condition's content (null when there is nothing to say: no annotation, or no precise scorer) and
+   *     the event sockets' NetworkPolicy
    */
-  static PrecisePrefixStatus apply(InferenceService isvc, List<ComponentPlan> components, boolean defaultRouter,
+  static PrecisePrefixOutcome apply(InferenceService isvc, List<ComponentPlan> components, boolean defaultRouter,
       String modelName, Supplier<ModelLocation> location) {
     Map<String, String> annotations = isvc.getMetadata().getAnnotations();
     String custom = annotations == null ? null : annotations.get(PrecisePrefixStatus.CONFIG_ANNOTATION);
     if (custom == null || custom.isBlank()) {
-      return null;
+      return PrecisePrefixOutcome.of(null);
     }
     ComponentPlan router = components.stream().filter(c -> c.component().equals(ComponentPlanner.ROUTER))
         .findFirst().orElse(null);
     if (router == null || !defaultRouter) {
-      return PrecisePrefixStatus.ignoredConfig(router == null ? "the InferenceService has no router to configure "
-          : "it configures modelplane's default router, and this router runs an image of its own");
+      return PrecisePrefixOutcome.of(PrecisePrefixStatus.ignoredConfig(router == null
+          ? "the InferenceService has no router to configure "
+          : "it configures modelplane's default router, and this router runs an image of its own"));
     }
     Optional<PrecisePrefixSettings> read;
     try {
       read = PrecisePrefixSettings.of(custom);
     } catch (IllegalArgumentException e) {
-      return PrecisePrefixStatus.invalidConfig(e.getMessage());
+      return PrecisePrefixOutcome.of(PrecisePrefixStatus.invalidConfig(e.getMessage()));
     }
     Container routerContainer = container(router.pod().getSpec(), DefaultRouter.CONTAINER);
     List<String> args = new ArrayList<>(routerContainer.getArgs());
@@ -66,7 +78,7 @@ final class PreciseRouting {
     args.add("--config-text=" + custom);
     routerContainer.setArgs(args);
     if (read.isEmpty()) {
-      return null;
+      return PrecisePrefixOutcome.of(null);
     }
     PrecisePrefixSettings scorer = read.get();
     String host = router.name() + "." + isvc.getMetadata().getNamespace() + ".svc";
@@ -74,15 +86,39 @@ final class PreciseRouting {
     Set<String> problems = new LinkedHashSet<>();
     for (ComponentPlan c : components) {
       if (!c.component().equals(ComponentPlanner.ROUTER)) {
-        servers(c, scorer, new KvEventsWiring.Server(modelName, poolPort, host), problems);
+        servers(c, scorer, new KvEventsWiring.Server(modelName, poolPort, host,
+            c.mode() != ComponentModes.Mode.SERVERLESS), problems);
       }
     }
-    if (!scorer.discoverPods() && scorer.centralPort() > 0) {
+    String name = isvc.getMetadata().getName();
+    String policyName = Names.child(name, "kv-events");
+    Map<String, String> serverPods = Map.of(OmeLabels.INFERENCE_SERVICE, name, DefaultRouter.MODEL_SERVER_LABEL,
+        "true");
+    Map<String, String> routerPods = Map.of(OmeLabels.INFERENCE_SERVICE, name, OmeLabels.COMPONENT,
+        ComponentPlanner.ROUTER);
+    NetworkPolicy policy = null;
+    if (scorer.discoverPods()) {
+      policy = KvEventsPolicy.build(policyName, isvc.getMetadata().getNamespace(), router.labels(), serverPods,
+          routerPods, scorer.serverPorts());
+    } else if (scorer.centralPort() > 0) {
+      int port = scorer.centralPort();
       List<ContainerPort> ports = new ArrayList<>(routerContainer.getPorts() == null ? List.of()
           : routerContainer.getPorts());
-      ports.add(new ContainerPortBuilder().withName(KvEventsWiring.EVENTS_PORT)
-          .withContainerPort(scorer.centralPort()).withProtocol("TCP").build());
-      routerContainer.setPorts(ports);
+      String taken = ports.isEmpty() && port == router.servingPort() ? "http"
+          : KvEventsWiring.portName(ports, port);
+      if (router.mode() == ComponentModes.Mode.SERVERLESS) {
+        problems.add("spec.router: a serverless router (minReplicas: 0) is a Knative Service, which carries one "
+            + "port, so the servers cannot reach its events port and none is rendered; keep minReplicas at 1 or "
+            + "more, or let the router discover the pods (kvEventsConfig.discoverPods: true)");
+      } else if (taken != null) {
+        problems.add(KvEventsWiring.centralPortTaken(port, taken));
+      } else {
+        ports.add(new ContainerPortBuilder().withName(KvEventsWiring.EVENTS_PORT).withContainerPort(port)
+            .withProtocol("TCP").build());
+        routerContainer.setPorts(ports);
+        policy = KvEventsPolicy.build(policyName, isvc.getMetadata().getNamespace(), router.labels(), routerPods,
+            serverPods, List.of(port));
+      }
       if (router.maxReplicas() > 1) {
         problems.add("spec.router.maxReplicas: each server connects to one of up to " + router.maxReplicas()
             + " router replicas through the Service, so the others never see its events; let the router discover "
@@ -92,9 +128,10 @@ final class PreciseRouting {
     String tokenizer = tokenizer(annotations.get(TokenizerSource.ANNOTATION), location, router.pod().getSpec(),
         routerContainer, problems);
     if (!problems.isEmpty()) {
-      return PrecisePrefixStatus.conflicting(new ArrayList<>(problems));
+      return new PrecisePrefixOutcome(PrecisePrefixStatus.conflicting(new ArrayList<>(problems)), policy);
     }
-    return PrecisePrefixStatus.configured(PrecisePrefixStatus.flow(scorer, host) + "; " + tokenizer);
+    return new PrecisePrefixOutcome(PrecisePrefixStatus.configured(PrecisePrefixStatus.flow(scorer, host) + "; "
+        + tokenizer), policy);
   }
 
   /** Wires the serving container of one engine or decoder component, or says why it cannot. */
@@ -108,8 +145,7 @@ final class PreciseRouting {
           + "vLLM" : "SGLang") + ", whose KV-cache events the router does not read; it is left as it is");
       return;
     }
-    List<String> command = main.getCommand() == null ? List.of() : main.getCommand();
-    if (command.contains("-c")) {
+    if (shellCommandLine(main.getCommand(), main.getArgs())) {
       problems.add(field + ": the container " + main.getName() + " runs a shell command line, which the operator "
           + "does not edit; add " + VllmFlags.KV_EVENTS_CONFIG + ", " + VllmFlags.PREFIX_CACHING_HASH_ALGO + " "
           + KvEventsWiring.HASH_ALGO + ", " + VllmFlags.BLOCK_SIZE + " " + scorer.blockSize() + " and "
@@ -119,8 +155,37 @@ final class PreciseRouting {
     List<String> args = main.getArgs() == null ? List.of() : main.getArgs();
     String served = KvEventsWiring.value(args, VllmFlags.SERVED_MODEL_NAME);
     var named = new KvEventsWiring.Server(served == null || served.isBlank() ? server.model() : served,
-        server.poolPort(), server.pickerHost());
+        server.poolPort(), server.pickerHost(), server.declarePorts());
     KvEventsWiring.apply(main, scorer, named).forEach(p -> problems.add(field + ": " + p));
+  }
+
+  /**
+   * Whether the container runs a shell script ({@code sh -c}, {@code bash -lc}, {@code sh -ec}, {@code /usr/bin/env
+   * bash -c}, or {@code command: [sh]} with {@code args: [-c, ...]}): flags appended after the script become its
+   * {@code $0}, {@code $1}... and never reach vLLM.
+   */
+  static boolean shellCommandLine(List<String> command, List<String> args) {
+    List<String> line = new ArrayList<>(command == null ? List.of() : command);
+    line.addAll(args == null ? List.of() : args);
+    int i = 0;
+    if (!line.isEmpty() && ENV.matcher(line.getFirst()).matches()) {
+      i = 1;
+      while (i < line.size() && (line.get(i).startsWith("-") || line.get(i).contains("="))) {
+        i++;
+      }
+    }
+    if (i >= line.size() || !SHELL.matcher(line.get(i)).matches()) {
+      return false;
+    }
+    for (i++; i < line.size() && line.get(i).matches("[-+][^-].*"); i++) {
+      String option = line.get(i);
+      if (option.equals("-o") || option.equals("+o")) {
+        i++; // takes the option's name: -o pipefail
+      } else if (option.startsWith("-") && option.indexOf('c') > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String tokenizer(String annotation, Supplier<ModelLocation> location, PodSpec pod,

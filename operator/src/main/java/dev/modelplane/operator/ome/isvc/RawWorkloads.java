@@ -1,5 +1,6 @@
 package dev.modelplane.operator.ome.isvc;
 
+import dev.modelplane.operator.prefixrouting.KvEventsWiring;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -24,7 +25,7 @@ import java.util.Map;
 
 /**
  * The objects of a raw-deployment component: Deployment N (pods labelled {@code app=N}), Service N on the serving
- * container's ports, the autoscaler ({@link Autoscalers}) and a PodDisruptionBudget N.
+ * container's ports but a server's KV-event sockets, the autoscaler ({@link Autoscalers}) and a PodDisruptionBudget N.
  */
 final class RawWorkloads {
   static final String APP = "app";
@@ -86,6 +87,9 @@ final class RawWorkloads {
     var serving = ModelWiring.mainContainer(plan.pod().getSpec(), plan.mainContainer());
     List<ContainerPort> declared = serving == null || serving.getPorts() == null ? List.of() : serving.getPorts();
     for (ContainerPort p : declared) {
+      if (eventSocket(plan, p)) {
+        continue;
+      }
       ports.add(new ServicePortBuilder().withName(p.getName() == null ? "port-" + p.getContainerPort() : p.getName())
           .withPort(p.getContainerPort()).withTargetPort(new IntOrString(p.getContainerPort()))
           .withProtocol(p.getProtocol() == null ? "TCP" : p.getProtocol()).build());
@@ -95,6 +99,16 @@ final class RawWorkloads {
           .withTargetPort(new IntOrString(plan.servingPort())).withProtocol("TCP").build());
     }
     return ports;
+  }
+
+  /**
+   * A server's KV-event or replay socket: never in a Service, which a LoadBalancer or NodePort type would expose
+   * beyond the pool (the events carry the prompts' token ids), and the router reaches each pod by its address. A
+   * router's bound events port stays: the servers connect to it through the Service.
+   */
+  private static boolean eventSocket(ComponentPlan plan, ContainerPort p) {
+    return KvEventsWiring.REPLAY_PORT.equals(p.getName())
+        || KvEventsWiring.EVENTS_PORT.equals(p.getName()) && !plan.component().equals(ComponentPlanner.ROUTER);
   }
 
   static PodDisruptionBudget disruptionBudget(ComponentPlan plan) {

@@ -4,7 +4,8 @@ import dev.modelplane.api.otterscale.v1alpha1.EndpointPickerSpec;
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
 import dev.modelplane.operator.ModelServiceSettings;
 import dev.modelplane.operator.common.SecurityDefaults;
-import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
+import dev.modelplane.operator.prefixrouting.KvEventsPolicy;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixOutcome;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
@@ -18,9 +19,9 @@ import java.util.Set;
  * in its order): serving Deployments; the picker's ServiceAccount, ConfigMap, Deployment, Service, Role/RoleBinding
  * and ClusterRoleBinding (to the installed ClusterRole, for the operator's own picker image only); the InferencePool;
  * the HTTPRoute; the DestinationRule; the monitors. A picker configuration using precise prefix routing also wires
- * the servers' KV-cache events ({@link PrecisePrefixBuilder}). Objects a setting turns off are listed as unwanted, so
- * a change of spec or settings removes them (the ClusterRoleBinding, whose removal checks its owner, is the
- * reconciler's).
+ * the servers' KV-cache events and guards their sockets with a NetworkPolicy ({@link PrecisePrefixBuilder}). Objects
+ * a setting turns off are listed as unwanted, so a change of spec or settings removes them (the ClusterRoleBinding,
+ * whose removal checks its owner, is the reconciler's).
  */
 public final class ModelServicePlanner {
   static final String DEPLOYMENT_API = "apps/v1";
@@ -92,14 +93,19 @@ public final class ModelServicePlanner {
     }
     Deployment pickerDeployment = PickerBuilder.deployment(names, picker, config, settings);
     Service pickerService = PickerBuilder.service(names, picker);
-    PrecisePrefixStatus precise = PrecisePrefixBuilder.apply(ms, names, picker, choice, servers, pickerDeployment,
-        pickerService);
+    PrecisePrefixOutcome precise = PrecisePrefixBuilder.apply(ms, names, picker, choice, servers,
+        pickerDeployment, pickerService);
     servers.forEach(d -> owned.add(serving(d, security)));
     owned.add(PickerBuilder.serviceAccount(names));
     owned.add(PickerBuilder.configMap(names, config));
     security.harden(pickerDeployment.getSpec().getTemplate().getSpec(), Set.of());
     owned.add(pickerDeployment);
     owned.add(pickerService);
+    if (precise.policy() != null) {
+      owned.add(precise.policy());
+    } else {
+      unwanted.add(ref(KvEventsPolicy.API_VERSION, KvEventsPolicy.KIND, PrecisePrefixBuilder.policyName(names)));
+    }
     owned.add(PickerBuilder.role(names, picker));
     owned.add(PickerBuilder.roleBinding(names));
     if (clusterRbac) {
@@ -133,7 +139,7 @@ public final class ModelServicePlanner {
     } else {
       unwanted.add(ref(MonitoringBuilder.API, "ServiceMonitor", names.picker()));
     }
-    return new ModelServicePlan(owned, cluster, unwanted, config, precise);
+    return new ModelServicePlan(owned, cluster, unwanted, config, precise.status());
   }
 
   /** A serving Deployment with the defaults merged in; the engine gets a writable home. */

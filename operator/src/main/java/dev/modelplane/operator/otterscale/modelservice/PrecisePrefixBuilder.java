@@ -2,7 +2,9 @@ package dev.modelplane.operator.otterscale.modelservice;
 
 import dev.modelplane.api.otterscale.v1alpha1.EndpointPickerSpec;
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
+import dev.modelplane.operator.prefixrouting.KvEventsPolicy;
 import dev.modelplane.operator.prefixrouting.KvEventsWiring;
+import dev.modelplane.operator.prefixrouting.PrecisePrefixOutcome;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixSettings;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import dev.modelplane.operator.prefixrouting.TokenizerSource;
@@ -12,6 +14,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,9 +25,11 @@ import java.util.Set;
  * Precise prefix-cache routing for a ModelService whose picker configuration (its annotation
  * {@value PrecisePrefixStatus#CONFIG_ANNOTATION}) uses {@value PrecisePrefixSettings#SCORER}: every vLLM container
  * publishes its KV-cache events as the scorer reads them ({@link KvEventsWiring}); in central mode the picker's
- * container and Service expose the port it binds; modelplane's picker gets {@code --tokenizer} from the annotation
- * {@value TokenizerSource#ANNOTATION}. The model itself is unpacked into each serving pod's own emptyDir, so there is
- * no model volume the picker could share. Nothing changes for any other configuration.
+ * container and Service expose the port it binds (the servers' event ports are in no Service); a NetworkPolicy
+ * ({@link KvEventsPolicy}) admits only the picker to the servers' sockets, or only the servers to the picker's;
+ * modelplane's picker gets {@code --tokenizer} from the annotation {@value TokenizerSource#ANNOTATION}. The model
+ * itself is unpacked into each serving pod's own emptyDir, so there is no model volume the picker could share.
+ * Nothing changes for any other configuration.
  */
 final class PrecisePrefixBuilder {
   private PrecisePrefixBuilder() {
@@ -38,6 +43,11 @@ final class PrecisePrefixBuilder {
    * @param invalid why the annotation's configuration was not used, or null
    */
   record Choice(PickerConfig config, PrecisePrefixSettings scorer, PrecisePrefixStatus invalid) {
+  }
+
+  /** The name of the NetworkPolicy of the pool's event sockets. */
+  static String policyName(ModelServiceNames names) {
+    return names.picker() + "-kv-events";
   }
 
   /** The annotation's configuration when it can be read, else the generated one for the serving mode. */
@@ -54,30 +64,40 @@ final class PrecisePrefixBuilder {
   }
 
   /**
-   * Wires the serving Deployments and the picker for the scorer of {@code choice}.
-   *
-   * @return the condition's content, or null when the picker does not use the scorer and nothing was wrong
+   * Wires the serving Deployments and the picker for the scorer of {@code choice}: the condition's content (null
+   * when the picker does not use the scorer and nothing was wrong) and the event sockets' NetworkPolicy.
    */
-  static PrecisePrefixStatus apply(ModelService ms, ModelServiceNames names, EndpointPickerSpec picker,
+  static PrecisePrefixOutcome apply(ModelService ms, ModelServiceNames names, EndpointPickerSpec picker,
       Choice choice, List<Deployment> serving, Deployment pickerDeployment, Service pickerService) {
     PrecisePrefixSettings scorer = choice.scorer();
     if (scorer == null) {
-      return choice.invalid();
+      return PrecisePrefixOutcome.of(choice.invalid());
     }
     String host = names.picker() + "." + names.namespace() + ".svc";
     var server = new KvEventsWiring.Server(ms.getSpec().model().name(),
-        ServingDeploymentBuilder.enginePort(ms.getSpec()), host);
+        ServingDeploymentBuilder.enginePort(ms.getSpec()), host, true);
     Set<String> problems = new LinkedHashSet<>();
     for (Deployment d : serving) {
       Container vllm = container(d.getSpec().getTemplate().getSpec(), ServingDeploymentBuilder.ENGINE_CONTAINER);
       KvEventsWiring.apply(vllm, scorer, server).forEach(p -> problems.add("spec.engine: " + p));
     }
     Container epp = container(pickerDeployment.getSpec().getTemplate().getSpec(), PickerBuilder.CONTAINER);
-    if (!scorer.discoverPods() && scorer.centralPort() > 0) {
+    NetworkPolicy policy = null;
+    if (scorer.discoverPods()) {
+      policy = KvEventsPolicy.build(policyName(names), names.namespace(), names.pickerLabels(), names.poolSelector(),
+          names.pickerSelector(), scorer.serverPorts());
+    } else if (scorer.centralPort() > 0) {
       int port = scorer.centralPort();
-      epp.getPorts().add(ServingDeploymentBuilder.port(KvEventsWiring.EVENTS_PORT, port));
-      pickerService.getSpec().getPorts().add(new ServicePortBuilder().withName(KvEventsWiring.EVENTS_PORT)
-          .withPort(port).withTargetPort(new IntOrString(port)).withProtocol("TCP").build());
+      String taken = KvEventsWiring.portName(epp.getPorts(), port);
+      if (taken != null) {
+        problems.add(KvEventsWiring.centralPortTaken(port, taken));
+      } else {
+        policy = KvEventsPolicy.build(policyName(names), names.namespace(), names.pickerLabels(),
+            names.pickerSelector(), names.poolSelector(), List.of(port));
+        epp.getPorts().add(ServingDeploymentBuilder.port(KvEventsWiring.EVENTS_PORT, port));
+        pickerService.getSpec().getPorts().add(new ServicePortBuilder().withName(KvEventsWiring.EVENTS_PORT)
+            .withPort(port).withTargetPort(new IntOrString(port)).withProtocol("TCP").build());
+      }
       if (picker.replicas() > 1) {
         problems.add("spec.inferencePool.endpointPicker.replicas: each server connects to one of the "
             + picker.replicas() + " picker replicas through the Service, so the others never see its events; "
@@ -86,9 +106,10 @@ final class PrecisePrefixBuilder {
     }
     String tokenizer = tokenizer(ms, picker, pickerDeployment.getSpec().getTemplate().getSpec(), epp, problems);
     if (!problems.isEmpty()) {
-      return PrecisePrefixStatus.conflicting(new ArrayList<>(problems));
+      return new PrecisePrefixOutcome(PrecisePrefixStatus.conflicting(new ArrayList<>(problems)), policy);
     }
-    return PrecisePrefixStatus.configured(PrecisePrefixStatus.flow(scorer, host) + "; " + tokenizer);
+    return new PrecisePrefixOutcome(PrecisePrefixStatus.configured(PrecisePrefixStatus.flow(scorer, host) + "; "
+        + tokenizer), policy);
   }
 
   /** Mounts the annotation's tokenizer into modelplane's picker and names it; says what was done. */

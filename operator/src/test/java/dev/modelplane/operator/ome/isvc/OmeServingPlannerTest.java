@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
@@ -479,5 +480,106 @@ class OmeServingPlannerTest {
     assertThat(plain.precisePrefix()).isNull();
     assertThat(main(plain, "p-engine").getArgs()).containsExactly("--model=$(MODEL_PATH)", "--tensor-parallel-size=1",
         "--port=8080");
+  }
+
+  private static final String CENTRAL = PRECISE.replace("hashSeed: \"42\"}",
+      "hashSeed: \"42\"}\n    kvEventsConfig: {discoverPods: false}");
+
+  @Test
+  void theServersEventSocketsAreInNoServiceAndOnlyTheRouterMayReachThem() {
+    OmePlan plan = plan(annotated("pd", "{model: {name: llama}, engine: {}, decoder: {}, router: {}}",
+        Map.of("modelplane.dev/endpoint-picker-config", PRECISE.replace("hashSeed: \"42\"}",
+            "hashSeed: \"42\"}\n    kvEventsConfig: {podDiscoveryConfig: {replayPort: 5558}}"))), null,
+        OperatorSettings.defaults());
+    assertThat(main(plan, "pd-engine").getPorts()).extracting(p -> p.getName()).contains("kv-events", "kv-replay");
+    for (String component : List.of("pd-engine", "pd-decoder")) {
+      assertThat(find(plan, Service.class, component).getSpec().getPorts()).extracting(p -> p.getName())
+          .as(component).doesNotContain("kv-events", "kv-replay").isNotEmpty();
+    }
+    NetworkPolicy policy = find(plan, NetworkPolicy.class, "pd-kv-events");
+    assertThat(policy.getMetadata().getNamespace()).isEqualTo("llm");
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsOnly(
+        Map.entry("ome.io/inferenceservice", "pd"), Map.entry("modelplane.dev/model-server", "true"));
+    assertThat(policy.getSpec().getIngress().getFirst().getFrom().getFirst().getPodSelector().getMatchLabels())
+        .containsOnly(Map.entry("ome.io/inferenceservice", "pd"), Map.entry("component", "router"));
+    assertThat(policy.getSpec().getIngress().getFirst().getPorts()).extracting(p -> p.getPort().getIntVal())
+        .containsExactly(5557, 5558);
+    assertThat(plan(annotated("p", "{model: {name: llama}, engine: {}, router: {}}", Map.of()), null,
+        OperatorSettings.defaults()).objects()).noneMatch(o -> o instanceof NetworkPolicy);
+  }
+
+  @Test
+  void centralModeAdmitsOnlyTheServersToTheRoutersEventsPort() {
+    OmePlan plan = plan(annotated("c", "{model: {name: llama}, engine: {}, router: {maxReplicas: 1}}",
+        Map.of("modelplane.dev/endpoint-picker-config", CENTRAL)), null, OperatorSettings.defaults());
+    assertThat(plan.precisePrefix().ok()).as(plan.precisePrefix().message()).isTrue();
+    NetworkPolicy policy = find(plan, NetworkPolicy.class, "c-kv-events");
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry("component", "router");
+    assertThat(policy.getSpec().getIngress().getFirst().getFrom().getFirst().getPodSelector().getMatchLabels())
+        .containsEntry("modelplane.dev/model-server", "true");
+    assertThat(policy.getSpec().getIngress().getFirst().getPorts()).extracting(p -> p.getPort().getIntVal())
+        .containsExactly(5557);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aServerlessEngineGetsItsFlagsButNoEventPortsWhichKnativeWouldRefuse() {
+    OmePlan plan = plan(annotated("sl", "{model: {name: llama}, engine: {minReplicas: 0}, router: {}}",
+        Map.of("modelplane.dev/endpoint-picker-config", PRECISE)), null, OperatorSettings.defaults());
+    Map<String, Object> spec = (Map<String, Object>) generic(plan, "Service", "sl-engine").getAdditionalProperties()
+        .get("spec");
+    Map<String, Object> pod = (Map<String, Object>) ((Map<String, Object>) spec.get("template")).get("spec");
+    Map<String, Object> engine = ((List<Map<String, Object>>) pod.get("containers")).getFirst();
+    assertThat((List<Map<String, Object>>) engine.get("ports")).extracting(p -> p.get("name")).containsExactly("http1");
+    assertThat((List<String>) engine.get("args")).contains("--kv-events-config", "--block-size");
+    assertThat(plan.precisePrefix().ok()).as(plan.precisePrefix().message()).isTrue();
+  }
+
+  @Test
+  void aServerlessRouterCannotTakeTheServersEventsInCentralMode() {
+    OmePlan plan = plan(annotated("sr", "{model: {name: llama}, engine: {}, router: {minReplicas: 0, maxReplicas: 1}}",
+        Map.of("modelplane.dev/endpoint-picker-config", CENTRAL)), null, OperatorSettings.defaults());
+    assertThat(plan.precisePrefix().reason()).isEqualTo("ConflictingSettings");
+    assertThat(plan.precisePrefix().message()).isEqualTo("spec.router: a serverless router (minReplicas: 0) is a "
+        + "Knative Service, which carries one port, so the servers cannot reach its events port and none is "
+        + "rendered; keep minReplicas at 1 or more, or let the router discover the pods (kvEventsConfig.discoverPods: "
+        + "true)");
+    assertThat(plan.objects()).noneMatch(o -> o instanceof NetworkPolicy);
+  }
+
+  @Test
+  void aCentralPortTheRouterAlreadyServesOnIsReported() {
+    OmePlan plan = plan(annotated("c", "{model: {name: llama}, engine: {}, router: {maxReplicas: 1}}",
+        Map.of("modelplane.dev/endpoint-picker-config", CENTRAL.replace("discoverPods: false",
+            "discoverPods: false, zmqEndpoint: \"tcp://*:8080\""))), null, OperatorSettings.defaults());
+    assertThat(plan.precisePrefix().reason()).isEqualTo("ConflictingSettings");
+    assertThat(plan.precisePrefix().message()).startsWith("metadata.annotations[modelplane.dev/endpoint-picker-config]"
+        + ": kvEventsConfig.zmqEndpoint's port 8080 is the picker's port ");
+    assertThat(find(plan, Service.class, "c-router").getSpec().getPorts()).extracting(p -> p.getName())
+        .doesNotContain("kv-events");
+    assertThat(plan.objects()).noneMatch(o -> o instanceof NetworkPolicy);
+  }
+
+  @Test
+  void everyShellFormIsReportedAndLeftAlone() {
+    for (List<List<String>> form : List.of(
+        List.of(List.of("sh", "-c", "vllm serve"), List.<String>of()),
+        List.of(List.of("bash", "-lc", "--"), List.of("vllm serve")),
+        List.of(List.of("/bin/sh", "-ec"), List.of("vllm serve")),
+        List.of(List.of("sh"), List.of("-c", "vllm serve")),
+        List.of(List.of("/usr/bin/env", "bash", "-o", "pipefail", "-c", "vllm serve"), List.<String>of()))) {
+      assertThat(PreciseRouting.shellCommandLine(form.get(0), form.get(1))).as("%s", form).isTrue();
+    }
+    assertThat(PreciseRouting.shellCommandLine(List.of("vllm", "serve"), List.of("-c", "x"))).isFalse();
+    assertThat(PreciseRouting.shellCommandLine(List.of("bash", "/entry.sh"), List.of("-c"))).isFalse();
+    assertThat(PreciseRouting.shellCommandLine(null, List.of("--model=/m"))).isFalse();
+
+    OmePlan plan = plan(annotated("sh", "{model: {name: llama}, engine: {runner: {command: [sh], args: [-c, "
+        + "\"exec vllm serve /m\"]}}, router: {}}", Map.of("modelplane.dev/endpoint-picker-config", PRECISE)), null,
+        OperatorSettings.defaults());
+    assertThat(main(plan, "sh-engine").getArgs()).noneMatch(a -> a.startsWith("--kv-events-config"));
+    assertThat(plan.precisePrefix().reason()).isEqualTo("ConflictingSettings");
+    assertThat(plan.precisePrefix().message()).startsWith("spec.engine: the container ome-container runs a shell "
+        + "command line");
   }
 }

@@ -3,6 +3,7 @@ package dev.modelplane.operator.otterscale.modelservice;
 import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.SETTINGS;
 import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.deployment;
 import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.find;
+import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.has;
 import static dev.modelplane.operator.otterscale.modelservice.ModelServiceFixtures.ms;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -321,5 +323,59 @@ class PrecisePrefixBuilderTest {
     ModelServicePlan broken = ModelServicePlanner.plan(annotated(spec.formatted("{\"nope\":1}"),
         Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
     assertThat(broken.precisePrefix().message()).startsWith("spec.engine: --kv-events-config: unknown key \"nope\"");
+  }
+
+  private static List<Integer> ports(NetworkPolicy policy, int rule) {
+    return policy.getSpec().getIngress().get(rule).getPorts().stream().map(p -> p.getPort().getIntVal()).toList();
+  }
+
+  @Test
+  void discoveryModeAdmitsOnlyThePickerToTheServersEventSocketsWhichNoServiceCarries() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED,
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    NetworkPolicy policy = find(plan, NetworkPolicy.class, "qwen-epp-kv-events");
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry("llm-d.ai/inferenceServing", "true")
+        .containsEntry("llm-d.ai/model", "qwen").doesNotContainKey("app.kubernetes.io/component");
+    assertThat(policy.getSpec().getIngress().getFirst().getFrom()).singleElement().satisfies(peer -> assertThat(
+        peer.getPodSelector().getMatchLabels()).containsEntry("app.kubernetes.io/name", "qwen-epp")
+        .containsEntry("app.kubernetes.io/component", "epp"));
+    assertThat(ports(policy, 0)).containsExactly(5556, 5558);
+    assertThat(plan.unwanted()).noneMatch(r -> r.kind().equals("NetworkPolicy"));
+    assertThat(plan.owned()).filteredOn(o -> o instanceof Service).extracting(o -> o.getMetadata().getName())
+        .containsExactly("qwen-epp");
+  }
+
+  @Test
+  void centralModeAdmitsOnlyThePoolsServersToThePickersEventsPort() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED,
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, CENTRAL)), SETTINGS);
+    NetworkPolicy policy = find(plan, NetworkPolicy.class, "qwen-epp-kv-events");
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels()).containsEntry("app.kubernetes.io/name", "qwen-epp");
+    assertThat(policy.getSpec().getIngress().getFirst().getFrom().getFirst().getPodSelector().getMatchLabels())
+        .containsEntry("llm-d.ai/model", "qwen");
+    assertThat(ports(policy, 0)).containsExactly(5560);
+  }
+
+  @Test
+  void withoutThePreciseScorerThePolicyIsUnwanted() {
+    ModelServicePlan plain = ModelServicePlanner.plan(ms("qwen", AGGREGATED), SETTINGS);
+    assertThat(has(plain, "NetworkPolicy", "qwen-epp-kv-events")).isFalse();
+    assertThat(plain.unwanted()).contains(new ModelServicePlan.ObjectRef("networking.k8s.io/v1", "NetworkPolicy",
+        "qwen-epp-kv-events", false));
+  }
+
+  @Test
+  void aCentralPortThePickerAlreadyHasIsReportedAndNotRendered() {
+    ModelServicePlan plain = ModelServicePlanner.plan(ms("qwen", AGGREGATED), SETTINGS);
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION,
+        CENTRAL.replace("tcp://*:5560", "tcp://*:9002"))), SETTINGS);
+    assertThat(plan.precisePrefix().ok()).isFalse();
+    assertThat(plan.precisePrefix().reason()).isEqualTo("ConflictingSettings");
+    assertThat(plan.precisePrefix().message()).isEqualTo("metadata.annotations[modelplane.dev/endpoint-picker-config]: "
+        + "kvEventsConfig.zmqEndpoint's port 9002 is the picker's port grpc-ext-proc already, which its Service "
+        + "cannot carry twice; no events port is rendered: choose another port");
+    assertThat(find(plan, Service.class, "qwen-epp")).isEqualTo(find(plain, Service.class, "qwen-epp"));
+    assertThat(ports(container(deployment(plan, "qwen-epp"), "epp"))).noneMatch(p -> p.startsWith("kv-events"));
+    assertThat(has(plan, "NetworkPolicy", "qwen-epp-kv-events")).isFalse();
   }
 }
