@@ -3,6 +3,7 @@ package dev.modelplane.operator.prefixrouting;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.common.kvevents.KvEventsConfig;
+import dev.modelplane.common.kvevents.KvTopic;
 import dev.modelplane.common.kvevents.ZmqEndpoint;
 import dev.modelplane.common.servers.VllmFlags;
 import io.fabric8.kubernetes.api.model.Container;
@@ -31,6 +32,8 @@ public final class KvEventsWiring {
   public static final String POD_IP_ENV = "POD_IP";
   public static final String EVENTS_PORT = "kv-events";
   public static final String REPLAY_PORT = "kv-replay";
+  /** The start of every topic the operator renders. */
+  static final String TOPIC_PREFIX = "kv@";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -68,6 +71,10 @@ public final class KvEventsWiring {
           + "it binds (such as tcp://*:5557), so servers in other pods cannot reach it; no "
           + VllmFlags.KV_EVENTS_CONFIG + " is rendered");
     } else {
+      if (!TOPIC_PREFIX.startsWith(scorer.topicFilter())) {
+        problems.add("the scorer's kvEventsConfig.topicFilter \"" + scorer.topicFilter() + "\" does not match the "
+            + "topics " + TOPIC_PREFIX + "<pod>@<model> the servers publish, so the router drops their events");
+      }
       args.addAll(List.of(VllmFlags.KV_EVENTS_CONFIG, eventsConfig(scorer, server)));
       if (env.stream().noneMatch(e -> POD_IP_ENV.equals(e.getName()))) {
         env.add(new EnvVarBuilder().withName(POD_IP_ENV).withNewValueFrom().withNewFieldRef()
@@ -81,6 +88,12 @@ public final class KvEventsWiring {
       }
     }
 
+    int ranks = dataParallelRanks(args);
+    if (ranks > 1) {
+      problems.add(ranks + " data-parallel ranks: vLLM publishes rank r's events on the events port plus r, but "
+          + "the picker reads one port of each pod (or binds one port), so the events of every rank but the first "
+          + "are lost; serve one rank per pod");
+    }
     String algo = value(args, VllmFlags.PREFIX_CACHING_HASH_ALGO);
     if (algo == null) {
       args.addAll(List.of(VllmFlags.PREFIX_CACHING_HASH_ALGO, HASH_ALGO));
@@ -127,7 +140,7 @@ public final class KvEventsWiring {
     } else {
       config.put("endpoint", "tcp://" + server.pickerHost() + ":" + scorer.centralPort());
     }
-    config.put("topic", "kv@$(" + POD_IP_ENV + "):" + server.poolPort() + "@" + server.model());
+    config.put("topic", TOPIC_PREFIX + "$(" + POD_IP_ENV + "):" + server.poolPort() + "@" + server.model());
     return config.toString();
   }
 
@@ -150,7 +163,27 @@ public final class KvEventsWiring {
       problems.add(VllmFlags.KV_EVENTS_CONFIG + " endpoint " + config.endpoint() + (scorer.discoverPods()
           ? " connects, but the picker connects to each pod too" : " binds, but the picker binds zmqEndpoint too")
           + ": nothing flows between two sockets that both connect or both bind");
+    } else if (!config.topic().startsWith(scorer.topicFilter())) {
+      problems.add(VllmFlags.KV_EVENTS_CONFIG + " topic \"" + config.topic() + "\" does not start with the "
+          + "scorer's kvEventsConfig.topicFilter \"" + scorer.topicFilter() + "\", so the router drops its events");
+    } else if (!scorer.discoverPods() && KvTopic.parse(config.topic()).model() == null) {
+      problems.add(VllmFlags.KV_EVENTS_CONFIG + " topic \"" + config.topic() + "\" names no endpoint: the picker "
+          + "binds one socket for every server and tells them apart by topics of the form " + TOPIC_PREFIX
+          + "<pod ip>:<port>@<model>");
     }
+  }
+
+  /**
+   * How many data-parallel ranks the server's group runs ({@code --data-parallel-size}, or
+   * {@code --data-parallel-size-local}, the larger); 1 when neither is a number.
+   */
+  private static int dataParallelRanks(List<String> args) {
+    return Math.max(count(value(args, VllmFlags.DATA_PARALLEL_SIZE)),
+        count(value(args, VllmFlags.DATA_PARALLEL_SIZE_LOCAL)));
+  }
+
+  private static int count(String value) {
+    return value != null && value.strip().matches("\\d{1,4}") ? Integer.parseInt(value.strip()) : 1;
   }
 
   private static void port(List<ContainerPort> ports, String name, int number, String parameter, Server server,

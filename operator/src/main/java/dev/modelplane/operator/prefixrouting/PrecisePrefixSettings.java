@@ -12,9 +12,9 @@ import java.util.regex.Pattern;
 /**
  * What the model servers of a pool must agree on with the pool's {@code precise-prefix-cache-scorer} (or llm-d's
  * current form of it, {@code precise-prefix-cache-producer}), read from the picker's EndpointPickerConfig under
- * llm-d's parameter names. The defaults are the router's (its
- * {@code PrecisePrefixConfig}): vLLM's block size 16, no hash seed, each server's own socket on 5557. Only what the
- * servers' flags depend on is read; the router checks the rest of the parameters when it starts.
+ * llm-d's parameter names. The defaults are the router's (its {@code PrecisePrefixConfig}): vLLM's block size 16,
+ * no hash seed, each server's own socket on 5557, topics {@code kv@...}. Only what the servers' flags depend on is
+ * read; the router checks the rest of the parameters when it starts.
  *
  * @param blockSize {@code tokenProcessorConfig.blockSize} (or {@code blockSizeTokens}; both must agree): the
  *     servers' {@code --block-size}
@@ -25,14 +25,15 @@ import java.util.regex.Pattern;
  * @param socketPort {@code kvEventsConfig.podDiscoveryConfig.socketPort}: the port each server binds (discovery)
  * @param replayPort {@code kvEventsConfig.podDiscoveryConfig.replayPort}: each server's replay socket, 0 for none
  * @param zmqEndpoint {@code kvEventsConfig.zmqEndpoint}: the address the picker binds (central)
+ * @param topicFilter {@code kvEventsConfig.topicFilter}: the topic prefix the picker receives ({@code kv@})
  */
 public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean discoverPods, int socketPort,
-    int replayPort, String zmqEndpoint) {
+    int replayPort, String zmqEndpoint, String topicFilter) {
   /** The scorer's plugin type. */
   public static final String SCORER = "precise-prefix-cache-scorer";
   /** llm-d's current form: the index as a producer, scored by {@code prefix-cache-scorer}. */
   public static final String PRODUCER = "precise-prefix-cache-producer";
-  static final PrecisePrefixSettings DEFAULT = new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557");
+  static final PrecisePrefixSettings DEFAULT = new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557", "kv@");
   /** The largest {@code PYTHONHASHSEED} Python accepts. */
   static final long MAX_SEED = 4_294_967_295L;
   private static final YAMLMapper YAML = new YAMLMapper();
@@ -85,7 +86,8 @@ public record PrecisePrefixSettings(int blockSize, String hashSeed, boolean disc
     int socket = number(type, discovery, "socketPort", d.socketPort(), 1, 65_535);
     int replay = number(type, discovery, "replayPort", d.replayPort(), 0, 65_535);
     String endpoint = events.path("zmqEndpoint").isTextual() ? events.path("zmqEndpoint").asText() : d.zmqEndpoint();
-    return new PrecisePrefixSettings(blockSizeTokens, seed, discover, socket, replay, endpoint);
+    String filter = events.path("topicFilter").isTextual() ? events.path("topicFilter").asText() : d.topicFilter();
+    return new PrecisePrefixSettings(blockSizeTokens, seed, discover, socket, replay, endpoint, filter);
   }
 
   /** The ports each server binds in discovery mode: {@code socketPort}, and {@code replayPort} when set. */

@@ -19,7 +19,7 @@ class PrecisePrefixSettingsTest {
   @Test
   void aScorerWithoutParametersHasTheRoutersDefaults() {
     assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer}]")).contains(
-        new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557"));
+        new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557", "kv@"));
     assertThat(PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-scorer, parameters: "
         + "{tokenProcessorConfig: {hashSeed: null}}}]").orElseThrow().hashSeed()).isEmpty();
   }
@@ -35,7 +35,7 @@ class PrecisePrefixSettingsTest {
             kvEventsConfig: {discoverPods: false, zmqEndpoint: "tcp://*:5560",
                              podDiscoveryConfig: {socketPort: 5556, replayPort: 5558}}
         """).orElseThrow();
-    assertThat(s).isEqualTo(new PrecisePrefixSettings(64, "42", false, 5556, 5558, "tcp://*:5560"));
+    assertThat(s).isEqualTo(new PrecisePrefixSettings(64, "42", false, 5556, 5558, "tcp://*:5560", "kv@"));
     assertThat(s.centralPort()).isEqualTo(5560);
   }
 
@@ -47,7 +47,7 @@ class PrecisePrefixSettingsTest {
           parameters: {tokenProcessorConfig: {blockSize: 64}}
         - type: prefix-cache-scorer
           parameters: {prefixMatchInfoProducerName: precise-prefix-cache-producer}
-        """)).contains(new PrecisePrefixSettings(64, "", true, 5557, 0, "tcp://*:5557"));
+        """)).contains(new PrecisePrefixSettings(64, "", true, 5557, 0, "tcp://*:5557", "kv@"));
     assertThatThrownBy(() -> PrecisePrefixSettings.of("plugins: [{type: precise-prefix-cache-producer, parameters: "
         + "{tokenProcessorConfig: {blockSize: 0}}}]"))
         .hasMessage("precise-prefix-cache-producer: parameter 'blockSize' must be from 1 to 2147483647, got 0");
@@ -55,10 +55,10 @@ class PrecisePrefixSettingsTest {
 
   @Test
   void anEndpointServersCannotReachHasNoCentralPort() {
-    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "ipc:///tmp/kv").centralPort()).isEqualTo(-1);
-    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "tcp://10.0.0.1:5557").centralPort())
+    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "ipc:///tmp/kv", "kv@").centralPort()).isEqualTo(-1);
+    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "tcp://10.0.0.1:5557", "kv@").centralPort())
         .isEqualTo(-1);
-    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "tcp://*:99999").centralPort()).isEqualTo(-1);
+    assertThat(new PrecisePrefixSettings(16, "", false, 5557, 0, "tcp://*:99999", "kv@").centralPort()).isEqualTo(-1);
   }
 
   @Test
@@ -107,8 +107,8 @@ class PrecisePrefixSettingsTest {
 
   @Test
   void theServersBindTheSocketAndTheReplaySocketWhenOneIsSet() {
-    assertThat(new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557").serverPorts()).containsExactly(5557);
-    assertThat(new PrecisePrefixSettings(16, "", true, 5557, 5558, "tcp://*:5557").serverPorts())
+    assertThat(new PrecisePrefixSettings(16, "", true, 5557, 0, "tcp://*:5557", "kv@").serverPorts()).containsExactly(5557);
+    assertThat(new PrecisePrefixSettings(16, "", true, 5557, 5558, "tcp://*:5557", "kv@").serverPorts())
         .containsExactly(5557, 5558);
   }
 }

@@ -574,7 +574,7 @@ class OmeServingPlannerTest {
     assertThat(PreciseRouting.shellCommandLine(List.of("bash", "/entry.sh"), List.of("-c"))).isFalse();
     assertThat(PreciseRouting.shellCommandLine(null, List.of("--model=/m"))).isFalse();
 
-    OmePlan plan = plan(annotated("sh", "{model: {name: llama}, engine: {runner: {command: [sh], args: [-c, "
+    OmePlan plan = plan(annotated("sh", "{model: {name: llama}, engine: {runner: {command: [bash, -lc, "
         + "\"exec vllm serve /m\"]}}, router: {}}", Map.of("modelplane.dev/endpoint-picker-config", PRECISE)), null,
         OperatorSettings.defaults());
     assertThat(main(plan, "sh-engine").getArgs()).noneMatch(a -> a.startsWith("--kv-events-config"));

@@ -378,4 +378,46 @@ class PrecisePrefixBuilderTest {
     assertThat(ports(container(deployment(plan, "qwen-epp"), "epp"))).noneMatch(p -> p.startsWith("kv-events"));
     assertThat(has(plan, "NetworkPolicy", "qwen-epp-kv-events")).isFalse();
   }
+
+  @Test
+  void topicsTheRouterDropsOrCannotTieToAnEndpointAreReported() {
+    String spec = """
+        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
+        engine: {args: [--kv-events-config, '%s']}
+        accelerator: {type: nvidia}
+        decode: {}
+        """;
+    ModelServicePlan vllmsDefault = ModelServicePlanner.plan(annotated(spec.formatted(
+        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5556\"}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(vllmsDefault.precisePrefix().message()).isEqualTo("spec.engine: --kv-events-config topic \"\" does "
+        + "not start with the scorer's kvEventsConfig.topicFilter \"kv@\", so the router drops its events");
+    ModelServicePlan noEndpoint = ModelServicePlanner.plan(annotated(spec.formatted("{\"enable_kv_cache_events\":"
+        + "true,\"endpoint\":\"tcp://qwen-epp.team.svc:5560\",\"topic\":\"kv@mine\"}"),
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, CENTRAL)), SETTINGS);
+    assertThat(noEndpoint.precisePrefix().message()).isEqualTo("spec.engine: --kv-events-config topic \"kv@mine\" "
+        + "names no endpoint: the picker binds one socket for every server and tells them apart by topics of the "
+        + "form kv@<pod ip>:<port>@<model>");
+    ModelServicePlan filtered = ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY.replace("{podDiscoveryConfig:",
+            "{topicFilter: \"events@\", podDiscoveryConfig:"))), SETTINGS);
+    assertThat(filtered.precisePrefix().reason()).isEqualTo("ConflictingSettings");
+    assertThat(filtered.precisePrefix().message()).isEqualTo("spec.engine: the scorer's kvEventsConfig.topicFilter "
+        + "\"events@\" does not match the topics kv@<pod>@<model> the servers publish, so the router drops their "
+        + "events");
+  }
+
+  @Test
+  void dataParallelRanksPastTheFirstPublishWhereNobodyReadsAndAreReported() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated("""
+        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
+        engine: {}
+        accelerator: {type: nvidia}
+        decode: {parallelism: {data: 2, dataLocal: 2}}
+        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(plan.precisePrefix().reason()).isEqualTo("ConflictingSettings");
+    assertThat(plan.precisePrefix().message()).isEqualTo("spec.engine: 2 data-parallel ranks: vLLM publishes rank "
+        + "r's events on the events port plus r, but the picker reads one port of each pod (or binds one port), so "
+        + "the events of every rank but the first are lost; serve one rank per pod");
+  }
 }
