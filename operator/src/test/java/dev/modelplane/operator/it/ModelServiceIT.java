@@ -180,6 +180,10 @@ class ModelServiceIT {
           .getArgs()).contains("--kv-events-config", "--block-size", "64");
       assertThat(condition(get(client, ns, "qwen"), "PrecisePrefixRouting")).isNotNull()
           .extracting(Condition::getStatus).isEqualTo("True");
+      // The API server keeps the policy's port ranges (endPort) as rendered.
+      assertThat(client.network().v1().networkPolicies().inNamespace(ns).withName("qwen-epp-kv-events").get()
+          .getSpec().getIngress().get(1).getPorts())
+          .anySatisfy(range -> assertThat(range.getEndPort()).isEqualTo(65_535));
     });
 
     client.resources(ModelService.class).inNamespace(ns).withName("qwen").delete();
