@@ -104,8 +104,7 @@ final class PreciseRouting {
       int port = scorer.centralPort();
       List<ContainerPort> ports = new ArrayList<>(routerContainer.getPorts() == null ? List.of()
           : routerContainer.getPorts());
-      String taken = ports.isEmpty() && port == router.servingPort() ? "http"
-          : KvEventsWiring.portName(ports, port);
+      String taken = KvEventsWiring.portName(ports, port);
       if (router.mode() == ComponentModes.Mode.SERVERLESS) {
         problems.add("spec.router: a serverless router (minReplicas: 0) is a Knative Service, which carries one "
             + "port, so the servers cannot reach its events port and none is rendered; keep minReplicas at 1 or "

@@ -554,7 +554,7 @@ class OmeServingPlannerTest {
             "discoverPods: false, zmqEndpoint: \"tcp://*:8080\""))), null, OperatorSettings.defaults());
     assertThat(plan.precisePrefix().reason()).isEqualTo("ConflictingSettings");
     assertThat(plan.precisePrefix().message()).startsWith("metadata.annotations[modelplane.dev/endpoint-picker-config]"
-        + ": kvEventsConfig.zmqEndpoint's port 8080 is the picker's port ");
+        + ": kvEventsConfig.zmqEndpoint's port 8080 is the picker's port http already");
     assertThat(find(plan, Service.class, "c-router").getSpec().getPorts()).extracting(p -> p.getName())
         .doesNotContain("kv-events");
     assertThat(plan.objects()).noneMatch(o -> o instanceof NetworkPolicy);
