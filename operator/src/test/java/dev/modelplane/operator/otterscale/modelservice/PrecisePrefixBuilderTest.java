@@ -62,6 +62,16 @@ class PrecisePrefixBuilderTest {
     return ms;
   }
 
+  /** A plan whose engine sets {@code --kv-events-config} to {@code events} itself, the picker using {@code config}. */
+  private static ModelServicePlan withUserEvents(String events, String config) {
+    return ModelServicePlanner.plan(annotated("""
+        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
+        engine: {args: [--kv-events-config, '%s']}
+        accelerator: {type: nvidia}
+        decode: {}
+        """.formatted(events), Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, config)), SETTINGS);
+  }
+
   private static Container container(Deployment d, String name) {
     PodSpec pod = d.getSpec().getTemplate().getSpec();
     return pod.getContainers().stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
@@ -301,27 +311,17 @@ class PrecisePrefixBuilderTest {
 
   @Test
   void aUsersEventsConfigThatCannotMeetThePickerIsReported() {
-    String spec = """
-        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
-        engine: {args: [--kv-events-config, '%s']}
-        accelerator: {type: nvidia}
-        decode: {}
-        """;
-    ModelServicePlan otherPort = ModelServicePlanner.plan(annotated(spec.formatted(
-        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5557\"}"),
-        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    ModelServicePlan otherPort = withUserEvents(
+        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5557\"}", DISCOVERY);
     assertThat(otherPort.precisePrefix().message()).isEqualTo("spec.engine: --kv-events-config endpoint "
         + "tcp://*:5557 is not the port 5556 the picker reads on each pod (podDiscoveryConfig.socketPort)");
-    ModelServicePlan bothBind = ModelServicePlanner.plan(annotated(spec.formatted(
-        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5560\"}"),
-        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, CENTRAL)), SETTINGS);
+    ModelServicePlan bothBind = withUserEvents(
+        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5560\"}", CENTRAL);
     assertThat(bothBind.precisePrefix().message()).contains("--kv-events-config endpoint tcp://*:5560 binds, but "
         + "the picker binds zmqEndpoint too");
-    ModelServicePlan off = ModelServicePlanner.plan(annotated(spec.formatted("{\"enable_kv_cache_events\":false}"),
-        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    ModelServicePlan off = withUserEvents("{\"enable_kv_cache_events\":false}", DISCOVERY);
     assertThat(off.precisePrefix().message()).contains("--kv-events-config does not publish");
-    ModelServicePlan broken = ModelServicePlanner.plan(annotated(spec.formatted("{\"nope\":1}"),
-        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    ModelServicePlan broken = withUserEvents("{\"nope\":1}", DISCOVERY);
     assertThat(broken.precisePrefix().message()).startsWith("spec.engine: --kv-events-config: unknown key \"nope\"");
   }
 
@@ -381,20 +381,12 @@ class PrecisePrefixBuilderTest {
 
   @Test
   void topicsTheRouterDropsOrCannotTieToAnEndpointAreReported() {
-    String spec = """
-        model: {name: Qwen/Qwen3-0.6B, image: r/q:1}
-        engine: {args: [--kv-events-config, '%s']}
-        accelerator: {type: nvidia}
-        decode: {}
-        """;
-    ModelServicePlan vllmsDefault = ModelServicePlanner.plan(annotated(spec.formatted(
-        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5556\"}"),
-        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    ModelServicePlan vllmsDefault = withUserEvents(
+        "{\"enable_kv_cache_events\":true,\"endpoint\":\"tcp://*:5556\"}", DISCOVERY);
     assertThat(vllmsDefault.precisePrefix().message()).isEqualTo("spec.engine: --kv-events-config topic \"\" does "
         + "not start with the scorer's kvEventsConfig.topicFilter \"kv@\", so the router drops its events");
-    ModelServicePlan noEndpoint = ModelServicePlanner.plan(annotated(spec.formatted("{\"enable_kv_cache_events\":"
-        + "true,\"endpoint\":\"tcp://qwen-epp.team.svc:5560\",\"topic\":\"kv@mine\"}"),
-        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, CENTRAL)), SETTINGS);
+    ModelServicePlan noEndpoint = withUserEvents("{\"enable_kv_cache_events\":"
+        + "true,\"endpoint\":\"tcp://qwen-epp.team.svc:5560\",\"topic\":\"kv@mine\"}", CENTRAL);
     assertThat(noEndpoint.precisePrefix().message()).isEqualTo("spec.engine: --kv-events-config topic \"kv@mine\" "
         + "names no endpoint: the picker binds one socket for every server and tells them apart by topics of the "
         + "form kv@<pod ip>:<port>@<model>");
