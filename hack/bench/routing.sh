@@ -345,16 +345,10 @@ YAML
         done
         paced "$contender-ramp" "$seed" "" "$stages" "" 1500
         ;;
-      prefix-ladder)
-        local stages="" f
-        for f in ${LADDER:-0.3 0.5 0.7 0.85}; do
-          stages+="${stages:+,}$(rate "$f"):$(wall "${LADDER_STAGE_SECONDS:-30}")"
-        done
-        paced "$contender-ladder" "$seed" "" "$stages" "" 2000
-        ;;
-      long-prefix)
-        local stages="" f
-        for f in ${LADDER:-0.3 0.6 0.9 1.2}; do
+      prefix-ladder|long-prefix)
+        local stages="" f ladder="0.3 0.5 0.7 0.85"
+        [ "$workload" = prefix-ladder ] || ladder="0.3 0.6 0.9 1.2"
+        for f in ${LADDER:-$ladder}; do
           stages+="${stages:+,}$(rate "$f"):$(wall "${LADDER_STAGE_SECONDS:-30}")"
         done
         paced "$contender-ladder" "$seed" "" "$stages" "" 2000
