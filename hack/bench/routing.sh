@@ -97,8 +97,9 @@ main() {
   local haproxy=""
   if [[ " ${contenders[*]} " == *" haproxy-"* ]]; then haproxy="$("$root/hack/bench/haproxy.sh" | tail -1)"; fi
   local epp="${EPP_BIN:-$cache/llm-d-router/epp}"
-  if [[ " ${contenders[*]} " == *" epp "* ]] && [ ! -x "$epp" ]; then
-    [ -n "${LLMD_ROUTER_SRC:-}" ] || { echo "routing.sh: the epp contender needs EPP_BIN or LLMD_ROUTER_SRC" >&2; exit 1; }
+  if [[ " ${contenders[*]} " =~ \ (epp|llmd|epp-precise)\  ]] && [ ! -x "$epp" ]; then
+    [ -n "${LLMD_ROUTER_SRC:-}" ] \
+      || { echo "routing.sh: the epp, llmd and epp-precise contenders need EPP_BIN or LLMD_ROUTER_SRC" >&2; exit 1; }
     echo "== building the reference EPP from $LLMD_ROUTER_SRC (a few minutes, once)" >&2
     mkdir -p "$(dirname "$epp")"
     (cd "$LLMD_ROUTER_SRC" && GOFLAGS=-mod=mod go build -o "$epp" ./cmd/epp) >&2
