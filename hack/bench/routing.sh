@@ -97,8 +97,9 @@ main() {
   local haproxy=""
   if [[ " ${contenders[*]} " == *" haproxy-"* ]]; then haproxy="$("$root/hack/bench/haproxy.sh" | tail -1)"; fi
   local epp="${EPP_BIN:-$cache/llm-d-router/epp}"
-  if [[ " ${contenders[*]} " == *" epp "* ]] && [ ! -x "$epp" ]; then
-    [ -n "${LLMD_ROUTER_SRC:-}" ] || { echo "routing.sh: the epp contender needs EPP_BIN or LLMD_ROUTER_SRC" >&2; exit 1; }
+  if [[ " ${contenders[*]} " =~ \ (epp|llmd|epp-precise)\  ]] && [ ! -x "$epp" ]; then
+    [ -n "${LLMD_ROUTER_SRC:-}" ] \
+      || { echo "routing.sh: the epp, llmd and epp-precise contenders need EPP_BIN or LLMD_ROUTER_SRC" >&2; exit 1; }
     echo "== building the reference EPP from $LLMD_ROUTER_SRC (a few minutes, once)" >&2
     mkdir -p "$(dirname "$epp")"
     (cd "$LLMD_ROUTER_SRC" && GOFLAGS=-mod=mod go build -o "$epp" ./cmd/epp) >&2
@@ -345,16 +346,10 @@ YAML
         done
         paced "$contender-ramp" "$seed" "" "$stages" "" 1500
         ;;
-      prefix-ladder)
-        local stages="" f
-        for f in ${LADDER:-0.3 0.5 0.7 0.85}; do
-          stages+="${stages:+,}$(rate "$f"):$(wall "${LADDER_STAGE_SECONDS:-30}")"
-        done
-        paced "$contender-ladder" "$seed" "" "$stages" "" 2000
-        ;;
-      long-prefix)
-        local stages="" f
-        for f in ${LADDER:-0.3 0.6 0.9 1.2}; do
+      prefix-ladder|long-prefix)
+        local stages="" f ladder="0.3 0.5 0.7 0.85"
+        [ "$workload" = prefix-ladder ] || ladder="0.3 0.6 0.9 1.2"
+        for f in ${LADDER:-$ladder}; do
           stages+="${stages:+,}$(rate "$f"):$(wall "${LADDER_STAGE_SECONDS:-30}")"
         done
         paced "$contender-ladder" "$seed" "" "$stages" "" 2000

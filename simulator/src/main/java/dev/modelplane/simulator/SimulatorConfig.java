@@ -118,7 +118,7 @@ public final class SimulatorConfig {
       description = "Tokens per KV block: 8, 16, 32, 64 or 128 (default ${DEFAULT-VALUE}).")
   int blockSize = 16;
 
-  @Option(names = "--hash-seed", description = "Seed of the block hashes (default: $PYTHONHASHSEED, else empty).")
+  @Option(names = SimulatorFlags.HASH_SEED, description = "Seed of the block hashes (default: $PYTHONHASHSEED, else empty).")
   String hashSeed;
 
   @Option(names = VllmFlags.PREFIX_CACHING_HASH_ALGO, description = "Block hash: sha256_cbor, the one vLLM algorithm "

@@ -35,6 +35,7 @@ public final class SimulatorArgs {
   static final int DEFAULT_CONTEXT = 32768;
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<Integer> BLOCK_SIZES = Set.of(8, 16, 32, 64, 128);
+  private static final String SHA256_CBOR = "sha256_cbor";
 
   private SimulatorArgs() {
   }
@@ -53,7 +54,7 @@ public final class SimulatorArgs {
     Map<String, String> env = ContainerArgv.environment(pod, container);
     Mapping m = new Mapping(argv);
     switch (kind) {
-      case VLLM -> vllm(m, container);
+      case VLLM -> vllm(m, container, env);
       case SGLANG -> sglang(m);
       case LLAMA_CPP -> llamaCpp(m);
       case TGI -> tgi(m, env);
@@ -72,7 +73,7 @@ public final class SimulatorArgs {
     return new SimulatorPlan(kind, container.getName(), port, m.args, argv.flagsExcept(m.known));
   }
 
-  private static void vllm(Mapping m, Container container) {
+  private static void vllm(Mapping m, Container container, Map<String, String> env) {
     boolean entrypointOnly = container.getCommand() == null || container.getCommand().isEmpty();
     Optional<String> model = m.value(VllmFlags.MODEL).or(() -> m.argv.after("serve"))
         .or(() -> entrypointOnly ? m.argv.first() : Optional.empty());
@@ -93,6 +94,15 @@ public final class SimulatorArgs {
     m.copy(VllmFlags.MAX_CPU_LORAS, VllmFlags.MAX_CPU_LORAS);
     m.copy(VllmFlags.SEED, VllmFlags.SEED);
     m.loras(m.values(VllmFlags.LORA_MODULES));
+    // KV-cache events as the server would publish them (the topic's $(POD_IP) is expanded like any argument), with
+    // the block hashes a precise picker computes: sha256_cbor (the one algorithm simulated; another stays reported)
+    // seeded with the container's PYTHONHASHSEED.
+    m.copyText(VllmFlags.KV_EVENTS_CONFIG, VllmFlags.KV_EVENTS_CONFIG);
+    if (m.argv.value(VllmFlags.PREFIX_CACHING_HASH_ALGO).filter(SHA256_CBOR::equals).isPresent()) {
+      m.copyText(VllmFlags.PREFIX_CACHING_HASH_ALGO, VllmFlags.PREFIX_CACHING_HASH_ALGO);
+    }
+    Optional.ofNullable(env.get("PYTHONHASHSEED"))
+        .ifPresent(seed -> m.args.addAll(List.of(SimulatorFlags.HASH_SEED, seed)));
     m.known.addAll(List.of(VllmFlags.HOST, VllmFlags.ENABLE_LORA, VllmFlags.UVICORN_LOG_LEVEL));
   }
 

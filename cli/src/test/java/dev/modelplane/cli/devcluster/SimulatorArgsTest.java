@@ -64,6 +64,28 @@ class SimulatorArgsTest {
   }
 
   @Test
+  void vllmsKvEventFlagsCarryOverWithThePodsAddressAndHashSeed() {
+    SimulatorPlan p = plan(new ContainerBuilder().withName("vllm").withImage("vllm/vllm-openai:v0.25.1")
+        .withCommand("vllm", "serve").withArgs("m", "--block-size", "16", "--prefix-caching-hash-algo", "sha256_cbor",
+            "--kv-events-config", "{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\",\"endpoint\":\"tcp://*:5557\","
+                + "\"topic\":\"kv@$(POD_IP):8000@m\"}")
+        .addNewEnv().withName("POD_IP").withNewValueFrom().withNewFieldRef().withFieldPath("status.podIP")
+            .endFieldRef().endValueFrom().endEnv()
+        .addNewEnv().withName("PYTHONHASHSEED").withValue("42").endEnv().build());
+    assertThat(p.args()).containsSequence("--kv-events-config", "{\"enable_kv_cache_events\":true,\"publisher\":"
+        + "\"zmq\",\"endpoint\":\"tcp://*:5557\",\"topic\":\"kv@127.2.0.9:8000@m\"}")
+        .containsSequence("--prefix-caching-hash-algo", "sha256_cbor").containsSequence("--hash-seed", "42")
+        .containsSequence("--block-size", "16");
+    assertThat(p.ignored()).isEmpty();
+
+    SimulatorPlan other = plan(new ContainerBuilder().withName("vllm").withImage("vllm/vllm-openai:v0.25.1")
+        .withCommand("vllm", "serve").withArgs("m", "--prefix-caching-hash-algo", "xxhash").build());
+    assertThat(other.args()).doesNotContain("--prefix-caching-hash-algo");
+    assertThat(other.ignored()).as("an algorithm the simulator does not hash with is reported")
+        .anyMatch(f -> f.contains("--prefix-caching-hash-algo"));
+  }
+
+  @Test
   void omeStyleRuntimesExpandFieldReferencesAndShellScripts() {
     SimulatorPlan vllm = plan(new ContainerBuilder().withName("ome-container").withImage("vllm/vllm-openai:v0.9.0.1")
         .withCommand("vllm", "serve").withArgs("$(MODEL_PATH)", "--served-model-name=$(SERVED_MODEL_NAME)",

@@ -36,6 +36,7 @@ public final class KvEventSubscriber implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KvEventSubscriber.class);
   private static final int POLL_MILLIS = 50;
   static final int REPLAY_TIMEOUT_MILLIS = 2_000;
+  private static final long REOPEN_RETRY_NANOS = 1_000_000_000L;
   /**
    * How long a connecting socket waits for the ZeroMQ handshake before it reconnects. JeroMQ's default (30 s) lets a
    * connection whose handshake stalled (a few in a hundred fresh ones) stay dead that long.
@@ -65,10 +66,12 @@ public final class KvEventSubscriber implements AutoCloseable {
   public record Limits(int maxMessageBytes, int queuedMessages, int maxTopics, Duration replayWindow,
       Duration replayBudget) {
     /**
-     * A batch for a 128k-token prompt in blocks of 16 is about 1 MB; 16 MiB leaves room for larger prompts and
-     * blocks. 1,000 queued messages cover a second of a busy server's batches. Replays: at most a tenth of the time.
+     * A server publishes one batch per engine step, so a batch holds at most a step's tokens: 8,192 of them in
+     * blocks of 16 are about 70 KB, and 4 MiB leaves room for steps of 256k tokens. 64 queued batches cover a
+     * second or more of a busy server's steps, and bound what one connection can make the reader hold to 256 MiB.
+     * Replays: at most a tenth of the time.
      */
-    public static final Limits DEFAULT = new Limits(16 << 20, 1_000, 4_096, Duration.ofSeconds(10),
+    public static final Limits DEFAULT = new Limits(4 << 20, 64, 4_096, Duration.ofSeconds(10),
         Duration.ofSeconds(1));
   }
 
@@ -92,7 +95,9 @@ public final class KvEventSubscriber implements AutoCloseable {
   private final Listener listener;
   private final ZContext context = new ZContext(1);
   private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+  /** Read and written on the subscriber's thread only; {@link #sourceIds} is its snapshot for other threads. */
   private final Map<String, SourceReader> subscriptions = new LinkedHashMap<>();
+  private volatile List<String> sourceIds = List.of();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Thread thread;
   private final SourceReader.Owner owner;
@@ -129,7 +134,7 @@ public final class KvEventSubscriber implements AutoCloseable {
 
   /** The ids of the sources being read (for tests and status pages). */
   public List<String> sources() {
-    return List.copyOf(subscriptions.keySet());
+    return sourceIds;
   }
 
   private void remove(String id, String reason) {
@@ -146,14 +151,16 @@ public final class KvEventSubscriber implements AutoCloseable {
     boolean any = false;
     for (SourceReader s : List.copyOf(subscriptions.values())) {
       if (s.reopenAt != 0 && now - s.reopenAt >= 0) {
-        s.close();
+        SourceReader fresh;
         try {
-          subscriptions.put(s.source.id(), new SourceReader(owner, s.source, s));
+          fresh = new SourceReader(owner, s.source, s);
         } catch (RuntimeException e) {
-          subscriptions.remove(s.source.id());
-          LOG.warn("kv events: cannot reopen {}: {}", s.source.id(), e.toString());
-          listener.onReset(s.source, "cannot reopen: " + e.getMessage());
+          LOG.warn("kv events: cannot reopen {} (again in a second): {}", s.source.id(), e.toString());
+          s.reopenAt = now + REOPEN_RETRY_NANOS;
+          continue;
         }
+        s.close();
+        subscriptions.put(s.source.id(), fresh);
         any = true;
       }
     }
@@ -174,6 +181,9 @@ public final class KvEventSubscriber implements AutoCloseable {
         changed = true;
       }
       changed |= reopen();
+      if (changed) {
+        sourceIds = List.copyOf(subscriptions.keySet());
+      }
       if (changed || poller == null) {
         if (poller != null) {
           poller.close();

@@ -22,6 +22,7 @@ import org.zeromq.ZMsg;
 final class SourceReader {
   private static final Logger LOG = LoggerFactory.getLogger(SourceReader.class);
   private static final long REOPEN_NANOS = 1_000_000_000L;
+  private static final int DRAIN_MESSAGES = 256;
   private static final AtomicLong MONITORS = new AtomicLong();
 
   /** What every source of one subscriber shares. */
@@ -57,7 +58,11 @@ final class SourceReader {
   Long lastLive;
   boolean replayedFirst;
 
-    /** A new socket for {@code source}; {@code previous}'s numbering and replay budget carry over. */
+  /**
+   * A new socket for {@code source}; {@code previous}'s numbering and replay budget carry over.
+   *
+   * @throws RuntimeException when the socket cannot bind or connect (its sockets are closed)
+   */
   SourceReader(Owner owner, Source source, SourceReader previous) {
     this.context = owner.context();
     this.topicFilter = owner.topicFilter();
@@ -72,26 +77,36 @@ final class SourceReader {
       replayNanosInWindow = previous.replayNanosInWindow;
       replayedFirst = previous.replayedFirst;
     }
-    socket = context.createSocket(SocketType.SUB);
-    socket.setLinger(0);
-    socket.setRcvHWM(limits.queuedMessages());
-    socket.setMaxMsgSize(limits.maxMessageBytes());
-    socket.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
-    socket.subscribe(topicFilter.getBytes(StandardCharsets.UTF_8));
     bound = ZmqEndpoint.binds(source.endpoint());
     // A bound socket hears many servers; there is no one replay address for them.
     replayEndpoint = bound ? null : source.replayEndpoint();
-    if (bound) {
-      monitor = null;
-      socket.bind(source.endpoint());
-    } else {
-      String address = "inproc://kv-events-monitor-" + MONITORS.incrementAndGet();
-      socket.monitor(address, ZMQ.EVENT_DISCONNECTED);
-      monitor = context.createSocket(SocketType.PAIR);
-      monitor.setLinger(0);
-      monitor.connect(address);
-      socket.connect(source.endpoint());
+    ZMQ.Socket sub = context.createSocket(SocketType.SUB);
+    ZMQ.Socket watcher = null;
+    try {
+      sub.setLinger(0);
+      sub.setRcvHWM(limits.queuedMessages());
+      sub.setMaxMsgSize(limits.maxMessageBytes());
+      sub.setHandshakeIvl(KvEventSubscriber.HANDSHAKE_MILLIS);
+      sub.subscribe(topicFilter.getBytes(StandardCharsets.UTF_8));
+      if (bound) {
+        sub.bind(source.endpoint());
+      } else {
+        String address = "inproc://kv-events-monitor-" + MONITORS.incrementAndGet();
+        sub.monitor(address, ZMQ.EVENT_DISCONNECTED);
+        watcher = context.createSocket(SocketType.PAIR);
+        watcher.setLinger(0);
+        watcher.connect(address);
+        sub.connect(source.endpoint());
+      }
+    } catch (RuntimeException e) {
+      sub.close();
+      if (watcher != null) {
+        watcher.close();
+      }
+      throw e;
     }
+    socket = sub;
+    monitor = watcher;
     if (replayEndpoint != null) {
       // Everything the server still keeps, before the first live message: a new reader knows the server's cache.
       afterReplay = replay(0, Long.MAX_VALUE) > 0;
@@ -118,9 +133,13 @@ final class SourceReader {
     }
   }
 
+  /**
+   * Reads what the socket holds, at most {@value #DRAIN_MESSAGES} messages, so a server that publishes faster than
+   * its batches are applied cannot keep the thread from the other sources (the poll comes back to it).
+   */
   void drain() {
     ZMsg msg;
-    while ((msg = ZMsg.recvMsg(socket, false)) != null) {
+    for (int n = 0; n < DRAIN_MESSAGES && !closed.get() && (msg = ZMsg.recvMsg(socket, false)) != null; n++) {
       if (msg.size() != 3) {
         listener.onMalformed(source, "a message of " + msg.size() + " frames instead of [topic, seq, batch]");
         msg.destroy();
@@ -169,8 +188,11 @@ final class SourceReader {
       last = lastSeq.get(key);
     }
     if (last != null && seq > last + 1) {
-      long recovered = replayEndpoint == null ? 0 : replay(last + 1, seq - 1);
-      long missing = (seq - last - 1) - recovered;
+      if (replayEndpoint != null) {
+        replay(last + 1, seq - 1); // reports the holes inside what it answers itself
+        last = lastSeq.get(key);
+      }
+      long missing = seq - 1 - last; // what neither the live socket nor the replay brought
       if (missing > 0) {
         listener.onGap(source, missing);
       }
@@ -199,7 +221,8 @@ final class SourceReader {
       replayWindowStart = start;
       replayNanosInWindow = 0;
     }
-    long budget = Math.min(limits.replayBudget().toNanos() - replayNanosInWindow, KvEventSubscriber.REPLAY_TIMEOUT_MILLIS * 1_000_000L);
+    long budget = Math.min(limits.replayBudget().toNanos() - replayNanosInWindow,
+        KvEventSubscriber.REPLAY_TIMEOUT_MILLIS * 1_000_000L);
     if (budget <= 0) {
       return 0; // the holes count as gaps: a source that keeps skipping numbers cannot keep this thread waiting
     }
@@ -211,6 +234,7 @@ final class SourceReader {
   }
 
   private long replay(long from, long to, long deadline) {
+    long applied = 0;
     try (ZMQ.Socket dealer = context.createSocket(SocketType.DEALER)) {
       dealer.setLinger(0);
       dealer.setMaxMsgSize(limits.maxMessageBytes());
@@ -218,7 +242,6 @@ final class SourceReader {
       dealer.connect(replayEndpoint);
       dealer.sendMore(new byte[0]);
       dealer.send(KvTopic.sequenceFrame(from));
-      long applied = 0;
       for (long left; (left = deadline - System.nanoTime()) > 0 && !closed.get(); ) {
         dealer.setReceiveTimeOut((int) Math.max(1, left / 1_000_000L));
         ZMsg reply = ZMsg.recvMsg(dealer);
@@ -256,10 +279,10 @@ final class SourceReader {
       return applied;
     } catch (MalformedEventException e) {
       listener.onMalformed(source, "replay: " + e.getMessage());
-      return 0;
+      return applied;
     } catch (RuntimeException e) {
       LOG.debug("kv events replay from {} failed: {}", replayEndpoint, e.toString());
-      return 0;
+      return applied;
     }
   }
 }

@@ -9,6 +9,8 @@ public final class SimulatorFlags {
   public static final String ACCEPT_ANY_MODEL = "--accept-any-model";
   public static final String ENABLE_KVCACHE = "--enable-kvcache";
   public static final String GPU = "--gpu";
+  /** The seed of the block hashes, what {@code PYTHONHASHSEED} is to vLLM. */
+  public static final String HASH_SEED = "--hash-seed";
   public static final String MODEL_CONFIG = "--model-config";
   public static final String PRESET = "--preset";
 

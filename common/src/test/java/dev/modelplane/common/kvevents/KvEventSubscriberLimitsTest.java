@@ -65,13 +65,22 @@ class KvEventSubscriberLimitsTest {
       await().atMost(WAIT).until(() -> heard.log.contains("batch:1"));
       // Not a batch, and too large: read, it would be reported as malformed.
       send(pub, "kv@a@m", 2, new byte[64 * 1024]);
-      // The connection it came on is closed; the socket reconnects and subscribes again.
+      // The connection it came on is closed; a new one is opened. Batches sent meanwhile are lost too.
+      long[] seq = {2};
       await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
-        send(pub, "kv@a@m", 3, batch(3));
-        return heard.log.contains("batch:3");
+        seq[0]++;
+        send(pub, "kv@a@m", seq[0], batch(seq[0]));
+        return heard.log.size() > 1;
       });
+      await().atMost(WAIT).until(() -> heard.log.stream().anyMatch(s -> s.startsWith("batch:") && !s.equals("batch:1")));
       assertThat(heard.log).as("the oversized message never reached the reader")
           .noneMatch(s -> s.startsWith("malformed"));
+      // The new socket kept the numbering: what was lost (2 and whatever went out while reconnecting) is counted,
+      // and the next batch is not taken for a restart.
+      String next = heard.log.stream().filter(s -> s.startsWith("batch:") && !s.equals("batch:1")).findFirst()
+          .orElseThrow();
+      long first = Long.parseLong(next.substring("batch:".length()));
+      assertThat(heard.log).startsWith("batch:1", "gap:" + (first - 2), next).doesNotContain("reset");
     }
   }
 
@@ -107,6 +116,34 @@ class KvEventSubscriberLimitsTest {
     assertThat(asked.get()).as("replay requests").isBetween(1, 3);
     assertThat(heard.log.stream().filter(s -> s.startsWith("gap:")).mapToLong(s -> Long.parseLong(s.substring(4)))
         .sum()).as("batches missing for good").isEqualTo(81);
+  }
+
+  @Test
+  void aCentralSocketForgetsTheTopicHeardLongestAgoBeyondItsCap() throws Exception {
+    int port = freePort();
+    KvEventStreamTest.Heard heard = new KvEventStreamTest.Heard();
+    KvEventSubscriber.Limits limits = new KvEventSubscriber.Limits(1 << 20, 1000, 2, Duration.ofSeconds(10),
+        Duration.ofSeconds(1));
+    try (ZContext ctx = new ZContext();
+        KvEventSubscriber sub = new KvEventSubscriber("central", "kv@", heard, limits)) {
+      sub.add(new KvEventSubscriber.Source("central", "tcp://*:" + port, null));
+      ZMQ.Socket pub = ctx.createSocket(SocketType.PUB);
+      pub.setLinger(0);
+      pub.connect("tcp://127.0.0.1:" + port);
+      long[] seq = {4};
+      await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+        seq[0]++;
+        send(pub, "kv@a@m", seq[0], batch(100 + seq[0]));
+        return !heard.log.isEmpty();
+      });
+      send(pub, "kv@b@m", 1, batch(21));
+      send(pub, "kv@c@m", 1, batch(31));
+      await().atMost(WAIT).until(() -> heard.log.contains("batch:31"));
+      // Topic a, heard longest ago, was forgotten: its lower number is a first batch, not a restart.
+      send(pub, "kv@a@m", 1, batch(41));
+      await().atMost(WAIT).until(() -> heard.log.contains("batch:41"));
+      assertThat(heard.log).doesNotContain("reset");
+    }
   }
 
   private static void countRequests(ZMQ.Socket router, AtomicInteger asked) {

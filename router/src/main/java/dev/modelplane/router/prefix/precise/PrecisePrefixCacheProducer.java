@@ -46,7 +46,6 @@ import org.slf4j.LoggerFactory;
 public final class PrecisePrefixCacheProducer extends NamedPlugin implements PrepareDataPlugin, PreRequestPlugin,
     EndpointListener, AutoCloseable {
   public static final String TYPE = "precise-prefix-cache-producer";
-  static final String KEYS_ATTRIBUTE = TYPE + ".keys";
   /** The P/D profile whose pick also receives the prompt (as {@code approx-prefix-cache-producer} learns it). */
   static final String PREFILL_PROFILE = "prefill";
   private static final Logger LOG = LoggerFactory.getLogger(PrecisePrefixCacheProducer.class);
@@ -64,6 +63,7 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Pre
   private final PluginEnvironment environment;
   private final KvEventIngestion ingestion;
   private final AtomicBoolean warnedTokenizer = new AtomicBoolean();
+  private final String keysAttribute;
 
   public PrecisePrefixCacheProducer(String name, PrecisePrefixConfig config, PluginEnvironment environment) {
     this(TYPE, name, config, environment);
@@ -71,6 +71,8 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Pre
 
   PrecisePrefixCacheProducer(String type, String name, PrecisePrefixConfig config, PluginEnvironment environment) {
     super(type, name);
+    // Per instance: two producers (or a producer and the single-plugin scorer) may hash with different block sizes.
+    this.keysAttribute = type + "/" + name + ".keys";
     this.config = config;
     this.environment = environment;
     this.ingestion = new KvEventIngestion(config, environment.observer());
@@ -145,14 +147,14 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Pre
 
   /** The request's keys, computed by the first profile that scores it and kept on the request for the others. */
   private RequestKeys keys(InferenceRequest request, PoolIndex index, List<Candidate> candidates) {
-    RequestKeys keys = request.attribute(KEYS_ATTRIBUTE);
+    RequestKeys keys = request.attribute(keysAttribute);
     if (keys == null) {
       keys = computeKeys(request, index, candidates);
       if (keys.fallback() != null) {
         environment.observer().precisePrefixFallback(index == null ? KvEventIngestion.NO_POOL : index.pool(),
             keys.fallback());
       }
-      request.attribute(KEYS_ATTRIBUTE, keys);
+      request.attribute(keysAttribute, keys);
     }
     return keys;
   }
@@ -214,7 +216,7 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Pre
   /** With speculative indexing, the picked endpoints count as holding the prompt's blocks for the TTL. */
   @Override
   public void preRequest(InferenceRequest request, SchedulingResult result) {
-    RequestKeys keys = request.attribute(KEYS_ATTRIBUTE);
+    RequestKeys keys = request.attribute(keysAttribute);
     if (!config.speculativeIndexing() || keys == null || keys.keys() == null || keys.keys().length == 0) {
       return;
     }
