@@ -2,6 +2,7 @@ package dev.modelplane.operator.prefixrouting;
 
 import dev.modelplane.operator.common.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,6 +33,17 @@ public record PrecisePrefixStatus(boolean ok, String reason, String message) {
   /** Rendered, but {@code problems} contradict the scorer. */
   public static PrecisePrefixStatus conflicting(List<String> problems) {
     return new PrecisePrefixStatus(false, CONFLICT, String.join("; ", problems));
+  }
+
+  /** This status with {@code problem} added: what was rendered is then reported as conflicting. */
+  public PrecisePrefixStatus with(String problem) {
+    List<String> problems = new ArrayList<>();
+    if (!ok) {
+      problems.add(message);
+    }
+    problems.add(problem);
+    return ok || CONFLICT.equals(reason) ? conflicting(problems)
+        : new PrecisePrefixStatus(false, reason, String.join("; ", problems));
   }
 
   /** The {@value #CONFIG_ANNOTATION} annotation cannot be used: the generated configuration is kept. */

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -185,6 +186,18 @@ class ModelServiceIT {
           .getSpec().getIngress().get(1).getPorts())
           .anySatisfy(range -> assertThat(range.getEndPort()).isEqualTo(65_535));
     });
+    // A namespace that denies ingress by default keeps denying: the policy then opens only the events ports, and
+    // opens the rest again when the denial goes.
+    client.network().v1().networkPolicies().inNamespace(ns).resource(new NetworkPolicyBuilder().withNewMetadata()
+        .withName("default-deny").endMetadata().withNewSpec().withNewPodSelector().endPodSelector()
+        .withPolicyTypes("Ingress").endSpec().build()).create();
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.network().v1().networkPolicies().inNamespace(ns)
+        .withName("qwen-epp-kv-events").get().getSpec().getIngress()).singleElement()
+        .satisfies(rule -> assertThat(rule.getPorts()).extracting(p -> p.getPort().getIntVal())
+            .containsExactly(5557)));
+    client.network().v1().networkPolicies().inNamespace(ns).withName("default-deny").delete();
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.network().v1().networkPolicies().inNamespace(ns)
+        .withName("qwen-epp-kv-events").get().getSpec().getIngress()).hasSize(2));
 
     client.resources(ModelService.class).inNamespace(ns).withName("qwen").delete();
     await().atMost(TIMEOUT).untilAsserted(() -> {

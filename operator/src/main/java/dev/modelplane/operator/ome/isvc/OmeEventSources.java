@@ -7,6 +7,7 @@ import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
 import dev.modelplane.api.ome.v1beta1.InferenceServiceSpec;
 import dev.modelplane.api.ome.v1beta1.ServingRuntime;
+import dev.modelplane.operator.prefixrouting.NamespacePolicies;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
@@ -26,7 +27,8 @@ import java.util.stream.Collectors;
 /**
  * What an OME InferenceService watches: its own workloads and pods (by the {@code ome.io/inferenceservice} label),
  * the model it serves, its fine-tuned weight, and every serving runtime (a new or changed runtime can change which
- * runtime is chosen, or make a service that had none servable).
+ * runtime is chosen, or make a service that had none servable), and the namespace's NetworkPolicies, among which a
+ * precise-routing service's KV-events policy is settled ({@link NamespacePolicies}).
  */
 final class OmeEventSources {
   static final String MODEL_INDEX = "ome-model";
@@ -67,6 +69,7 @@ final class OmeEventSources {
     sources.add(namespaced(context, ServingRuntime.class, r -> primaries.list(r.getMetadata().getNamespace())
         .toList()));
     sources.add(clusterScoped(context, ClusterServingRuntime.class, r -> primaries.list().toList()));
+    sources.add(NamespacePolicies.source(context, InferenceService.class));
     return sources;
   }
 

@@ -11,6 +11,7 @@ import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkloadPolicy;
 import dev.modelplane.operator.ome.storage.ModelPaths;
+import dev.modelplane.operator.prefixrouting.NamespacePolicies;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -117,8 +118,12 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
         name -> OmeReferences.fineTunedWeight(context, name), dirs(context));
     return switch (model) {
       case ModelResolution.Missing missing -> new OmeServingPlanner.Blocked(missing.blocked());
-      case ModelResolution.Found found -> OmeServingPlanner.plan(isvc, spec, found.model(),
-          OmeReferences.servingRuntimes(context, ns), OmeReferences.clusterServingRuntimes(context), settings);
+      case ModelResolution.Found found -> switch (OmeServingPlanner.plan(isvc, spec, found.model(),
+          OmeReferences.servingRuntimes(context, ns), OmeReferences.clusterServingRuntimes(context), settings)) {
+        case OmeServingPlanner.Planned planned -> new OmeServingPlanner.Planned(
+            PreciseRouting.settle(planned.plan(), NamespacePolicies.in(context, ns)));
+        case OmeServingPlanner.Blocked blocked -> blocked;
+      };
     };
   }
 

@@ -12,6 +12,7 @@ import dev.modelplane.operator.prefixrouting.TokenizerSource;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -131,6 +132,37 @@ final class PreciseRouting {
     }
     return new PrecisePrefixOutcome(PrecisePrefixStatus.configured(PrecisePrefixStatus.flow(scorer, host) + "; "
         + tokenizer), policy);
+  }
+
+  /**
+   * The plan with its KV-events NetworkPolicy, if any, settled among the namespace's policies
+   * ({@link KvEventsPolicy#settle}) against its components' pod templates.
+   */
+  static OmePlan settle(OmePlan plan, List<NetworkPolicy> namespacePolicies) {
+    List<Map<String, String>> pods = new ArrayList<>();
+    for (ComponentPlan c : plan.components()) {
+      for (var template : java.util.Arrays.asList(c.pod(), c.worker())) {
+        if (template != null) {
+          pods.add(template.getMetadata() == null || template.getMetadata().getLabels() == null ? Map.of()
+              : template.getMetadata().getLabels());
+        }
+      }
+    }
+    List<HasMetadata> objects = new ArrayList<>();
+    PrecisePrefixStatus status = plan.precisePrefix();
+    for (HasMetadata object : plan.objects()) {
+      if (object instanceof NetworkPolicy policy && KvEventsPolicy.ours(policy)) {
+        KvEventsPolicy.Settled settled = KvEventsPolicy.settle(policy, pods, namespacePolicies);
+        objects.add(settled.policy());
+        if (settled.problem() != null && status != null) {
+          status = status.with(settled.problem());
+        }
+      } else {
+        objects.add(object);
+      }
+    }
+    return new OmePlan(plan.runtime(), plan.components(), objects, plan.entry(), plan.virtual(),
+        plan.clusterRuntime(), status);
   }
 
   /** Wires the serving container of one engine or decoder component, or says why it cannot. */

@@ -1,6 +1,7 @@
 package dev.modelplane.operator.otterscale.modelservice;
 
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
+import dev.modelplane.operator.prefixrouting.NamespacePolicies;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -19,7 +20,8 @@ import java.util.stream.Collectors;
 /**
  * What a ModelService watches: the Deployments it owns (serving and picker) and the pods of OtterScale's labels —
  * serving pods by {@code llm-d.ai/model}, picker pods by {@code inferencepool} (the picker's name, indexed back to its
- * ModelService) — whose status changes decide the phase.
+ * ModelService) — whose status changes decide the phase; and the namespace's NetworkPolicies, among which a
+ * precise-routing pool's KV-events policy is settled ({@link NamespacePolicies}).
  */
 final class ModelServiceEventSources {
   static final String PICKER_INDEX = "otterscale-picker";
@@ -49,7 +51,8 @@ final class ModelServiceEventSources {
         .withSecondaryToPrimaryMapper(pod -> owners(pod, primaries))
         .withOnUpdateFilter((newer, older) -> !Objects.equals(newer.getStatus(), older.getStatus()))
         .build();
-    return List.of(new InformerEventSource<>(deployments, context), new InformerEventSource<>(pods, context));
+    return List.of(new InformerEventSource<>(deployments, context), new InformerEventSource<>(pods, context),
+        NamespacePolicies.source(context, ModelService.class));
   }
 
   private static Set<ResourceID> owners(Pod pod, IndexerResourceCache<ModelService> primaries) {

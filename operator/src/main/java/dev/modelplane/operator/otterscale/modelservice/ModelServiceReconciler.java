@@ -10,6 +10,7 @@ import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.operator.common.Reschedule;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkloadPolicy;
+import dev.modelplane.operator.prefixrouting.NamespacePolicies;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -73,7 +74,9 @@ public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner
   @Override
   public UpdateControl<ModelService> reconcile(ModelService ms, Context<ModelService> context) {
     String ns = ms.getMetadata().getNamespace();
-    ModelServicePlan plan = ModelServicePlanner.plan(ms, settings.modelService(), settings.securityDefaults());
+    ModelServicePlan plan = PrecisePrefixBuilder.settle(
+        ModelServicePlanner.plan(ms, settings.modelService(), settings.securityDefaults()),
+        NamespacePolicies.in(context, ns));
     ObjectApplier applier = new ObjectApplier(context.getClient(), false);
     var refused = ModelServicePolicy.violations(new ModelServiceNames(ms.getMetadata().getName(), ns), plan.owned());
     if (!refused.isEmpty() && !WorkloadPolicy.lifted(context.getClient(), ns)) {

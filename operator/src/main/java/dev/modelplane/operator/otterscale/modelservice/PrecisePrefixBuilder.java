@@ -10,6 +10,7 @@ import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import dev.modelplane.operator.prefixrouting.TokenizerSource;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
@@ -18,6 +19,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Map;
 import java.util.Set;
 
@@ -48,6 +50,30 @@ final class PrecisePrefixBuilder {
   /** The name of the NetworkPolicy of the pool's event sockets. */
   static String policyName(ModelServiceNames names) {
     return names.picker() + "-kv-events";
+  }
+
+  /**
+   * The plan with its KV-events NetworkPolicy, if any, settled among the namespace's policies
+   * ({@link KvEventsPolicy#settle}) against the pod templates of its Deployments.
+   */
+  static ModelServicePlan settle(ModelServicePlan plan, List<NetworkPolicy> namespacePolicies) {
+    List<Map<String, String>> pods = plan.owned().stream().filter(Deployment.class::isInstance)
+        .map(d -> ((Deployment) d).getSpec().getTemplate().getMetadata())
+        .map(m -> m == null || m.getLabels() == null ? Map.<String, String>of() : m.getLabels()).toList();
+    List<HasMetadata> owned = new ArrayList<>();
+    PrecisePrefixStatus status = plan.precisePrefix();
+    for (HasMetadata object : plan.owned()) {
+      if (object instanceof NetworkPolicy policy && KvEventsPolicy.ours(policy)) {
+        KvEventsPolicy.Settled settled = KvEventsPolicy.settle(policy, pods, namespacePolicies);
+        owned.add(settled.policy());
+        if (settled.problem() != null && status != null) {
+          status = status.with(settled.problem());
+        }
+      } else {
+        owned.add(object);
+      }
+    }
+    return new ModelServicePlan(owned, plan.clusterScoped(), plan.unwanted(), plan.pickerConfig(), status);
   }
 
   /** The annotation's configuration when it can be read, else the generated one for the serving mode. */

@@ -509,6 +509,30 @@ class OmeServingPlannerTest {
   }
 
   @Test
+  void besideTheNamespacesOwnIngressPoliciesOnlyTheEventsPortsAreOpened() {
+    OmePlan plan = plan(annotated("pd", "{model: {name: llama}, engine: {}, decoder: {}, router: {}}",
+        Map.of("modelplane.dev/endpoint-picker-config", PRECISE)), null, OperatorSettings.defaults());
+    NetworkPolicy servers = new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder()
+        .withNewMetadata().withName("from-gateway").withNamespace("llm").endMetadata().withNewSpec()
+        .withNewPodSelector().withMatchLabels(Map.of("ome.io/inferenceservice", "pd")).endPodSelector().endSpec()
+        .build();
+    assertThat(find(PreciseRouting.settle(plan, List.of()), NetworkPolicy.class, "pd-kv-events").getSpec()
+        .getIngress()).hasSize(2);
+    OmePlan settled = PreciseRouting.settle(plan, List.of(servers));
+    assertThat(find(settled, NetworkPolicy.class, "pd-kv-events").getSpec().getIngress()).singleElement()
+        .satisfies(rule -> assertThat(rule.getPorts()).extracting(p -> p.getPort().getIntVal())
+            .containsExactly(5557));
+    assertThat(settled.precisePrefix()).isEqualTo(plan.precisePrefix());
+    // Selecting the engine's pods only: the decoder's are not opened either, and that is reported.
+    NetworkPolicy engineOnly = new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder(servers)
+        .editSpec().editPodSelector().addToMatchLabels("component", "engine").endPodSelector().endSpec().build();
+    OmePlan partly = PreciseRouting.settle(plan, List.of(engineOnly));
+    assertThat(find(partly, NetworkPolicy.class, "pd-kv-events").getSpec().getIngress()).hasSize(1);
+    assertThat(partly.precisePrefix().ok()).isFalse();
+    assertThat(partly.precisePrefix().message()).contains("not those labelled").contains("component=decoder");
+  }
+
+  @Test
   void centralModeAdmitsOnlyTheServersToTheRoutersEventsPort() {
     OmePlan plan = plan(annotated("c", "{model: {name: llama}, engine: {}, router: {maxReplicas: 1}}",
         Map.of("modelplane.dev/endpoint-picker-config", CENTRAL)), null, OperatorSettings.defaults());

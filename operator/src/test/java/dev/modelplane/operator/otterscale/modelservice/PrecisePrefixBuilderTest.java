@@ -356,6 +356,44 @@ class PrecisePrefixBuilderTest {
     assertThat(ports(policy, 0)).containsExactly(5560);
   }
 
+  private static NetworkPolicy userPolicy(String name, Map<String, String> selects) {
+    return new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder().withNewMetadata().withName(name)
+        .withNamespace("team").endMetadata().withNewSpec().withNewPodSelector().withMatchLabels(selects)
+        .endPodSelector().endSpec().build();
+  }
+
+  @Test
+  void inANamespaceThatDeniesIngressThePolicyOpensOnlyTheEventsPorts() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED,
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    assertThat(find(PrecisePrefixBuilder.settle(plan, List.of()), NetworkPolicy.class, "qwen-epp-kv-events")
+        .getSpec().getIngress()).hasSize(2);
+    ModelServicePlan denied = PrecisePrefixBuilder.settle(plan, List.of(userPolicy("default-deny", Map.of())));
+    NetworkPolicy policy = find(denied, NetworkPolicy.class, "qwen-epp-kv-events");
+    assertThat(policy.getSpec().getIngress()).hasSize(1);
+    assertThat(ports(policy, 0)).containsExactly(5556, 5558);
+    assertThat(denied.precisePrefix()).isEqualTo(plan.precisePrefix());
+    assertThat(denied.owned()).hasSameSizeAs(plan.owned());
+  }
+
+  @Test
+  void aPolicySelectingOnlyTheDecodePodsIsNotWidenedAndThePrefillPodsAreReported() {
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated("""
+        model: {name: Qwen/Qwen3-0.6B, image: registry.example/models/qwen3:0.6b}
+        engine: {}
+        accelerator: {type: nvidia}
+        decode: {}
+        prefill: {}
+        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    ModelServicePlan settled = PrecisePrefixBuilder.settle(plan,
+        List.of(userPolicy("decode-only", Map.of("llm-d.ai/role", "decode"))));
+    assertThat(find(settled, NetworkPolicy.class, "qwen-epp-kv-events").getSpec().getIngress()).hasSize(1);
+    assertThat(settled.precisePrefix().ok()).isFalse();
+    assertThat(settled.precisePrefix().reason()).isEqualTo(PrecisePrefixStatus.CONFLICT);
+    assertThat(settled.precisePrefix().message()).startsWith("NetworkPolicy qwen-epp-kv-events: the namespace's "
+        + "NetworkPolicies decode-only select some of the pods").contains("llm-d.ai/role=prefill");
+  }
+
   @Test
   void withoutThePreciseScorerThePolicyIsUnwanted() {
     ModelServicePlan plain = ModelServicePlanner.plan(ms("qwen", AGGREGATED), SETTINGS);
