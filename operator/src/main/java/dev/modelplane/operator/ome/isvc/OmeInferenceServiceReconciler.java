@@ -8,12 +8,14 @@ import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.operator.common.Reschedule;
+import dev.modelplane.operator.common.SpecOrAnnotationUpdates;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkloadPolicy;
 import dev.modelplane.operator.ome.storage.ModelPaths;
 import dev.modelplane.operator.prefixrouting.NamespacePolicies;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -38,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * it no longer wants (a removed component, a changed mode) are deleted. A service is looked at again on a timer only
  * while a workload kind without informer (LeaderWorkerSet, Knative) is not ready yet, or when a CRD is missing.
  */
-@ControllerConfiguration(name = OmeInferenceServiceReconciler.NAME)
+@ControllerConfiguration(name = OmeInferenceServiceReconciler.NAME, generationAwareEventProcessing = false,
+    informer = @Informer(onUpdateFilter = SpecOrAnnotationUpdates.class))
 public class OmeInferenceServiceReconciler implements Reconciler<InferenceService> {
   public static final String NAME = "ome-inferenceservice";
   /** Status annotation listing the objects this service applied, so removed ones can be deleted. */

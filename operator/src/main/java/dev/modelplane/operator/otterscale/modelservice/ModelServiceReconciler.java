@@ -8,6 +8,7 @@ import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.operator.common.Reschedule;
+import dev.modelplane.operator.common.SpecOrAnnotationUpdates;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.common.WorkloadPolicy;
 import dev.modelplane.operator.prefixrouting.NamespacePolicies;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
@@ -44,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * finalizer {@code model.otterscale.io/epp-cluster-rbac} removes the ClusterRoleBinding, which no namespaced owner can
  * own.
  */
-@ControllerConfiguration(name = ModelServiceReconciler.NAME, finalizerName = ModelServiceNames.FINALIZER)
+@ControllerConfiguration(name = ModelServiceReconciler.NAME, finalizerName = ModelServiceNames.FINALIZER,
+    generationAwareEventProcessing = false, informer = @Informer(onUpdateFilter = SpecOrAnnotationUpdates.class))
 public class ModelServiceReconciler implements Reconciler<ModelService>, Cleaner<ModelService> {
   public static final String NAME = "otterscale-modelservice";
   private static final Logger LOG = LoggerFactory.getLogger(ModelServiceReconciler.class);
