@@ -35,6 +35,15 @@ public final class KvEventsPolicy {
   /** The label marking the operator's KV-events policies, which are never taken for a user's policy. */
   public static final String LABEL = "modelplane.dev/network-policy";
   public static final String LABEL_VALUE = "kv-events";
+  /**
+   * The owner's annotation that turns the policy off ({@value #OPT_OUT_VALUE}): for a network plugin that does not
+   * enforce {@code endPort} port ranges, on which the rule opening the other ports would open only each range's first
+   * port.
+   */
+  public static final String OPT_OUT_ANNOTATION = "modelplane.dev/kv-events-network-policy";
+  public static final String OPT_OUT_VALUE = "none";
+  /** The name suffix of the peers' egress allowance. */
+  public static final String EGRESS_SUFFIX = "-egress";
   private static final int MAX_PORT = 65_535;
 
   private KvEventsPolicy() {
@@ -63,67 +72,152 @@ public final class KvEventsPolicy {
         .addNewIngress().withFrom(new NetworkPolicyPeerBuilder().withPodSelector(selector(peers))
             .build()).withPorts(guardedPorts).endIngress()
         .addNewIngress().withPorts(otherPorts(events)).endIngress()
+        .addNewIngress().withPorts(new NetworkPolicyPortBuilder().withProtocol("UDP").build()).endIngress()
+        .addNewIngress().withPorts(new NetworkPolicyPortBuilder().withProtocol("SCTP").build()).endIngress()
         .endSpec().build();
   }
 
   /**
-   * The policy as it is to be applied among the namespace's policies.
+   * The policy as it is to be applied among the namespace's policies, and the egress allowance its peers need.
+   *
+   * <p>Ingress: when no other policy selects a guarded pod for ingress, {@code policy} as rendered; else without its
+   * rules opening the other ports (which would widen what those policies allow), with a problem to report when they
+   * select only some guarded pods (the others then accept only their events traffic). Egress: when other policies
+   * select the peers for egress, those peers could not connect to the event sockets, so a second policy
+   * ({@code <name>-egress}) admits their egress to the guarded pods on the events ports; peers no other policy
+   * isolates get none, which would cut the rest of their egress.
    *
    * @param policy what {@link #build} rendered
-   * @param pods the label sets of the pool's pod templates; those its selector matches are the guarded ones
+   * @param pods the label sets of the pool's pod templates as they run; those the selectors match are the guarded
+   *     pods and their peers
    * @param namespacePolicies every NetworkPolicy of the namespace (the operator's KV-events ones are skipped)
-   * @return {@code policy} when no other policy selects a guarded pod for ingress; else {@code policy} without its
-   *     rule opening the other ports, with a problem to report when other policies select only some guarded pods
    */
   public static Settled settle(NetworkPolicy policy, Collection<Map<String, String>> pods,
       Collection<NetworkPolicy> namespacePolicies) {
     LabelSelector own = policy.getSpec().getPodSelector();
-    List<NetworkPolicy> others = namespacePolicies.stream().filter(p -> !ours(p) && isolatesIngress(p)).toList();
-    List<Map<String, String>> guarded = pods.stream().filter(l -> selects(own, l)).toList();
-    List<Map<String, String>> open = new ArrayList<>();
+    var events = policy.getSpec().getIngress().getFirst();
+    LabelSelector peerSelector = events.getFrom().getFirst().getPodSelector();
+    List<NetworkPolicy> others = namespacePolicies.stream().filter(p -> !ours(p)).toList();
+    List<String> problems = new ArrayList<>();
+
+    Selection ingress = selection(pods, own, others.stream().filter(KvEventsPolicy::isolatesIngress).toList());
+    NetworkPolicy applied = policy;
+    if (!ingress.governing().isEmpty()) {
+      applied = new NetworkPolicyBuilder(policy).editSpec().withIngress(events).endSpec().build();
+      if (!ingress.free().isEmpty()) {
+        problems.add("NetworkPolicy " + policy.getMetadata().getName() + ": the namespace's NetworkPolicies "
+            + String.join(", ", ingress.governing()) + " select some of the pods whose KV-event sockets it guards, "
+            + "but not those labelled " + describe(ingress.free()) + "; it does not open their other ports, which "
+            + "would open them on the others too, so those pods accept nothing else until a NetworkPolicy of the "
+            + "namespace admits it");
+      }
+    }
+
+    Selection egress = selection(pods, peerSelector, others.stream().filter(KvEventsPolicy::isolatesEgress)
+        .toList());
+    NetworkPolicy allowance = null;
+    if (!egress.governing().isEmpty()) {
+      String name = policy.getMetadata().getName() + EGRESS_SUFFIX;
+      if (egress.free().isEmpty()) {
+        allowance = new NetworkPolicyBuilder().withNewMetadata().withName(name)
+            .withNamespace(policy.getMetadata().getNamespace()).withLabels(policy.getMetadata().getLabels())
+            .endMetadata().withNewSpec().withPodSelector(peerSelector).withPolicyTypes("Egress")
+            .addNewEgress().addNewTo().withPodSelector(own).endTo().withPorts(events.getPorts()).endEgress()
+            .endSpec().build();
+      } else {
+        problems.add("NetworkPolicy " + name + ": the namespace's NetworkPolicies " + String.join(", ",
+            egress.governing()) + " restrict the egress of some of the pods that connect to the KV-event sockets, "
+            + "but not of those labelled " + describe(egress.free()) + "; no egress allowance is rendered, since it "
+            + "would restrict those, so the others cannot reach the sockets until a NetworkPolicy of the namespace "
+            + "admits it");
+      }
+    }
+    return new Settled(applied, allowance, problems.isEmpty() ? null : String.join("; ", problems));
+  }
+
+  /** The pods {@code selector} selects, split into those some of {@code policies} select and the rest. */
+  private static Selection selection(Collection<Map<String, String>> pods, LabelSelector selector,
+      List<NetworkPolicy> policies) {
+    List<Map<String, String>> free = new ArrayList<>();
     TreeSet<String> governing = new TreeSet<>();
-    for (Map<String, String> labels : guarded) {
-      List<String> selecting = others.stream().filter(p -> selects(p.getSpec().getPodSelector(), labels))
+    for (Map<String, String> labels : pods) {
+      if (!selects(selector, labels)) {
+        continue;
+      }
+      List<String> selecting = policies.stream().filter(p -> selects(p.getSpec().getPodSelector(), labels))
           .map(p -> p.getMetadata().getName()).toList();
       if (selecting.isEmpty()) {
-        open.add(labels);
+        free.add(labels);
       }
       governing.addAll(selecting);
     }
-    if (governing.isEmpty()) {
-      return new Settled(policy, null);
-    }
-    NetworkPolicy eventsOnly = new NetworkPolicyBuilder(policy).editSpec()
-        .withIngress(policy.getSpec().getIngress().getFirst()).endSpec().build();
-    if (open.isEmpty()) {
-      return new Settled(eventsOnly, null);
-    }
-    return new Settled(eventsOnly, "NetworkPolicy " + policy.getMetadata().getName() + ": the namespace's "
-        + "NetworkPolicies " + String.join(", ", governing) + " select some of the pods whose KV-event sockets it "
-        + "guards, but not those labelled " + open.stream().map(KvEventsPolicy::describe)
-            .collect(Collectors.joining(" or ")) + "; it does not open their other ports, which would open them "
-        + "on the others too, so those pods accept nothing else until a NetworkPolicy of the namespace admits it");
+    return new Selection(governing, free);
+  }
+
+  private record Selection(TreeSet<String> governing, List<Map<String, String>> free) {
   }
 
   /**
    * A policy to apply, and what to report about it.
    *
    * @param policy the policy
-   * @param problem null, or why some guarded pods accept only their events traffic
+   * @param egress the peers' egress allowance ({@code <name>-egress}), or null when none is needed
+   * @param problem null, or why some pods are left with only part of what they need
    */
-  public record Settled(NetworkPolicy policy, String problem) {
+  public record Settled(NetworkPolicy policy, NetworkPolicy egress, String problem) {
   }
 
-  /** Whether {@code policy} is one of the operator's KV-events policies. */
-  public static boolean ours(NetworkPolicy policy) {
+  /**
+   * Whether the owner's annotations turn the policy off; a value other than {@value #OPT_OUT_VALUE} adds a problem
+   * to {@code problems} and leaves it on.
+   */
+  public static boolean optedOut(Map<String, String> annotations, Collection<String> problems) {
+    String value = annotations == null ? null : annotations.get(OPT_OUT_ANNOTATION);
+    if (value == null || value.isBlank()) {
+      return false;
+    }
+    if (value.strip().equals(OPT_OUT_VALUE)) {
+      return true;
+    }
+    problems.add("metadata.annotations[" + OPT_OUT_ANNOTATION + "]: \"" + value + "\" is not a value it takes; "
+        + "only \"" + OPT_OUT_VALUE + "\" (render no NetworkPolicy for the KV-event sockets) is, and the policy is "
+        + "rendered");
+    return false;
+  }
+
+  /** Whether {@code policy} carries the KV-events label: how a plan's own policy is found before it is applied. */
+  public static boolean marked(NetworkPolicy policy) {
     Map<String, String> labels = policy.getMetadata().getLabels();
     return labels != null && LABEL_VALUE.equals(labels.get(LABEL));
+  }
+
+  /**
+   * Whether {@code policy} is one of the operator's applied KV-events policies: the label and a controlling owner (a
+   * user's policy copied from one keeps the label, not the owner, and is taken for the user's).
+   */
+  public static boolean ours(NetworkPolicy policy) {
+    var owners = policy.getMetadata().getOwnerReferences();
+    return marked(policy) && owners != null
+        && owners.stream().anyMatch(o -> Boolean.TRUE.equals(o.getController()));
   }
 
   /** Whether a policy decides its pods' ingress: {@code Ingress} among its types, or no types (ingress implied). */
   static boolean isolatesIngress(NetworkPolicy policy) {
     List<String> types = policy.getSpec() == null ? null : policy.getSpec().getPolicyTypes();
     return policy.getSpec() != null && (types == null || types.isEmpty() || types.contains("Ingress"));
+  }
+
+  /**
+   * Whether a policy decides its pods' egress: {@code Egress} among its types, or no types and egress rules (a
+   * policy without types is taken as egress only when it has them).
+   */
+  static boolean isolatesEgress(NetworkPolicy policy) {
+    if (policy.getSpec() == null) {
+      return false;
+    }
+    List<String> types = policy.getSpec().getPolicyTypes();
+    return types == null || types.isEmpty() ? policy.getSpec().getEgress() != null
+        && !policy.getSpec().getEgress().isEmpty() : types.contains("Egress");
   }
 
   /** Whether a label selector selects a pod of {@code labels}; an empty selector selects every pod. */
@@ -151,12 +245,13 @@ public final class KvEventsPolicy {
     });
   }
 
-  private static String describe(Map<String, String> labels) {
-    return labels.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue())
-        .collect(Collectors.joining(",", "{", "}"));
+  private static String describe(List<Map<String, String>> pods) {
+    return pods.stream().map(labels -> labels.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(",", "{", "}")))
+        .collect(Collectors.joining(" or "));
   }
 
-  /** Every TCP port but {@code events}, as ranges, and every UDP and SCTP port. */
+  /** Every TCP port but {@code events}, as ranges. */
   static List<NetworkPolicyPort> otherPorts(TreeSet<Integer> events) {
     List<NetworkPolicyPort> out = new ArrayList<>();
     int from = 1;
@@ -169,8 +264,6 @@ public final class KvEventsPolicy {
     if (from <= MAX_PORT) {
       out.add(range(from, MAX_PORT));
     }
-    out.add(new NetworkPolicyPortBuilder().withProtocol("UDP").build());
-    out.add(new NetworkPolicyPortBuilder().withProtocol("SCTP").build());
     return out;
   }
 

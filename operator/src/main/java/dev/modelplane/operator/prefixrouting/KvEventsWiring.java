@@ -11,9 +11,11 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * Makes a vLLM-compatible server container (vLLM, or the simulator, which takes the same flags) publish the KV-cache
@@ -198,6 +200,18 @@ public final class KvEventsWiring {
       problems.add("the scorer's " + parameter + " " + number + " is the server's port " + taken.getName()
           + " already; the event socket cannot bind it");
     }
+  }
+
+  /**
+   * The event ports a policy may guard on pods of {@code pods}: those no container declares under another name than
+   * the events' own (a socket port that collides with, say, the serving port is reported, and guarding it would
+   * admit only the picker to that port).
+   */
+  public static List<Integer> guardable(List<Integer> eventPorts, List<PodSpec> pods) {
+    return eventPorts.stream().filter(number -> pods.stream().flatMap(p -> p.getContainers().stream())
+        .flatMap(c -> c.getPorts() == null ? Stream.<ContainerPort>empty() : c.getPorts().stream())
+        .noneMatch(p -> Objects.equals(p.getContainerPort(), number) && !EVENTS_PORT.equals(p.getName())
+            && !REPLAY_PORT.equals(p.getName()))).toList();
   }
 
   /** The name of the port numbered {@code number} among {@code ports} ({@code port-N} when unnamed), or null. */

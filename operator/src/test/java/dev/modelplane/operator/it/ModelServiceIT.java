@@ -182,18 +182,25 @@ class ModelServiceIT {
           .getSpec().getIngress().get(1).getPorts())
           .anySatisfy(range -> assertThat(range.getEndPort()).isEqualTo(65_535));
     });
-    // A namespace that denies ingress by default keeps denying: the policy then opens only the events ports, and
-    // opens the rest again when the denial goes.
-    client.network().v1().networkPolicies().inNamespace(ns).resource(new NetworkPolicyBuilder().withNewMetadata()
-        .withName("default-deny").endMetadata().withNewSpec().withNewPodSelector().endPodSelector()
-        .withPolicyTypes("Ingress").endSpec().build()).create();
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.network().v1().networkPolicies().inNamespace(ns)
-        .withName("qwen-epp-kv-events").get().getSpec().getIngress()).singleElement()
-        .satisfies(rule -> assertThat(rule.getPorts()).extracting(p -> p.getPort().getIntVal())
-            .containsExactly(5557)));
-    client.network().v1().networkPolicies().inNamespace(ns).withName("default-deny").delete();
-    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.network().v1().networkPolicies().inNamespace(ns)
-        .withName("qwen-epp-kv-events").get().getSpec().getIngress()).hasSize(2));
+    // A namespace that denies ingress and egress by default keeps denying: the policy then opens only the events
+    // ports, the picker may reach them, and both go back when the denial goes.
+    var policies = client.network().v1().networkPolicies().inNamespace(ns);
+    policies.resource(new NetworkPolicyBuilder().withNewMetadata().withName("default-deny").endMetadata()
+        .withNewSpec().withNewPodSelector().endPodSelector().withPolicyTypes("Ingress", "Egress").endSpec().build())
+        .create();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(policies.withName("qwen-epp-kv-events").get().getSpec().getIngress()).singleElement()
+          .satisfies(rule -> assertThat(rule.getPorts()).extracting(p -> p.getPort().getIntVal())
+              .containsExactly(5557));
+      assertThat(policies.withName("qwen-epp-kv-events-egress").get().getSpec().getEgress()).singleElement()
+          .satisfies(rule -> assertThat(rule.getPorts()).extracting(p -> p.getPort().getIntVal())
+              .containsExactly(5557));
+    });
+    policies.withName("default-deny").delete();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(policies.withName("qwen-epp-kv-events").get().getSpec().getIngress()).hasSize(4);
+      assertThat(policies.withName("qwen-epp-kv-events-egress").get()).isNull();
+    });
 
     client.resources(ModelService.class).inNamespace(ns).withName("qwen").delete();
     await().atMost(TIMEOUT).untilAsserted(() -> {

@@ -7,6 +7,7 @@ import dev.modelplane.operator.prefixrouting.KvEventsPolicy;
 import dev.modelplane.operator.prefixrouting.KvEventsWiring;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixOutcome;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixSettings;
+import dev.modelplane.operator.prefixrouting.PodTemplateLabels;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import dev.modelplane.operator.prefixrouting.TokenizerSource;
 import io.fabric8.kubernetes.api.model.Container;
@@ -98,9 +99,14 @@ final class PreciseRouting {
     Map<String, String> routerPods = Map.of(OmeLabels.INFERENCE_SERVICE, name, OmeLabels.COMPONENT,
         ComponentPlanner.ROUTER);
     NetworkPolicy policy = null;
-    if (scorer.discoverPods()) {
+    List<Integer> guardable = KvEventsWiring.guardable(scorer.serverPorts(), components.stream()
+        .filter(c -> !c.component().equals(ComponentPlanner.ROUTER)).map(c -> c.pod().getSpec()).toList());
+    if (scorer.discoverPods() && !guardable.isEmpty()) {
       policy = KvEventsPolicy.build(policyName, isvc.getMetadata().getNamespace(), router.labels(), serverPods,
-          routerPods, scorer.serverPorts());
+          routerPods, guardable);
+    } else if (scorer.discoverPods()) {
+      problems.add("metadata.annotations[" + PrecisePrefixStatus.CONFIG_ANNOTATION + "]: no NetworkPolicy guards "
+          + "the servers' event sockets, whose ports are the servers' own");
     } else if (scorer.centralPort() > 0) {
       int port = scorer.centralPort();
       List<ContainerPort> ports = new ArrayList<>(routerContainer.getPorts() == null ? List.of()
@@ -125,6 +131,9 @@ final class PreciseRouting {
             + "the pods (kvEventsConfig.discoverPods: true) or keep one replica");
       }
     }
+    if (policy != null && KvEventsPolicy.optedOut(annotations, problems)) {
+      policy = null;
+    }
     String tokenizer = tokenizer(annotations.get(TokenizerSource.ANNOTATION), location, router.pod().getSpec(),
         routerContainer, problems);
     if (!problems.isEmpty()) {
@@ -136,24 +145,20 @@ final class PreciseRouting {
 
   /**
    * The plan with its KV-events NetworkPolicy, if any, settled among the namespace's policies
-   * ({@link KvEventsPolicy#settle}) against its components' pod templates.
+   * ({@link KvEventsPolicy#settle}) against the pod templates of its workloads, with the routers' egress allowance
+   * when the namespace restricts their egress (removed with the rest of the applied objects when no longer planned).
    */
   static OmePlan settle(OmePlan plan, List<NetworkPolicy> namespacePolicies) {
-    List<Map<String, String>> pods = new ArrayList<>();
-    for (ComponentPlan c : plan.components()) {
-      for (var template : java.util.Arrays.asList(c.pod(), c.worker())) {
-        if (template != null) {
-          pods.add(template.getMetadata() == null || template.getMetadata().getLabels() == null ? Map.of()
-              : template.getMetadata().getLabels());
-        }
-      }
-    }
+    List<Map<String, String>> pods = PodTemplateLabels.of(plan.objects());
     List<HasMetadata> objects = new ArrayList<>();
     PrecisePrefixStatus status = plan.precisePrefix();
     for (HasMetadata object : plan.objects()) {
-      if (object instanceof NetworkPolicy policy && KvEventsPolicy.ours(policy)) {
+      if (object instanceof NetworkPolicy policy && KvEventsPolicy.marked(policy)) {
         KvEventsPolicy.Settled settled = KvEventsPolicy.settle(policy, pods, namespacePolicies);
         objects.add(settled.policy());
+        if (settled.egress() != null) {
+          objects.add(settled.egress());
+        }
         if (settled.problem() != null && status != null) {
           status = status.with(settled.problem());
         }

@@ -105,6 +105,8 @@ public final class ModelServicePlanner {
       owned.add(precise.policy());
     } else {
       unwanted.add(ref(KvEventsPolicy.API_VERSION, KvEventsPolicy.KIND, PrecisePrefixBuilder.policyName(names)));
+      unwanted.add(ref(KvEventsPolicy.API_VERSION, KvEventsPolicy.KIND, PrecisePrefixBuilder.policyName(names)
+          + KvEventsPolicy.EGRESS_SUFFIX));
     }
     owned.add(PickerBuilder.role(names, picker));
     owned.add(PickerBuilder.roleBinding(names));

@@ -6,6 +6,7 @@ import dev.modelplane.operator.prefixrouting.KvEventsPolicy;
 import dev.modelplane.operator.prefixrouting.KvEventsWiring;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixOutcome;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixSettings;
+import dev.modelplane.operator.prefixrouting.PodTemplateLabels;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import dev.modelplane.operator.prefixrouting.TokenizerSource;
 import io.fabric8.kubernetes.api.model.Container;
@@ -19,7 +20,6 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Map;
 import java.util.Set;
 
@@ -54,18 +54,22 @@ final class PrecisePrefixBuilder {
 
   /**
    * The plan with its KV-events NetworkPolicy, if any, settled among the namespace's policies
-   * ({@link KvEventsPolicy#settle}) against the pod templates of its Deployments.
+   * ({@link KvEventsPolicy#settle}) against the pod templates of its Deployments, with the peers' egress allowance
+   * when the namespace restricts their egress (unwanted otherwise).
    */
   static ModelServicePlan settle(ModelServicePlan plan, List<NetworkPolicy> namespacePolicies) {
-    List<Map<String, String>> pods = plan.owned().stream().filter(Deployment.class::isInstance)
-        .map(d -> ((Deployment) d).getSpec().getTemplate().getMetadata())
-        .map(m -> m == null || m.getLabels() == null ? Map.<String, String>of() : m.getLabels()).toList();
+    List<Map<String, String>> pods = PodTemplateLabels.of(plan.owned());
     List<HasMetadata> owned = new ArrayList<>();
+    List<ModelServicePlan.ObjectRef> unwanted = new ArrayList<>(plan.unwanted());
     PrecisePrefixStatus status = plan.precisePrefix();
+    NetworkPolicy egress = null;
+    String policyName = null;
     for (HasMetadata object : plan.owned()) {
-      if (object instanceof NetworkPolicy policy && KvEventsPolicy.ours(policy)) {
+      if (object instanceof NetworkPolicy policy && KvEventsPolicy.marked(policy)) {
         KvEventsPolicy.Settled settled = KvEventsPolicy.settle(policy, pods, namespacePolicies);
         owned.add(settled.policy());
+        egress = settled.egress();
+        policyName = policy.getMetadata().getName();
         if (settled.problem() != null && status != null) {
           status = status.with(settled.problem());
         }
@@ -73,7 +77,13 @@ final class PrecisePrefixBuilder {
         owned.add(object);
       }
     }
-    return new ModelServicePlan(owned, plan.clusterScoped(), plan.unwanted(), plan.pickerConfig(), status);
+    if (egress != null) {
+      owned.add(egress);
+    } else if (policyName != null) {
+      unwanted.add(new ModelServicePlan.ObjectRef(KvEventsPolicy.API_VERSION, KvEventsPolicy.KIND,
+          policyName + KvEventsPolicy.EGRESS_SUFFIX, false));
+    }
+    return new ModelServicePlan(owned, plan.clusterScoped(), unwanted, plan.pickerConfig(), status);
   }
 
   /** The annotation's configuration when it can be read, else the generated one for the serving mode. */
@@ -109,9 +119,14 @@ final class PrecisePrefixBuilder {
     }
     Container epp = container(pickerDeployment.getSpec().getTemplate().getSpec(), PickerBuilder.CONTAINER);
     NetworkPolicy policy = null;
-    if (scorer.discoverPods()) {
+    List<Integer> guardable = KvEventsWiring.guardable(scorer.serverPorts(),
+        serving.stream().map(d -> d.getSpec().getTemplate().getSpec()).toList());
+    if (scorer.discoverPods() && !guardable.isEmpty()) {
       policy = KvEventsPolicy.build(policyName(names), names.namespace(), names.pickerLabels(), names.poolSelector(),
-          names.pickerSelector(), scorer.serverPorts());
+          names.pickerSelector(), guardable);
+    } else if (scorer.discoverPods()) {
+      problems.add("metadata.annotations[" + PrecisePrefixStatus.CONFIG_ANNOTATION + "]: no NetworkPolicy guards "
+          + "the servers' event sockets, whose ports are the servers' own");
     } else if (scorer.centralPort() > 0) {
       int port = scorer.centralPort();
       String taken = KvEventsWiring.portName(epp.getPorts(), port);
@@ -129,6 +144,9 @@ final class PrecisePrefixBuilder {
             + picker.replicas() + " picker replicas through the Service, so the others never see its events; "
             + "with several replicas let the picker discover the pods (kvEventsConfig.discoverPods: true)");
       }
+    }
+    if (policy != null && KvEventsPolicy.optedOut(ms.getMetadata().getAnnotations(), problems)) {
+      policy = null;
     }
     String tokenizer = tokenizer(ms, picker, pickerDeployment.getSpec().getTemplate().getSpec(), epp, problems);
     if (!problems.isEmpty()) {

@@ -517,12 +517,19 @@ class OmeServingPlannerTest {
         .withNewPodSelector().withMatchLabels(Map.of("ome.io/inferenceservice", "pd")).endPodSelector().endSpec()
         .build();
     assertThat(find(PreciseRouting.settle(plan, List.of()), NetworkPolicy.class, "pd-kv-events").getSpec()
-        .getIngress()).hasSize(2);
+        .getIngress()).hasSize(4);
     OmePlan settled = PreciseRouting.settle(plan, List.of(servers));
     assertThat(find(settled, NetworkPolicy.class, "pd-kv-events").getSpec().getIngress()).singleElement()
         .satisfies(rule -> assertThat(rule.getPorts()).extracting(p -> p.getPort().getIntVal())
             .containsExactly(5557));
     assertThat(settled.precisePrefix()).isEqualTo(plan.precisePrefix());
+    // The labels the workloads add to their pods count too: app=<component>, which OME's own Services select by.
+    NetworkPolicy byApp = new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder(servers)
+        .editSpec().editPodSelector().withMatchLabels(null).addNewMatchExpression().withKey("app")
+        .withOperator("In").withValues("pd-engine", "pd-decoder").endMatchExpression().endPodSelector().endSpec()
+        .build();
+    assertThat(find(PreciseRouting.settle(plan, List.of(byApp)), NetworkPolicy.class, "pd-kv-events").getSpec()
+        .getIngress()).hasSize(1);
     // Selecting the engine's pods only: the decoder's are not opened either, and that is reported.
     NetworkPolicy engineOnly = new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder(servers)
         .editSpec().editPodSelector().addToMatchLabels("component", "engine").endPodSelector().endSpec().build();

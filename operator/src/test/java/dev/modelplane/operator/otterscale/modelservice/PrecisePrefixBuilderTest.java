@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelplane.api.otterscale.v1alpha1.ModelService;
+import dev.modelplane.operator.prefixrouting.KvEventsPolicy;
 import dev.modelplane.operator.prefixrouting.PrecisePrefixStatus;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -367,7 +368,7 @@ class PrecisePrefixBuilderTest {
     ModelServicePlan plan = ModelServicePlanner.plan(annotated(AGGREGATED,
         Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
     assertThat(find(PrecisePrefixBuilder.settle(plan, List.of()), NetworkPolicy.class, "qwen-epp-kv-events")
-        .getSpec().getIngress()).hasSize(2);
+        .getSpec().getIngress()).hasSize(4);
     ModelServicePlan denied = PrecisePrefixBuilder.settle(plan, List.of(userPolicy("default-deny", Map.of())));
     NetworkPolicy policy = find(denied, NetworkPolicy.class, "qwen-epp-kv-events");
     assertThat(policy.getSpec().getIngress()).hasSize(1);
@@ -392,6 +393,27 @@ class PrecisePrefixBuilderTest {
     assertThat(settled.precisePrefix().reason()).isEqualTo(PrecisePrefixStatus.CONFLICT);
     assertThat(settled.precisePrefix().message()).startsWith("NetworkPolicy qwen-epp-kv-events: the namespace's "
         + "NetworkPolicies decode-only select some of the pods").contains("llm-d.ai/role=prefill");
+  }
+
+  @Test
+  void aSocketPortOnTheServingPortIsLeftOutOfThePolicyAndTheOptOutRendersNone() {
+    ModelServicePlan colliding = ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY.replace("socketPort: 5556", "socketPort: 8000"))), SETTINGS);
+    assertThat(ports(find(colliding, NetworkPolicy.class, "qwen-epp-kv-events"), 0)).containsExactly(5558);
+    assertThat(colliding.precisePrefix().message())
+        .contains("the scorer's podDiscoveryConfig.socketPort 8000 is the server's port");
+
+    ModelServicePlan optedOut = PrecisePrefixBuilder.settle(ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY, KvEventsPolicy.OPT_OUT_ANNOTATION, "none")), SETTINGS),
+        List.of());
+    assertThat(has(optedOut, "NetworkPolicy", "qwen-epp-kv-events")).isFalse();
+    assertThat(optedOut.unwanted()).extracting(ModelServicePlan.ObjectRef::name)
+        .contains("qwen-epp-kv-events", "qwen-epp-kv-events-egress");
+    assertThat(optedOut.precisePrefix().ok()).isTrue();
+    ModelServicePlan misspelt = ModelServicePlanner.plan(annotated(AGGREGATED, Map.of(
+        PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY, KvEventsPolicy.OPT_OUT_ANNOTATION, "off")), SETTINGS);
+    assertThat(has(misspelt, "NetworkPolicy", "qwen-epp-kv-events")).isTrue();
+    assertThat(misspelt.precisePrefix().message()).contains("\"off\" is not a value it takes");
   }
 
   @Test
