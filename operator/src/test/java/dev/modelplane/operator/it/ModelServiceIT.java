@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
@@ -192,7 +193,9 @@ class ModelServiceIT {
       assertThat(policies.withName("qwen-epp-kv-events").get().getSpec().getIngress()).singleElement()
           .satisfies(rule -> assertThat(rule.getPorts()).extracting(p -> p.getPort().getIntVal())
               .containsExactly(5557));
-      assertThat(policies.withName("qwen-epp-kv-events-egress").get().getSpec().getEgress()).singleElement()
+      NetworkPolicy egress = policies.withName("qwen-epp-kv-events-egress").get();
+      assertThat(egress).isNotNull();
+      assertThat(egress.getSpec().getEgress()).singleElement()
           .satisfies(rule -> assertThat(rule.getPorts()).extracting(p -> p.getPort().getIntVal())
               .containsExactly(5557));
     });
