@@ -35,9 +35,9 @@
 # llmd (the reference EPP with llm-d's recommended configuration, common/.../picker/llm-d-recommended.yaml),
 # epp-precise (the reference EPP with llm-d's precise prefix-cache configuration, tokenizing through one server's
 # vLLM render endpoint and subscribed to every server's events). CONTENDERS="modelplane epp" runs a subset; by default all but
-# flow and flow-q1 on the closed-loop workloads; on the open-loop ones, all but predictive and haproxy-leastconn
-# (and flow-q1 on the ramp, which has no priorities; on prefix-ladder modelplane, epp, haproxy-rr and random; on
-# long-prefix modelplane, precise, llmd, epp-precise, haproxy-rr and random). The EPP is built once from a source
+# the flow ones on the closed-loop workloads; on overload all but predictive and haproxy-leastconn; on the ramp,
+# which has no priorities, also none of flow-q1 and flow-holdback; on prefix-ladder and long-prefix all but
+# predictive and the flow ones. The EPP is built once from a source
 # checkout in LLMD_ROUTER_SRC (it is not served by the Go module proxy this machine reaches), or taken from EPP_BIN.
 # ROUTER_ARGS adds options to the modelplane and predictive routers (e.g. "--log-level info,dev.modelplane.router=debug").
 # TIME_SCALE (default 1) runs the servers' model time that many times slower than the wall clock (their
@@ -73,12 +73,11 @@ main() {
   shift || true
   local concurrency=("$@")
   [ ${#concurrency[@]} -gt 0 ] || concurrency=(16 32 64)
-  local all="modelplane predictive epp haproxy-rr haproxy-leastconn random"
+  local all="modelplane precise predictive epp llmd epp-precise haproxy-rr haproxy-leastconn random"
   case "$workload" in
-    overload) all="modelplane flow flow-q1 flow-holdback epp haproxy-rr random" ;;
-    ramp) all="modelplane flow epp haproxy-rr random" ;;
-    prefix-ladder) all="modelplane epp haproxy-rr random" ;;
-    long-prefix) all="modelplane precise llmd epp-precise haproxy-rr random" ;;
+    overload) all="modelplane precise flow flow-q1 flow-holdback epp llmd epp-precise haproxy-rr random" ;;
+    ramp) all="modelplane precise flow epp llmd epp-precise haproxy-rr random" ;;
+    prefix-ladder|long-prefix) all="modelplane precise epp llmd epp-precise haproxy-rr haproxy-leastconn random" ;;
   esac
   local contenders=(${CONTENDERS:-$all})
   seed="${SEED:-20261124}"

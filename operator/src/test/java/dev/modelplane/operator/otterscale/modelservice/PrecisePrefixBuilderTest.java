@@ -32,6 +32,15 @@ class PrecisePrefixBuilderTest {
       accelerator: {type: nvidia}
       decode: {replicas: 2}
       """;
+  /** Prefill and decode Deployments, decode's vLLM behind the routing sidecar. */
+  private static final String PREFILL_DECODE = """
+      model: {name: Qwen/Qwen3-0.6B, image: registry.example/models/qwen3:0.6b}
+      engine: {}
+      accelerator: {type: nvidia}
+      decode: {}
+      prefill: {}
+      routingProxy: {}
+      """;
   private static final String DISCOVERY = """
       apiVersion: inference.networking.x-k8s.io/v1alpha1
       kind: EndpointPickerConfig
@@ -152,14 +161,8 @@ class PrecisePrefixBuilderTest {
 
   @Test
   void prefillAndDecodeServersBothPublishUnderThePortThePoolTargets() {
-    ModelServicePlan plan = ModelServicePlanner.plan(annotated("""
-        model: {name: Qwen/Qwen3-0.6B, image: registry.example/models/qwen3:0.6b}
-        engine: {}
-        accelerator: {type: nvidia}
-        decode: {}
-        prefill: {}
-        routingProxy: {}
-        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(PREFILL_DECODE,
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
     for (String role : List.of("decode", "prefill")) {
       Container vllm = container(deployment(plan, "qwen-" + role), "vllm");
       // Decode's vLLM listens on 8200 behind the sidecar, but the router knows the endpoint as the pool's 8000.
@@ -379,13 +382,8 @@ class PrecisePrefixBuilderTest {
 
   @Test
   void aPolicySelectingOnlyTheDecodePodsIsNotWidenedAndThePrefillPodsAreReported() {
-    ModelServicePlan plan = ModelServicePlanner.plan(annotated("""
-        model: {name: Qwen/Qwen3-0.6B, image: registry.example/models/qwen3:0.6b}
-        engine: {}
-        accelerator: {type: nvidia}
-        decode: {}
-        prefill: {}
-        """, Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
+    ModelServicePlan plan = ModelServicePlanner.plan(annotated(PREFILL_DECODE,
+        Map.of(PrecisePrefixStatus.CONFIG_ANNOTATION, DISCOVERY)), SETTINGS);
     ModelServicePlan settled = PrecisePrefixBuilder.settle(plan,
         List.of(userPolicy("decode-only", Map.of("llm-d.ai/role", "decode"))));
     assertThat(find(settled, NetworkPolicy.class, "qwen-epp-kv-events").getSpec().getIngress()).hasSize(1);
