@@ -34,7 +34,10 @@
 # reading the servers' KV-cache events, in place of the approximate one; the router tokenizes as the servers do),
 # llmd (the reference EPP with llm-d's recommended configuration, common/.../picker/llm-d-recommended.yaml),
 # epp-precise (the reference EPP with llm-d's precise prefix-cache configuration, tokenizing through one server's
-# vLLM render endpoint and subscribed to every server's events). CONTENDERS="modelplane epp" runs a subset; by default all but
+# vLLM render endpoint and subscribed to every server's events). Two more run only when named: modelplane-llmd (this
+# router with llm-d's recommended configuration) and tokenload (the default with token-load-scorer, weight
+# TOKEN_LOAD_WEIGHT, default 2, threshold TOKEN_LOAD_THRESHOLD tokens, default 65536, added; docs/router.md, "The default
+# profile"). CONTENDERS="modelplane epp" runs a subset; by default all but
 # the flow ones on the closed-loop workloads; on overload all but predictive and haproxy-leastconn; on the ramp,
 # which has no priorities, also none of flow-q1 and flow-holdback; on prefix-ladder and long-prefix all but
 # predictive and the flow ones. The EPP is built once from a source
@@ -286,6 +289,12 @@ YAML
 )" ;;
       precise) router "$port" "$run/$contender.log" --tokenizer word --config-text "$(precise_scorers)" \
           ${ROUTER_ARGS:-} ;;
+      modelplane-llmd) router "$port" "$run/$contender.log" \
+          --config "$root/common/src/main/resources/dev/modelplane/common/picker/llm-d-recommended.yaml" \
+          ${ROUTER_ARGS:-} ;;
+      tokenload) router "$port" "$run/$contender.log" --config-text "$(default_scorers_with \
+          "- type: inflight-load-producer\n- type: token-load-scorer\n  parameters:\n    queueThresholdTokens: ${TOKEN_LOAD_THRESHOLD:-65536}\n" \
+          "  - pluginRef: token-load-scorer\n    weight: ${TOKEN_LOAD_WEIGHT:-2}\n" </dev/null)" ${ROUTER_ARGS:-} ;;
       llmd)
         epp_picker --config-file "$root/common/src/main/resources/dev/modelplane/common/picker/llm-d-recommended.yaml"
         router "$port" "$run/$contender.log" --epp 127.0.0.1:18722 --epp-tls=false ;;
@@ -404,6 +413,7 @@ plugins:
   parameters:
     tokenProcessorConfig: {blockSize: 16}
     kvEventsConfig: {discoverPods: true, podDiscoveryConfig: {socketPort: 5557, replayPort: 5558}}
+- type: lora-affinity-scorer
 schedulingProfiles:
 - name: default
   plugins:
@@ -413,6 +423,8 @@ schedulingProfiles:
     weight: 2
   - pluginRef: precise-prefix-cache-scorer
     weight: 3
+  - pluginRef: lora-affinity-scorer
+    weight: 2
 YAML
 }
 
