@@ -16,8 +16,9 @@ public enum PickerConfigs {
   /** OtterScale's configuration for ModelServices with prefill pods: llm-d's prefill/decode set (pd-config.yaml). */
   OTTERSCALE_PREFILL_DECODE("otterscale-pd-config.yaml"),
   /**
-   * The router's own default: GIE's default since v1.2 (queue 2, kv-cache 2, prefix-cache 3, max-score picker) with
-   * its metrics data source.
+   * The router's own default: GIE's default since v1.2 (queue 2, kv-cache 2, prefix-cache 3, max-score picker) plus
+   * lora-affinity 2, with its metrics data source. The LoRA scorer gives every endpoint the same score unless the
+   * servers report adapters, so only pools that serve adapters route differently from GIE's default.
    */
   ROUTER_DEFAULT("router-default.yaml"),
   /** What the operator gives the default router of an OME InferenceService with a decoder: prefill/decode profiles. */

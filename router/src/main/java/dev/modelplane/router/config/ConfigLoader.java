@@ -49,8 +49,8 @@ import java.util.Map;
  */
 public final class ConfigLoader {
   /**
-   * GIE's default configuration since v1.2: queue 2, kv-cache 2, prefix-cache 3, max-score picker (the file
-   * {@link PickerConfigs#ROUTER_DEFAULT}).
+   * GIE's default configuration since v1.2 (queue 2, kv-cache 2, prefix-cache 3, max-score picker) plus lora-affinity
+   * 2 (the file {@link PickerConfigs#ROUTER_DEFAULT}; docs/router.md says why).
    */
   public static final String DEFAULT_CONFIG = PickerConfigs.ROUTER_DEFAULT.yaml();
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())

@@ -1,19 +1,26 @@
 package dev.modelplane.router.config;
 
 import dev.modelplane.common.picker.PickerConfigs;
+import dev.modelplane.router.TestEndpoints;
 import dev.modelplane.router.flowcontrol.ConcurrencyDetector;
 import dev.modelplane.router.flowcontrol.FlowControlConfig;
 import dev.modelplane.router.flowcontrol.UsageLimitPolicies;
 import dev.modelplane.router.flowcontrol.UsageLimitPolicy;
 import dev.modelplane.router.flowcontrol.UtilizationDetector;
 import dev.modelplane.router.plugin.PluginEnvironment;
+import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.PrefixCacheScorer;
+import dev.modelplane.router.scheduling.Candidate;
+import dev.modelplane.router.scheduling.InferenceRequest;
+import dev.modelplane.router.scheduling.PrepareDataPlugin;
 import dev.modelplane.router.scheduling.SchedulerProfile;
 import dev.modelplane.router.scheduling.WeightedScorer;
 import dev.modelplane.router.scheduling.plugins.MaxScorePicker;
 import dev.modelplane.router.scheduling.plugins.SingleProfileHandler;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,7 +34,8 @@ class ConfigLoaderTest {
     SchedulingSetup setup = loader.load(ConfigLoader.DEFAULT_CONFIG);
     SchedulerProfile profile = setup.scheduler().profiles().get("default");
     assertThat(profile.scorers()).extracting(ws -> ws.scorer().type() + "=" + ws.weight())
-        .containsExactly("queue-scorer=2.0", "kv-cache-utilization-scorer=2.0", "prefix-cache-scorer=3.0");
+        .containsExactly("queue-scorer=2.0", "kv-cache-utilization-scorer=2.0", "prefix-cache-scorer=3.0",
+            "lora-affinity-scorer=2.0");
     assertThat(profile.picker()).isInstanceOf(MaxScorePicker.class);
     assertThat(((MaxScorePicker) profile.picker()).maxNumOfEndpoints()).isEqualTo(1);
     assertThat(setup.scheduler().profileHandler()).isInstanceOf(SingleProfileHandler.class);
@@ -35,6 +43,35 @@ class ConfigLoaderTest {
     assertThat(setup.lifecycle().prepareData()).contains(setup.prefixProducer());
     assertThat(setup.saturationDetector().type()).isEqualTo("utilization-detector");
     assertThat(setup.flowControl()).isNull();
+  }
+
+  /** An endpoint of the given KV usage reporting the adapters running there, one adapter slot each. */
+  private static Candidate endpoint(String name, double kv, String... running) {
+    return new Candidate(TestEndpoints.state(name, MetricsSnapshot.of(0, kv, 0).withLora(Set.of(running), Set.of(), 1)));
+  }
+
+  private static String pick(SchedulingSetup setup, InferenceRequest request, List<Candidate> pool) {
+    for (PrepareDataPlugin p : setup.lifecycle().prepareData()) {
+      p.prepareRequestData(request, pool);
+    }
+    return setup.scheduler().scheduleUnchecked(request, pool).primary().targets().get(0).state().endpoint().id().name();
+  }
+
+  @Test
+  void defaultProfileSendsAnAdapterRequestWhereItsAdapterRuns() {
+    SchedulingSetup setup = loader.load(ConfigLoader.DEFAULT_CONFIG);
+    // The least used cache would win on load alone; its only adapter slot is taken by another adapter, so a
+    // request for sql-expert there would wait until every request of that adapter has finished.
+    List<Candidate> pool = List.of(endpoint("idle-other", 0.0, "support-tone"), endpoint("busy-sql", 0.3, "sql-expert"),
+        endpoint("half-other", 0.2, "support-tone"));
+    assertThat(pick(setup, TestEndpoints.completion("sql-expert", "p"), pool)).isEqualTo("busy-sql");
+  }
+
+  @Test
+  void defaultProfileRoutesByLoadAloneWhereNoServerReportsAdapters() {
+    SchedulingSetup setup = loader.load(ConfigLoader.DEFAULT_CONFIG);
+    List<Candidate> pool = List.of(endpoint("a", 0.4), endpoint("b", 0.1), endpoint("c", 0.3));
+    assertThat(pick(setup, TestEndpoints.completion("base", "p"), pool)).isEqualTo("b");
   }
 
   @Test
