@@ -46,11 +46,14 @@ class CrdNamesTest {
       "kservice", "services.serving.knative.dev");
 
   /**
-   * Plurals two upstream projects both chose. A bare plural resolves to one group (the other needs
+   * Plurals two upstream projects both chose (llm-d took its objective and rewrite kinds over from the Gateway API
+   * Inference Extension under its own group). A bare plural resolves to one group (the other needs
    * {@code plural.group}); renaming either would break every manifest and client written for its upstream.
    */
-  static final Map<String, Set<String>> UPSTREAM_SHARED_PLURALS =
-      Map.of("inferenceservices", Set.of("inference.llmkube.dev", "ome.io"));
+  static final Map<String, Set<String>> UPSTREAM_SHARED_PLURALS = Map.of(
+      "inferenceservices", Set.of("inference.llmkube.dev", "ome.io"),
+      "inferenceobjectives", Set.of("inference.networking.x-k8s.io", "llm-d.ai"),
+      "inferencemodelrewrites", Set.of("inference.networking.x-k8s.io", "llm-d.ai"));
 
   @Test
   void everyNameLeadsToOneKind() {

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.api.gie.v1.InferencePool;
+import dev.modelplane.api.gie.v1alpha2.InferenceModelRewrite;
 import dev.modelplane.api.gie.v1alpha2.InferenceObjective;
 import dev.modelplane.api.testing.Crds;
+import dev.modelplane.api.testing.SchemaValidator;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,25 @@ class GieSchemaTest {
     assertThat(number.path("maximum").asInt()).isEqualTo(65535);
     assertThat(number.path("format").asText()).isEqualTo("int32");
     assertThat(texts(at(InferencePool.class, "spec").path("required")))
-        .containsExactlyInAnyOrder("selector", "targetPorts", "endpointPickerRef");
+        .containsExactlyInAnyOrder("selector", "targetPorts");
+  }
+
+  @Test
+  void aPoolNeedsASpecButNoEndpointPicker() throws java.io.IOException {
+    assertThat(texts(Crds.schema(InferencePool.class).path("required"))).containsExactly("spec");
+    assertThat(texts(at(InferencePool.class, "spec").path("required"))).doesNotContain("endpointPickerRef");
+    assertThat(texts(at(InferencePool.class, "spec.endpointPickerRef").path("required"))).containsExactly("name");
+    JsonNode pool = Crds.YAML.readTree("""
+        apiVersion: inference.networking.k8s.io/v1
+        kind: InferencePool
+        metadata: {name: self-picked}
+        spec:
+          selector: {matchLabels: {app: vllm}}
+          targetPorts: [{number: 8000}]
+        """);
+    assertThat(SchemaValidator.validate(Crds.schema(InferencePool.class), pool)).isEmpty();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) pool).remove("spec");
+    assertThat(SchemaValidator.validate(Crds.schema(InferencePool.class), pool)).containsExactly("spec: Required value");
   }
 
   @Test
@@ -107,6 +127,45 @@ class GieSchemaTest {
     JsonNode columns = Crds.crd(InferenceObjective.class).path("spec").path("versions").get(0)
         .path("additionalPrinterColumns");
     assertThat(columns.findValuesAsText("name")).containsExactly("Inference Pool", "Priority", "Age");
+  }
+
+  @Test
+  void inferenceModelRewriteRulesMatchExactNamesAndWeighTargets() {
+    assertThat(texts(at(InferenceModelRewrite.class, "spec").path("required")))
+        .containsExactlyInAnyOrder("poolRef", "rules");
+    assertThat(texts(at(InferenceModelRewrite.class, "spec.poolRef").path("required"))).containsExactly("name");
+    assertThat(at(InferenceModelRewrite.class, "spec.poolRef.kind").path("default").asText())
+        .isEqualTo("InferencePool");
+    assertThat(at(InferenceModelRewrite.class, "spec.rules[]").path("required").isMissingNode()).isTrue();
+    assertThat(texts(at(InferenceModelRewrite.class, "spec.rules[].matches[]").path("required")))
+        .containsExactly("model");
+    JsonNode model = at(InferenceModelRewrite.class, "spec.rules[].matches[].model");
+    assertThat(texts(model.path("required"))).containsExactly("value");
+    assertThat(texts(model.path("properties").path("type").path("enum"))).containsExactly("Exact");
+    assertThat(model.path("properties").path("type").path("default").asText()).isEqualTo("Exact");
+    assertThat(model.path("properties").path("value").path("minLength").asInt()).isEqualTo(1);
+    assertThat(at(InferenceModelRewrite.class, "spec.rules[].targets").path("minItems").asInt()).isEqualTo(1);
+    assertThat(texts(at(InferenceModelRewrite.class, "spec.rules[].targets[]").path("required")))
+        .containsExactly("modelRewrite");
+    JsonNode weight = at(InferenceModelRewrite.class, "spec.rules[].targets[].weight");
+    assertThat(weight.path("minimum").asInt()).isEqualTo(1);
+    assertThat(weight.path("maximum").asInt()).isEqualTo(1_000_000);
+    assertThat(weight.path("format").asText()).isEqualTo("int32");
+  }
+
+  @Test
+  void inferenceModelRewriteStartsPendingAcceptance() {
+    JsonNode conditions = at(InferenceModelRewrite.class, "status.conditions");
+    assertThat(conditions.path("maxItems").asInt()).isEqualTo(8);
+    assertThat(conditions.path("x-kubernetes-list-type").asText()).isEqualTo("map");
+    JsonNode first = conditions.path("default").get(0);
+    assertThat(List.of(first.path("type").asText(), first.path("status").asText(), first.path("reason").asText()))
+        .containsExactly("Accepted", "Unknown", "Pending");
+    JsonNode spec = Crds.crd(InferenceModelRewrite.class).path("spec");
+    assertThat(spec.path("scope").asText()).isEqualTo("Namespaced");
+    assertThat(spec.path("versions").get(0).path("subresources").has("status")).isTrue();
+    assertThat(spec.path("versions").get(0).path("additionalPrinterColumns").findValuesAsText("name"))
+        .containsExactly("Inference Pool", "Age");
   }
 
   static List<String> texts(JsonNode array) {

@@ -2,6 +2,7 @@ package dev.modelplane.api.gie.v1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.Annotations;
+import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -13,9 +14,9 @@ import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * A set of model-server pods that serve the same base model on the same accelerator, fronted by an endpoint picker
- * that chooses one of them for each inference request. Gateways route to the pool as a backend; the picker named in
- * {@code endpointPickerRef} decides which pod gets each request.
+ * A set of model-server pods that serve the same base model on the same accelerator, one of which is chosen for each
+ * inference request. Gateways route to the pool as a backend; the picker named in {@code endpointPickerRef} decides
+ * which pod gets each request, or, when the pool names none, the gateway decides itself.
  */
 @Group(InferencePool.GROUP)
 @Version(InferencePool.VERSION)
@@ -42,4 +43,11 @@ public class InferencePool extends CustomResource<InferencePoolSpec, InferencePo
   public static final String GROUP = "inference.networking.k8s.io";
   /** The served and stored version. */
   public static final String VERSION = "v1";
+
+  /** The pool's members and ports; every InferencePool must have one, as upstream requires. */
+  @Override
+  @Required
+  public InferencePoolSpec getSpec() {
+    return super.getSpec();
+  }
 }

@@ -10,7 +10,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
 
 /**
- * Which pods belong to an InferencePool, on which ports they serve, and which endpoint picker chooses among them.
+ * Which pods belong to an InferencePool, on which ports they serve, and which endpoint picker, if any, chooses among
+ * them.
  *
  * @param selector Labels a pod must carry to be a member of the pool. Only pods in the pool's namespace are
  *     considered.
@@ -19,7 +20,9 @@ import java.util.List;
  *     unique.
  * @param appProtocol The protocol the model servers speak on the target ports: {@code http} (HTTP/1.1, the default)
  *     or {@code kubernetes.io/h2c} (HTTP/2 over cleartext).
- * @param endpointPickerRef The endpoint picker extension that picks a target endpoint for each request.
+ * @param endpointPickerRef The endpoint picker extension that picks a target endpoint for each request. Optional:
+ *     without it the gateway implementation chooses the endpoint itself (modelplane's router with its in-process
+ *     picker).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferencePoolSpec(
@@ -31,7 +34,6 @@ public record InferencePoolSpec(
         message = "port number must be unique")
     List<Port> targetPorts,
     @Default("http") AppProtocol appProtocol,
-    @Required
     @ValidationRule(value = "self.kind != 'Service' || has(self.port)",
         message = "port is required when kind is 'Service' or unspecified (defaults to 'Service')")
     EndpointPickerRef endpointPickerRef) {

@@ -15,9 +15,5 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferenceObjectiveStatus(
-    @Size(max = 8)
-    @SchemaPatch("{\"x-kubernetes-list-type\":\"map\",\"x-kubernetes-list-map-keys\":[\"type\"],"
-        + "\"default\":[{\"type\":\"Ready\",\"status\":\"Unknown\",\"reason\":\"Pending\","
-        + "\"message\":\"Waiting for controller\",\"lastTransitionTime\":\"1970-01-01T00:00:00Z\"}]}")
-    List<Condition> conditions) {
+    @Size(max = 8) @SchemaPatch(Schemas.READY_PENDING_CONDITIONS) List<Condition> conditions) {
 }
