@@ -87,6 +87,9 @@ class MainTest {
     Result r = run("crds", "--list");
     assertThat(r.code()).isZero();
     assertThat(r.out()).contains("inference.networking.k8s.io/v1", "InferencePool", "Namespaced");
+    assertThat(r.out().lines().map(l -> String.join(" ", l.trim().split("\\s+"))))
+        .contains("inference.networking.x-k8s.io/v1alpha2 InferenceModelRewrite Namespaced",
+            "llm-d.ai/v1alpha2 InferenceObjective Namespaced", "llm-d.ai/v1alpha2 InferenceModelRewrite Namespaced");
   }
 
   @Test
