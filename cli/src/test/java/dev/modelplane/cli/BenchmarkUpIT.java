@@ -79,11 +79,11 @@ class BenchmarkUpIT {
       BenchmarkJobStatus status = awaitFinished(client, "qwen-chat-router", Duration.ofMinutes(20));
       assertThat(status.state()).as("%s", status).isEqualTo(BenchmarkState.Completed);
       RouterFigures after = routerFigures();
-      // The name the pool's servers list (llama.cpp lists its model file), read by the operator from /v1/models.
+      // The name the pool's servers list (llama.cpp's alias: the Model's name), read by the operator from /v1/models.
       String listed = DevClusterCommand.JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(
           "http://127.0.0.1:" + port + "/inference-pools/default/qwen-chat/v1/models")).build(),
           HttpResponse.BodyHandlers.ofString()).body()).at("/data/0/id").asText();
-      assertThat(status.modelName()).isEqualTo(listed).endsWith(".gguf");
+      assertThat(status.modelName()).isEqualTo(listed).isEqualTo("qwen2-5-0-5b-instruct");
       assertThat(status.apiBase()).endsWith("/inference-pools/default/qwen-chat");
       assertThat(status.reportLocation()).isEqualTo("pvc://benchmark-results/qwen-chat/"
           + reportFolder(status.reportLocation()));

@@ -94,6 +94,13 @@ class UpEndToEndIT {
     assertThat(curlRun.exit()).as(curlRun.output()).isZero();
     assertThat(curlRun.output()).contains("\"object\":\"chat.completion\"");
 
+    // The llama.cpp server lists the Model's name (its --alias), not the model file's path.
+    HttpResponse<String> models = http.send(HttpRequest.newBuilder(URI.create(base + "/models")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(models.statusCode()).as(models.body()).isEqualTo(200);
+    assertThat(DevClusterCommand.JSON.readTree(models.body()).at("/data/0/id").asText())
+        .isEqualTo("qwen2-5-0-5b-instruct");
+
     // The official OpenAI Python SDK streams through the router.
     List<String> clients = setupClients();
     Run sdk = run(List.of(clients.get(0), "-c", """

@@ -129,6 +129,20 @@ class SimulatorArgsTest {
   }
 
   @Test
+  void llamaCppServesUnderItsAliasInEitherSpelling() {
+    for (List<String> alias : List.of(List.of("--alias", "qwen-chat"), List.of("-a", "qwen-chat"),
+        List.of("--alias=qwen-chat"))) {
+      List<String> args = new java.util.ArrayList<>(List.of("--model", "/models/k/qwen.gguf", "--port", "8080"));
+      args.addAll(alias);
+      SimulatorPlan p = plan(new ContainerBuilder().withName("llama-server")
+          .withImage("ghcr.io/ggml-org/llama.cpp:server").withArgs(args).build());
+      assertThat(String.join(" ", p.args())).as("%s", alias).contains("--served-model-name qwen-chat --model")
+          .doesNotContain("--served-model-name /models");
+      assertThat(p.ignored()).as("%s", alias).isEmpty();
+    }
+  }
+
+  @Test
   void tgiReadsFlagsOrEnvironmentAndDefaultsToItsPort() {
     SimulatorPlan p = plan(new ContainerBuilder().withName("tgi")
         .withImage("ghcr.io/huggingface/text-generation-inference:3.3.7")

@@ -15,12 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * llama.cpp's {@code llama-server}. The argv order is LLMKube's and is a contract (documented in
- * {@code docs/operator.md}):
+ * llama.cpp's {@code llama-server}. The argv order is LLMKube's, plus {@code --alias}, which LLMKube does not pass,
+ * and is a contract (documented in {@code docs/operator.md}):
  *
  * <ol>
  *   <li>{@code --model <path> --port <p>} ({@code --hf-repo <id>} for a Hugging Face id resolved by the server)</li>
  *   <li>{@code --host <bindAddress|::>}</li>
+ *   <li>{@code --alias <modelRef>}: the server answers to, and lists in {@code /v1/models}, the Model's name rather
+ *   than its file's path, as the vLLM and SGLang servers do with {@code --served-model-name}</li>
  *   <li>with a GPU: {@code --n-gpu-layers}, and with several GPUs {@code --split-mode} and {@code --tensor-split}</li>
  *   <li>{@code --ctx-size}, {@code --rope-scaling [--rope-scale] [--yarn-orig-ctx]}, {@code --parallel}</li>
  *   <li>{@code --flash-attn on} (GPU only), {@code --jinja}, {@code --cache-type-k}, {@code --cache-type-v}</li>
@@ -32,8 +34,8 @@ import java.util.List;
  *   <li>{@code extraArgs} verbatim, then {@code --metrics}</li>
  * </ol>
  *
- * <p>A typed flag is left out when {@code extraArgs} names it (any spelling); repeatable flags
- * ({@code --override-tensor}, {@code --override-kv}) are always kept.
+ * <p>A typed flag is left out when {@code extraArgs} names it (any spelling: {@code -a} counts as {@code --alias});
+ * repeatable flags ({@code --override-tensor}, {@code --override-kv}) are always kept.
  */
 public final class LlamaCppRenderer implements LlamaServerRenderer {
   public static final LlamaCppRenderer INSTANCE = new LlamaCppRenderer();
@@ -50,6 +52,7 @@ public final class LlamaCppRenderer implements LlamaServerRenderer {
       + "8da16041a18b4f03f0be4de5e064be97ba8937149091d6693ee09711da362849";
 
   static final Flag MODEL = new Flag(LlamaServerFlags.MODEL, LlamaServerFlags.M);
+  static final Flag ALIAS = new Flag(LlamaServerFlags.ALIAS, LlamaServerFlags.A);
   static final Flag HF_REPO = new Flag(LlamaServerFlags.HF_REPO, LlamaServerFlags.HF, LlamaServerFlags.HFR);
   static final Flag GPU_LAYERS = new Flag(LlamaServerFlags.N_GPU_LAYERS, LlamaServerFlags.NGL,
       LlamaServerFlags.GPU_LAYERS);
@@ -117,6 +120,9 @@ public final class LlamaCppRenderer implements LlamaServerRenderer {
       args.option(MODEL, in.model().modelPath());
     }
     addListenAddress(args, in);
+    if (in.modelRef() != null && !in.modelRef().isBlank()) {
+      args.option(ALIAS, in.modelRef());
+    }
     gpuArgs(in.gpu(), args);
     if (spec.contextSize() != null) {
       args.option(CTX_SIZE, spec.contextSize().toString());

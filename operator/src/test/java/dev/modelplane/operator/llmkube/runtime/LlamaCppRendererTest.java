@@ -24,46 +24,46 @@ class LlamaCppRendererTest {
   static Stream<Case> cases() {
     return Stream.of(
         new Case("CPU minimum", "modelRef: m", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --metrics"),
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --metrics"),
         new Case("one GPU offloads every layer", "modelRef: m", GPU1,
-            "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 99 --metrics"),
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 99 --metrics"),
         new Case("layers -1 means all", "modelRef: m", PVC_MODEL + """
             hardware:
               gpu: {count: 1, layers: -1}
-            """, "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 99 --metrics"),
+            """, "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 99 --metrics"),
         new Case("explicit layer count", "modelRef: m", PVC_MODEL + """
             hardware:
               gpu: {count: 1, layers: 40}
-            """, "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 40 --metrics"),
+            """, "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 40 --metrics"),
         new Case("GPU count from the service", "modelRef: m\nresources: {gpu: 1}", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 99 --metrics"),
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 99 --metrics"),
         new Case("two GPUs with a layer split reduced by GCD", "modelRef: m", PVC_MODEL + """
             hardware:
               gpu:
                 count: 2
                 sharding: {strategy: layer, layerSplit: ["0-24", "25-39"]}
-            """, "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 99 --split-mode layer"
+            """, "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 99 --split-mode layer"
             + " --tensor-split 5,3 --metrics"),
         new Case("tensor sharding is row split, equal shares", "modelRef: m", PVC_MODEL + """
             hardware:
               gpu:
                 count: 3
                 sharding: {strategy: tensor}
-            """, "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 99 --split-mode row"
+            """, "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 99 --split-mode row"
             + " --tensor-split 1,1,1 --metrics"),
         new Case("pipeline is layer", "modelRef: m", PVC_MODEL + """
             hardware:
               gpu:
                 count: 2
                 sharding: {strategy: pipeline}
-            """, "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 99 --split-mode layer"
+            """, "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 99 --split-mode layer"
             + " --tensor-split 1,1 --metrics"),
         new Case("no sharding has no tensor split", "modelRef: m", PVC_MODEL + """
             hardware:
               gpu:
                 count: 2
                 sharding: {strategy: none}
-            """, "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 99 --split-mode none"
+            """, "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 99 --split-mode none"
             + " --metrics"),
         new Case("every typed flag in order", """
             modelRef: m
@@ -85,26 +85,26 @@ class LlamaCppRendererTest {
             metadataOverrides: [a.context_length=int:65536, tokenizer.x=bool:false]
             extraArgs: [--seed, "42"]
             """, GPU1 + "mmproj: mmproj-F16.gguf\n",
-            "--model /model-source/llama.gguf --port 8080 --host :: --n-gpu-layers 99 --ctx-size 32768"
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --n-gpu-layers 99 --ctx-size 32768"
             + " --rope-scaling yarn --rope-scale 2.0 --yarn-orig-ctx 16384 --parallel 4 --flash-attn on --jinja"
             + " --cache-type-k q8_0 --cache-type-v q4_0 --cpu-moe --n-cpu-moe 12 --no-kv-offload"
             + " --override-tensor exps=CPU --override-tensor token_embd=CUDA0 --batch-size 2048 --ubatch-size 512"
             + " --no-warmup --reasoning-budget 1024 --mmproj /model-source/mmproj-F16.gguf"
             + " --override-kv a.context_length=int:65536 --override-kv tokenizer.x=bool:false --seed 42 --metrics"),
         new Case("flash attention is dropped without a GPU", "modelRef: m\nflashAttention: true", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --metrics"),
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --metrics"),
         new Case("custom cache types win over the enum", """
             modelRef: m
             cacheTypeK: q8_0
             cacheTypeCustomK: turbo3
             cacheTypeCustomV: tbqp3
             """, PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --cache-type-k turbo3 --cache-type-v tbqp3"
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --cache-type-k turbo3 --cache-type-v tbqp3"
             + " --metrics"),
         new Case("reasoning budget 0 still emits the flag", "modelRef: m\nreasoningBudget: 0", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --reasoning-budget 0 --metrics"),
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --reasoning-budget 0 --metrics"),
         new Case("moeCPULayers 0 emits nothing", "modelRef: m\nmoeCPULayers: 0", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --metrics"),
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --metrics"),
         new Case("typed flags named in extraArgs are skipped", """
             modelRef: m
             contextSize: 4096
@@ -112,26 +112,34 @@ class LlamaCppRendererTest {
             ropeScaling: {type: linear, factor: "4"}
             extraArgs: [--host, 0.0.0.0, -c, "8192", --parallel=8, --rope-scaling, yarn, --metrics]
             """, PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host 0.0.0.0 -c 8192 --parallel=8 --rope-scaling yarn"
+            "--model /model-source/llama.gguf --port 8080 --alias m --host 0.0.0.0 -c 8192 --parallel=8 --rope-scaling yarn"
             + " --metrics"),
         new Case("embedding mode from the endpoint path", """
             modelRef: m
             endpoint: {path: /v1/embeddings}
             """, PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --embedding --pooling last --cache-ram 0"
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --embedding --pooling last --cache-ram 0"
             + " --metrics"),
         new Case("rerank mode from extraArgs keeps the user's flag", """
             modelRef: m
             extraArgs: [--reranking]
             """, PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --embedding --pooling rank --cache-ram 0"
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --embedding --pooling rank --cache-ram 0"
             + " --reranking --metrics"),
         new Case("containerPort sets --port", "modelRef: m\ncontainerPort: 9090", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 9090 --host :: --metrics"),
+            "--model /model-source/llama.gguf --port 9090 --host :: --alias m --metrics"),
         new Case("endpoint.port sets --port", "modelRef: m\nendpoint: {port: 8081}", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8081 --host :: --metrics"),
+            "--model /model-source/llama.gguf --port 8081 --host :: --alias m --metrics"),
         new Case("a Hugging Face id is resolved by the server", "modelRef: m", "source: bartowski/Llama-GGUF\n",
-            "--hf-repo bartowski/Llama-GGUF --port 8080 --host :: --metrics"));
+            "--hf-repo bartowski/Llama-GGUF --port 8080 --host :: --alias m --metrics"),
+        new Case("the server answers to the Model's name", "modelRef: qwen2-5-0-5b-instruct", PVC_MODEL,
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias qwen2-5-0-5b-instruct --metrics"),
+        new Case("an alias in extraArgs replaces the Model's name", "modelRef: m\nextraArgs: [--alias, chat]",
+            PVC_MODEL, "--model /model-source/llama.gguf --port 8080 --host :: --alias chat --metrics"),
+        new Case("so does its short form", "modelRef: m\nextraArgs: [-a, chat]", PVC_MODEL,
+            "--model /model-source/llama.gguf --port 8080 --host :: -a chat --metrics"),
+        new Case("and its = form", "modelRef: m\nextraArgs: [--alias=chat]", PVC_MODEL,
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias=chat --metrics"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -164,8 +172,8 @@ class LlamaCppRendererTest {
   void portInExtraArgsIsWhatTheContainerExposesAndProbes() {
     RuntimeInput in = input("modelRef: m\nextraArgs: [--port, \"9000\"]", PVC_MODEL);
     Container c = LlamaCppRenderer.INSTANCE.container(in);
-    assertThat(c.getArgs()).containsExactly("--model", "/model-source/llama.gguf", "--host", "::", "--port", "9000",
-        "--metrics");
+    assertThat(c.getArgs()).containsExactly("--model", "/model-source/llama.gguf", "--host", "::", "--alias", "m",
+        "--port", "9000", "--metrics");
     assertThat(c.getPorts()).singleElement().satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(9000));
     assertThat(c.getReadinessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(9000);
   }

@@ -128,11 +128,11 @@ class NewerRuntimesTest {
   static Stream<Case> llamaCpp() {
     return Stream.of(
         new Case("bind address", "modelRef: m\nbindAddress: 0.0.0.0", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host 0.0.0.0 --metrics"),
+            "--model /model-source/llama.gguf --port 8080 --host 0.0.0.0 --alias m --metrics"),
         new Case("explicit chat mode wins over an embeddings path", "modelRef: m\nmode: chat\nendpoint: {path: "
-            + "/v1/embeddings}", PVC_MODEL, "--model /model-source/llama.gguf --port 8080 --host :: --metrics"),
+            + "/v1/embeddings}", PVC_MODEL, "--model /model-source/llama.gguf --port 8080 --host :: --alias m --metrics"),
         new Case("explicit rerank mode", "modelRef: m\nmode: rerank", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --reranking --embedding --pooling rank"
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --reranking --embedding --pooling rank"
             + " --cache-ram 0 --metrics"),
         new Case("draft file beside the model", """
             modelRef: m
@@ -141,16 +141,16 @@ class NewerRuntimesTest {
             speculativeDecoding: {type: draft, draftModel: draft-Q8_0.gguf, nDraftMax: 3, pMin: 0.75}
             """, "source: hf://org/repo\nfiles: [main.gguf, draft-Q8_0.gguf]\n",
             "--model /models/" + dev.modelplane.operator.modelsource.CacheKey.of("hf://org/repo") + "/main.gguf --port 8080"
-            + " --host :: --no-warmup --spec-type draft-simple -md /models/"
+            + " --host :: --alias m --no-warmup --spec-type draft-simple -md /models/"
             + dev.modelplane.operator.modelsource.CacheKey.of("hf://org/repo") + "/draft-Q8_0.gguf --spec-draft-n-max 3"
             + " --spec-draft-p-min 0.75 --reasoning-budget 0 --metrics"),
         new Case("mtp needs no draft", "modelRef: m\nspeculativeDecoding: {type: mtp}", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --spec-type draft-mtp --metrics"),
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --spec-type draft-mtp --metrics"),
         new Case("n-gram types pass through", "modelRef: m\nspeculativeDecoding: {type: ngram-map-k, nDraftMax: 8}",
-            PVC_MODEL, "--model /model-source/llama.gguf --port 8080 --host :: --spec-type ngram-map-k"
+            PVC_MODEL, "--model /model-source/llama.gguf --port 8080 --host :: --alias m --spec-type ngram-map-k"
             + " --spec-draft-n-max 8 --metrics"),
         new Case("none passes nothing", "modelRef: m\nspeculativeDecoding: {type: none, nDraftMax: 8}", PVC_MODEL,
-            "--model /model-source/llama.gguf --port 8080 --host :: --metrics"));
+            "--model /model-source/llama.gguf --port 8080 --host :: --alias m --metrics"));
   }
 
   @ParameterizedTest(name = "{0}")
