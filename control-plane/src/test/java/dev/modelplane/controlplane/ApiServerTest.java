@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Behaviour only a real kube-apiserver has: structural-schema and CEL validation, status-subresource semantics,
@@ -77,6 +79,91 @@ class ApiServerTest {
     assertThat(pool.getSpec().endpointPickerRef().kind()).isEqualTo("Service");
     assertThat(pool.getSpec().endpointPickerRef().failureMode()).hasToString("FailClose");
     assertThat(pool.getSpec().appProtocol()).hasToString("HTTP");
+  }
+
+  @Test
+  void aPoolWithoutAnEndpointPickerIsAcceptedButNotOneWithoutASpec(KubernetesClient client) {
+    client.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+        apiVersion: inference.networking.k8s.io/v1
+        kind: InferencePool
+        metadata:
+          name: self-picked
+        spec:
+          selector: {matchLabels: {app: vllm}}
+          targetPorts: [{number: 8000}]
+        """, GenericKubernetesResource.class)).create();
+    InferencePool pool = client.resources(InferencePool.class).withName("self-picked").get();
+    assertThat(pool.getSpec().endpointPickerRef()).isNull();
+    assertThat(pool.getSpec().appProtocol()).hasToString("HTTP");
+    GenericKubernetesResource noSpec = io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+        apiVersion: inference.networking.k8s.io/v1
+        kind: InferencePool
+        metadata:
+          name: no-spec
+        """, GenericKubernetesResource.class);
+    assertThatThrownBy(() -> client.resource(noSpec).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("spec: Required value");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"inference.networking.x-k8s.io/v1alpha2", "llm-d.ai/v1alpha2"})
+  void rewritesAndObjectivesGetTheirDefaults(String apiVersion, KubernetesClient client) {
+    GenericKubernetesResource rewrite = client.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+        apiVersion: %s
+        kind: InferenceModelRewrite
+        metadata:
+          name: names
+        spec:
+          poolRef: {name: pool}
+          rules:
+          - matches: [{model: {value: llama-3}}]
+            targets: [{modelRewrite: llama-3-8b, weight: 3}, {modelRewrite: llama-3-8b-canary, weight: 1}]
+        """.formatted(apiVersion), GenericKubernetesResource.class)).create();
+    assertThat(text(rewrite, "spec", "rules", 0, "matches", 0, "model", "type")).isEqualTo("Exact");
+    assertThat(text(rewrite, "spec", "poolRef", "group")).isEqualTo("inference.networking.k8s.io");
+    assertThat(text(rewrite, "spec", "poolRef", "kind")).isEqualTo("InferencePool");
+    rewrite.setAdditionalProperty("status", java.util.Map.of());
+    GenericKubernetesResource written = client.resource(rewrite).updateStatus();
+    assertThat(text(written, "status", "conditions", 0, "type")).isEqualTo("Accepted");
+    assertThat(text(written, "status", "conditions", 0, "status")).isEqualTo("Unknown");
+    assertThat(text(written, "status", "conditions", 0, "reason")).isEqualTo("Pending");
+
+    GenericKubernetesResource objective = client.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+        """
+        apiVersion: %s
+        kind: InferenceObjective
+        metadata:
+          name: chat
+        spec:
+          priority: 10
+          poolRef: {name: pool}
+        """.formatted(apiVersion), GenericKubernetesResource.class)).create();
+    assertThat(text(objective, "spec", "poolRef", "group")).isEqualTo("inference.networking.k8s.io");
+    objective.setAdditionalProperty("status", java.util.Map.of());
+    assertThat(text(client.resource(objective).updateStatus(), "status", "conditions", 0, "type")).isEqualTo("Ready");
+
+    GenericKubernetesResource badWeight = io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+        apiVersion: %s
+        kind: InferenceModelRewrite
+        metadata:
+          name: bad-weight
+        spec:
+          poolRef: {name: pool}
+          rules: [{targets: [{modelRewrite: m, weight: 0}]}]
+        """.formatted(apiVersion), GenericKubernetesResource.class);
+    assertThatThrownBy(() -> client.resource(badWeight).create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("spec.rules[0].targets[0].weight in body should be greater than or equal to 1");
+  }
+
+  /** The text at a path of map keys and list indexes in a generic object's fields. */
+  private static String text(GenericKubernetesResource resource, Object... path) {
+    Object node = resource.getAdditionalProperties();
+    for (Object step : path) {
+      node = step instanceof Integer i ? ((java.util.List<?>) node).get(i) : ((java.util.Map<?, ?>) node).get(step);
+    }
+    return String.valueOf(node);
   }
 
   @Test
