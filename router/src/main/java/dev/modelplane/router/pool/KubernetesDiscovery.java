@@ -1,5 +1,6 @@
 package dev.modelplane.router.pool;
 
+import dev.modelplane.api.gie.v1.EndpointPickerRef;
 import dev.modelplane.api.gie.v1.InferencePool;
 import dev.modelplane.api.gie.v1.InferencePoolSpec;
 import dev.modelplane.api.gie.v1.Port;
@@ -219,9 +220,9 @@ public final class KubernetesDiscovery implements AutoCloseable {
     }
     specs.put(key, current.getSpec());
     EndpointPool pool = registry.getOrCreate(key);
-    if (current.getSpec().endpointPickerRef() != null) {
-      pool.failureMode(current.getSpec().endpointPickerRef().failureMode());
-    }
+    // Without a picker reference the router is the picker; a reference taken away takes its failure mode with it.
+    EndpointPickerRef picker = current.getSpec().endpointPickerRef();
+    pool.failureMode(picker == null ? null : picker.failureMode());
     resync(key);
     resyncObjectives(key);
   }

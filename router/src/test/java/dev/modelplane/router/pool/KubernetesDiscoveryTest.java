@@ -3,7 +3,11 @@ package dev.modelplane.router.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.modelplane.api.gie.v1.EndpointPickerRef;
 import dev.modelplane.api.gie.v1.FailureMode;
+import dev.modelplane.api.gie.v1.InferencePool;
+import dev.modelplane.api.gie.v1.InferencePoolSpec;
+import dev.modelplane.api.gie.v1.Port;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -114,5 +118,49 @@ class KubernetesDiscoveryTest {
       client.resources(dev.modelplane.api.gie.v1alpha2.InferenceObjective.class).withName("batch").delete();
       await().atMost(WAIT).untilAsserted(() -> assertThat(pool.priorityOf("batch")).isZero());
     }
+  }
+
+  @Test
+  void aPoolWithoutAnEndpointPickerIsServedInProcessAndARemovedPickerTakesItsFailureModeAlong(KubeTest kube) {
+    KubernetesClient client = kube.client();
+    client.serviceAccounts().resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder().withNewMetadata()
+        .withName("default").endMetadata().build()).create();
+    client.resource(Serialization.unmarshal("""
+        apiVersion: inference.networking.k8s.io/v1
+        kind: InferencePool
+        metadata:
+          name: self-picked
+        spec:
+          selector:
+            matchLabels:
+              app: llama
+          targetPorts: [{number: 8080}]
+        """, GenericKubernetesResource.class)).create();
+    pod(client, "llama-a", Map.of("app", "llama"), "127.0.3.1", true, Map.of());
+
+    PoolRegistry registry = new PoolRegistry();
+    PoolKey key = new PoolKey(kube.namespace(), "self-picked");
+    try (KubernetesDiscovery discovery = new KubernetesDiscovery(client, registry,
+        new KubernetesDiscovery.Selection(List.of(key), null)).start()) {
+      await().atMost(WAIT).until(discovery::hasSynced);
+      EndpointPool pool = registry.get(key);
+      await().atMost(WAIT).untilAsserted(() -> assertThat(names(pool))
+          .containsExactly("llama-a-rank-0@127.0.3.1:8080"));
+      assertThat(pool.failureMode()).isEqualTo(FailureMode.FailClose);
+
+      var pools = client.resources(InferencePool.class);
+      pools.withName("self-picked").edit(p -> withPicker(p,
+          new EndpointPickerRef(null, null, "epp", new Port(9002), FailureMode.FailOpen)));
+      await().atMost(WAIT).untilAsserted(() -> assertThat(pool.failureMode()).isEqualTo(FailureMode.FailOpen));
+      pools.withName("self-picked").edit(p -> withPicker(p, null));
+      await().atMost(WAIT).untilAsserted(() -> assertThat(pool.failureMode()).isEqualTo(FailureMode.FailClose));
+      assertThat(names(pool)).containsExactly("llama-a-rank-0@127.0.3.1:8080");
+    }
+  }
+
+  private static InferencePool withPicker(InferencePool pool, EndpointPickerRef picker) {
+    InferencePoolSpec spec = pool.getSpec();
+    pool.setSpec(new InferencePoolSpec(spec.selector(), spec.targetPorts(), spec.appProtocol(), picker));
+    return pool;
   }
 }
