@@ -131,7 +131,7 @@ public final class ConfigLoader {
     }
     SaturationDetector detector = saturationDetector(raw, inst);
     CoreMetricsExtractor extractor = inst.first(CoreMetricsExtractor.class);
-    FlowControlConfig flowControl = raw.featureGates().contains(ConfigValidator.FLOW_CONTROL_GATE)
+    FlowControlConfig flowControl = FeatureGates.parse(raw.featureGates()).enabled(FeatureGates.FLOW_CONTROL)
         ? FlowControlSection.read(raw.flowControl()) : null;
     EndpointPickerConfig effective = new EndpointPickerConfig(raw.apiVersion(), raw.kind(), raw.featureGates(),
         inst.effectiveSpecs(), resolvedSpecs,

@@ -9,10 +9,6 @@ import java.util.Set;
 /** Checks an EndpointPickerConfig's header and references before any plugin is built, with GIE's messages. */
 final class ConfigValidator {
   static final Set<String> API_VERSIONS = Set.of("inference.networking.x-k8s.io/v1alpha1", "llm-d.ai/v1alpha1");
-  static final String FLOW_CONTROL_GATE = "flowControl";
-  /** {@code prepareDataPlugins} (llm-d) is accepted and changes nothing: PrepareData plugins always run here. */
-  static final Set<String> FEATURE_GATES = Set.of("dataLayer", "enableLegacyMetrics", FLOW_CONTROL_GATE,
-      "prepareDataPlugins");
 
   private ConfigValidator() {
   }
@@ -26,12 +22,7 @@ final class ConfigValidator {
     if (raw.kind() != null && !"EndpointPickerConfig".equals(raw.kind())) {
       throw new IllegalArgumentException("unsupported kind '" + raw.kind() + "', expected EndpointPickerConfig");
     }
-    for (String gate : raw.featureGates()) {
-      if (!FEATURE_GATES.contains(gate)) {
-        throw new IllegalArgumentException(
-            "feature gate validation failed: feature gate '" + gate + "' is unknown or unregistered");
-      }
-    }
+    FeatureGates.parse(raw.featureGates());
   }
 
   /** Unique plugin and profile names; every reference names a declared plugin. */

@@ -11,7 +11,8 @@ import java.util.List;
  *
  * @param apiVersion API version
  * @param kind must be {@code EndpointPickerConfig}
- * @param featureGates enabled gates ({@code flowControl}, {@code dataLayer}, {@code enableLegacyMetrics})
+ * @param featureGates gates turned on ({@code name}) or set ({@code name=true|false}): {@code flowControl} (on by
+ *     default), {@code dataLayer}, {@code enableLegacyMetrics}, {@code prepareDataPlugins}
  * @param plugins plugin instances
  * @param schedulingProfiles profiles referencing plugins by name
  * @param saturationDetector the detector plugin reference

@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  * the band's usage limit (its ceiling from the {@link UsageLimitPolicy}; 1.0 for every band by default) the whole cycle
  * stops, so lower bands cannot overtake higher ones. The bands are the configured ones and every priority seen since.
  * Within a band ({@link PriorityBand}) the fairness policy picks a flow and the flow's oldest request is released
- * (FCFS). Each cycle releases one request; cycles run on enqueue, on {@link #signal()} (metrics update, request
+ * (FCFS). Each cycle releases one request; cycles run on enqueue (on the caller's thread when nothing was queued, so
+ * a request to a pool that is not saturated passes straight through), on {@link #signal()} (metrics update, request
  * finished) and on a periodic tick while anything is queued.
  */
 public final class FlowController implements AutoCloseable {
@@ -102,8 +103,10 @@ public final class FlowController implements AutoCloseable {
     long ttl = ttlNanos > 0 ? ttlNanos : config.defaultRequestTtl().toNanos();
     Ticket ticket = new Ticket(fairnessId, priority, bytes, now, ttl > 0 ? now + ttl : Long.MAX_VALUE);
     FlowOutcome rejected = null;
+    boolean first;
     lock.lock();
     try {
+      first = totalRequests == 0;
       if (closed) {
         rejected = FlowOutcome.REJECTED_OTHER;
       } else {
@@ -114,7 +117,9 @@ public final class FlowController implements AutoCloseable {
           band.add(ticket);
           totalBytes += bytes;
           totalRequests++;
-          ensureTicker();
+          if (!first) {
+            ensureTicker();
+          }
         }
       }
     } finally {
@@ -122,10 +127,31 @@ public final class FlowController implements AutoCloseable {
     }
     if (rejected != null) {
       complete(ticket, rejected, now);
+    } else if (first) {
+      drainFirst();
     } else {
       signal();
     }
     return ticket;
+  }
+
+  /**
+   * The queue was empty: nothing waits ahead of this request, so it is decided on the caller's thread without a
+   * hand-off to the executor, and the periodic tick starts only if it has to wait. Without an executor (cycles driven
+   * by hand) it only starts the tick.
+   */
+  private void drainFirst() {
+    if (executor != null) {
+      drain();
+    }
+    lock.lock();
+    try {
+      if (totalRequests > 0) {
+        ensureTicker();
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   private boolean exceeds(PriorityBand band, long bytes) {

@@ -17,7 +17,9 @@ import java.util.function.LongSupplier;
 /**
  * GIE's {@code utilization-detector}. Per endpoint, {@code max(q/queueDepthThreshold, kv/kvCacheUtilThreshold)}, or
  * 1.0 when its metrics are older than {@code metricsStalenessThreshold}; the pool's saturation is the mean (1.0 with no
- * candidates). Requests this router sent or chose an endpoint for since its last scrape count as queued there (the
+ * candidates). An endpoint that has never answered a scrape (a server without metrics) counts as 0 rather than GIE's
+ * 1.0: nothing is known about its load, and with flow control on by default a pool of such servers would otherwise
+ * hold every request in the router for ever. Requests this router sent or chose an endpoint for since its last scrape count as queued there (the
  * scrape cannot show them yet; {@link dev.modelplane.router.pool.EndpointState#unscrapedRequests()}). As a filter it
  * keeps fresh endpoints below the thresholds raised by {@code headroom}, or every endpoint when none qualifies.
  */
@@ -90,6 +92,9 @@ public final class UtilizationDetector extends NamedPlugin implements Saturation
   }
 
   double endpointSaturation(MetricsSnapshot m, int unscraped, long now) {
+    if (!m.updated()) {
+      return 0.0;
+    }
     if (m.isStale(now, stalenessNanos)) {
       return 1.0;
     }

@@ -42,7 +42,8 @@ class ConfigLoaderTest {
     assertThat(setup.prefixProducer()).isNotNull();
     assertThat(setup.lifecycle().prepareData()).contains(setup.prefixProducer());
     assertThat(setup.saturationDetector().type()).isEqualTo("utilization-detector");
-    assertThat(setup.flowControl()).isNull();
+    // Unlike GIE's, flow control is on unless a config turns its gate off.
+    assertThat(setup.flowControl()).isEqualTo(FlowControlConfig.DEFAULT);
   }
 
   /** An endpoint of the given KV usage reporting the adapters running there, one adapter slot each. */
@@ -145,6 +146,21 @@ class ConfigLoaderTest {
     assertThat(detector.config().queueDepthThreshold()).isEqualTo(8);
     assertThat(detector.config().metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(500));
     assertThat(setup.usageLimits()).isSameAs(UsageLimitPolicy.NONE);
+  }
+
+  @Test
+  void flowControlIsOnByDefaultAndTheGateTakesLlmdsValueForm() {
+    assertThat(loader.load("plugins: [{type: queue-scorer}]").flowControl()).isEqualTo(FlowControlConfig.DEFAULT);
+    assertThat(loader.load("featureGates: [flowControl]\nplugins: []").flowControl()).isNotNull();
+    assertThat(loader.load("featureGates: [flowControl=true]\nplugins: []").flowControl()).isNotNull();
+    assertThat(loader.load("featureGates: [flowControl=false]\nplugins: []").flowControl()).isNull();
+    assertThat(loader.load("featureGates: [' flowControl = FALSE ', dataLayer=true]\nplugins: []").flowControl())
+        .isNull();
+    assertThatThrownBy(() -> loader.load("featureGates: [flowControl=maybe]\nplugins: []"))
+        .hasMessage("feature gate validation failed: feature gate 'flowControl' has value 'maybe', expected true or"
+            + " false");
+    assertThatThrownBy(() -> loader.load("featureGates: [warpDrive=false]\nplugins: []"))
+        .hasMessageContaining("feature gate 'warpDrive' is unknown");
   }
 
   @Test

@@ -35,8 +35,9 @@ class ExtProcDeadEndpointTest {
   void aKilledServerIsSkippedAfterItsScrapeIsRefusedAndThePickerKeepsAnswering() throws Exception {
     Vertx upstreams = Vertx.vertx();
     FakeModelServer victim = new FakeModelServer(upstreams, "victim").start();
-    // The survivor looks busy, so the victim is the pick while it lives.
-    FakeModelServer survivor = new FakeModelServer(upstreams, "survivor").metrics(8, 0.9).start();
+    // The survivor looks busy (short of saturation, which would hold requests in flow control), so the victim is the
+    // pick while it lives.
+    FakeModelServer survivor = new FakeModelServer(upstreams, "survivor").metrics(4, 0.7).start();
     try (Router router = new Router(new RouterOptions("127.0.0.1", null, 0, -1, -1,
         victim.hostPort() + "," + survivor.hostPort(), List.of(), null, null, MetricsScraper.Settings.DEFAULT,
         Duration.ofSeconds(2), null, false, false)).start()) {

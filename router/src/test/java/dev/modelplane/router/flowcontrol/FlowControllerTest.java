@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,34 @@ class FlowControllerTest {
       }
     }
     return out;
+  }
+
+  @Test
+  void withAnEmptyQueueARequestIsDecidedOnTheCallersThreadAndBehindOthersItWaitsForTheExecutor() {
+    List<Runnable> handedOff = new ArrayList<>();
+    ScheduledExecutorService executor = new ScheduledThreadPoolExecutor(1) {
+      @Override
+      public void execute(Runnable command) {
+        handedOff.add(command);
+      }
+    };
+    try (FlowController fc = new FlowController(FlowControlConfig.DEFAULT, () -> saturation, UsageLimitPolicy.NONE,
+        now::get, executor, null, 0)) {
+      saturation = 0.2;
+      assertThat(fc.enqueue("f", 0, 1, 0).outcome().getNow(null)).isEqualTo(FlowOutcome.DISPATCHED);
+      assertThat(handedOff).isEmpty();
+      saturation = 2.0;
+      FlowController.Ticket held = fc.enqueue("f", 0, 1, 0);
+      assertThat(held.outcome()).isNotDone();
+      FlowController.Ticket behind = fc.enqueue("f", 0, 1, 0);
+      assertThat(handedOff).hasSize(1); // the queue was not empty: a cycle is asked of the executor
+      saturation = 0.2;
+      handedOff.get(0).run();
+      assertThat(held.outcome().getNow(null)).isEqualTo(FlowOutcome.DISPATCHED);
+      assertThat(behind.outcome().getNow(null)).isEqualTo(FlowOutcome.DISPATCHED);
+    } finally {
+      executor.shutdownNow();
+    }
   }
 
   @Test

@@ -50,11 +50,15 @@ class UtilizationDetectorTest {
   }
 
   @Test
-  void staleOrMissingMetricsCountAsSaturated() {
+  void staleMetricsCountAsSaturatedAndAServerThatNeverReportedAsIdle() {
     EndpointState a = fresh("a", 0, 0);
     now.addAndGet(Duration.ofMillis(201).toNanos());
     assertThat(detector.saturation(List.of(a))).isEqualTo(1.0);
-    assertThat(detector.saturation(List.of(state("never", MetricsSnapshot.NONE)))).isEqualTo(1.0);
+    // Nothing is known of a server without metrics: it must not hold a pool's requests in flow control for ever.
+    EndpointState never = state("never", MetricsSnapshot.NONE);
+    never.picked();
+    assertThat(detector.saturation(List.of(never))).isZero();
+    assertThat(detector.saturation(List.of(a, never))).isEqualTo(0.5);
   }
 
   @Test

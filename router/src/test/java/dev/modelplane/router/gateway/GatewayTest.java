@@ -1,5 +1,6 @@
 package dev.modelplane.router.gateway;
 
+import dev.modelplane.common.picker.PickerConfigs;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.testing.FakeModelServer;
@@ -16,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -199,9 +201,27 @@ class GatewayTest extends GatewayHarness {
   }
 
   @Test
-  void sheddableRequestsGet429WhenSaturated() throws Exception {
+  void byDefaultASheddableRequestWaitsWhileThePoolIsSaturatedInsteadOfBeingShed() throws Exception {
     FakeModelServer a = server("a").metrics(50, 0.1);
     router(a.hostPort(), null, 1 << 20);
+    EndpointPool pool = router.pools().get(PoolKey.STATIC);
+    pool.putObjective("batch", -1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
+    CompletableFuture<HttpResponse<String>> queued = http.sendAsync(HttpRequest.newBuilder(uri("/v1/completions"))
+        .header("content-type", "application/json").header("x-gateway-inference-objective", "batch")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"prompt\":\"x\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    // Held in the router's queue while the server reports 50 waiting requests.
+    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> !queued.isDone());
+    a.metrics(0, 0.1);
+    HttpResponse<String> released = queued.get(10, TimeUnit.SECONDS);
+    assertThat(released.statusCode()).as(released.body()).isEqualTo(200);
+  }
+
+  @Test
+  void withoutFlowControlSheddableRequestsGet429WhenSaturated() throws Exception {
+    FakeModelServer a = server("a").metrics(50, 0.1);
+    router(a.hostPort(), "featureGates: [flowControl=false]\n" + PickerConfigs.ROUTER_DEFAULT.yaml(), 1 << 20);
     EndpointPool pool = router.pools().get(PoolKey.STATIC);
     pool.putObjective("batch", -1);
     await().atMost(Duration.ofSeconds(10)).until(() -> pool.endpoints().get(0).metrics().waitingQueueSize() == 50);
