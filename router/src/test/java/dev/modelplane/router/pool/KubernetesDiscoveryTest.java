@@ -158,6 +158,73 @@ class KubernetesDiscoveryTest {
     }
   }
 
+  @Test
+  void llmdPoliciesWinOverTheLegacyGroupsPerPoolAndRewritesReachThePool(KubeTest kube) {
+    KubernetesClient client = kube.client();
+    String ns = kube.namespace();
+    pool(client, "both", "both", "[{number: 8000}]");
+    pool(client, "legacy", "legacy", "[{number: 8000}]");
+    objective(client, "batch", "both", -1);
+    objective(client, "chat", "legacy", 5);
+    apply(client, """
+        apiVersion: llm-d.ai/v1alpha2
+        kind: InferenceObjective
+        metadata:
+          name: interactive
+        spec:
+          priority: 50
+          poolRef: {name: both}
+        """);
+    apply(client, """
+        apiVersion: llm-d.ai/v1alpha2
+        kind: InferenceModelRewrite
+        metadata:
+          name: canary
+        spec:
+          poolRef: {name: both}
+          rules:
+          - matches: [{model: {value: chat}}]
+            targets: [{modelRewrite: chat-v2, weight: 1}]
+        """);
+    apply(client, """
+        apiVersion: inference.networking.x-k8s.io/v1alpha2
+        kind: InferenceModelRewrite
+        metadata:
+          name: legacy-rename
+        spec:
+          poolRef: {name: legacy}
+          rules:
+          - targets: [{modelRewrite: everything-to-one}]
+        """);
+
+    PoolRegistry registry = new PoolRegistry();
+    PoolKey both = new PoolKey(ns, "both");
+    PoolKey legacy = new PoolKey(ns, "legacy");
+    try (KubernetesDiscovery discovery = new KubernetesDiscovery(client, registry,
+        new KubernetesDiscovery.Selection(List.of(both, legacy), null)).start()) {
+      await().atMost(WAIT).until(discovery::hasSynced);
+      EndpointPool bothPool = registry.get(both);
+      EndpointPool legacyPool = registry.get(legacy);
+      var random = new java.util.SplittableRandom(1);
+      await().atMost(WAIT).untilAsserted(() -> {
+        // The llm-d.ai objective names the pool, so its legacy objective is ignored; the other pool keeps its own.
+        assertThat(bothPool.objectives()).containsExactly(Map.entry("interactive", 50));
+        assertThat(legacyPool.objectives()).containsExactly(Map.entry("chat", 5));
+        assertThat(bothPool.rewrites().rewrite("chat", random)).isEqualTo("chat-v2");
+        assertThat(legacyPool.rewrites().rewrite("anything", random)).isEqualTo("everything-to-one");
+      });
+      client.resources(dev.modelplane.api.llmd.v1alpha2.InferenceObjective.class).withName("interactive").delete();
+      await().atMost(WAIT).untilAsserted(() -> assertThat(bothPool.objectives())
+          .containsExactly(Map.entry("batch", -1)));
+      client.resources(dev.modelplane.api.llmd.v1alpha2.InferenceModelRewrite.class).withName("canary").delete();
+      await().atMost(WAIT).untilAsserted(() -> assertThat(bothPool.rewrites().isEmpty()).isTrue());
+    }
+  }
+
+  private static void apply(KubernetesClient client, String yaml) {
+    client.resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
+  }
+
   private static InferencePool withPicker(InferencePool pool, EndpointPickerRef picker) {
     InferencePoolSpec spec = pool.getSpec();
     pool.setSpec(new InferencePoolSpec(spec.selector(), spec.targetPorts(), spec.appProtocol(), picker));
