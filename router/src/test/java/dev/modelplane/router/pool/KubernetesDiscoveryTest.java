@@ -13,7 +13,9 @@ import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.List;
@@ -218,6 +220,59 @@ class KubernetesDiscoveryTest {
           .containsExactly(Map.entry("batch", -1)));
       client.resources(dev.modelplane.api.llmd.v1alpha2.InferenceModelRewrite.class).withName("canary").delete();
       await().atMost(WAIT).untilAsserted(() -> assertThat(bothPool.rewrites().isEmpty()).isTrue());
+    }
+  }
+
+  @Test
+  void aPolicyKindTheRouterMayNotReadIsIgnoredRatherThanKeepingDiscoveryFromSyncing(KubeTest kube) {
+    KubernetesClient admin = kube.client();
+    String ns = kube.namespace();
+    pool(admin, "restricted", "restricted", "[{number: 8000}]");
+    objective(admin, "batch", "restricted", -3);
+    apply(admin, """
+        apiVersion: llm-d.ai/v1alpha2
+        kind: InferenceObjective
+        metadata:
+          name: unreadable
+        spec:
+          priority: 9
+          poolRef: {name: restricted}
+        """);
+    // Pods, pools and the legacy objectives only: an identity granted before the other kinds existed.
+    apply(admin, """
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: Role
+        metadata:
+          name: old-router
+        rules:
+        - apiGroups: [""]
+          resources: [pods]
+          verbs: [list, watch]
+        - apiGroups: [inference.networking.k8s.io]
+          resources: [inferencepools]
+          verbs: [list, watch]
+        - apiGroups: [inference.networking.x-k8s.io]
+          resources: [inferenceobjectives]
+          verbs: [list, watch]
+        """);
+    apply(admin, """
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: RoleBinding
+        metadata:
+          name: old-router
+        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: old-router}
+        subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: old-router}]
+        """);
+    PoolRegistry registry = new PoolRegistry();
+    PoolKey key = new PoolKey(ns, "restricted");
+    try (KubernetesClient restricted = new KubernetesClientBuilder().withConfig(
+        new ConfigBuilder(admin.getConfiguration()).withImpersonateUsername("old-router")
+            .build()).build();
+        KubernetesDiscovery discovery = new KubernetesDiscovery(restricted, registry,
+            new KubernetesDiscovery.Selection(List.of(key), null)).start()) {
+      await().atMost(WAIT).until(discovery::hasSynced);
+      await().atMost(WAIT).untilAsserted(() -> assertThat(registry.get(key).objectives())
+          .containsExactly(Map.entry("batch", -3)));
     }
   }
 
