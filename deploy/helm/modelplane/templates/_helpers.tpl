@@ -123,8 +123,8 @@ rule. No Secrets, no ClusterRoles, no ClusterRoleBinding writes here (see operat
 - apiGroups: [inference.networking.k8s.io]
   resources: [inferencepools]
   verbs: [get, list, watch, create, patch, delete]
-- apiGroups: [inference.networking.x-k8s.io]
-  resources: [inferenceobjectives]
+- apiGroups: [inference.networking.x-k8s.io, llm-d.ai]
+  resources: [inferenceobjectives, inferencemodelrewrites]
   verbs: [get, list, watch]
 # Model prefetch and benchmark Jobs.
 - apiGroups: [batch]

@@ -72,7 +72,7 @@ class ChartRbacRouterIT {
           .getAdditionalProperties().get("rules");
       assertThat(rules).allSatisfy(r -> assertThat(r.get("verbs")).isEqualTo(List.of("list", "watch")));
       assertThat(rules.stream().flatMap(r -> ((List<?>) r.get("resources")).stream()).map(String::valueOf).toList())
-          .containsExactlyInAnyOrder("pods", "inferencepools", "inferenceobjectives");
+          .containsExactlyInAnyOrder("pods", "inferencepools", "inferenceobjectives", "inferencemodelrewrites");
 
       int simPort = FreePorts.pick();
       String ip = "127.0.33.1";

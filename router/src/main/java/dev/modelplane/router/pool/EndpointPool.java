@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The endpoints of one InferencePool and the priorities of its InferenceObjectives. The endpoint list is an immutable
+ * The endpoints of one InferencePool, the priorities of its InferenceObjectives and its InferenceModelRewrites. The endpoint list is an immutable
  * snapshot replaced on change, so the request path iterates it without locking.
  */
 public final class EndpointPool {
@@ -20,6 +20,7 @@ public final class EndpointPool {
   private final Map<String, Integer> objectivePriorities = new ConcurrentHashMap<>();
   private final List<EndpointListener> listeners = new CopyOnWriteArrayList<>();
   private volatile FailureMode failureMode = FailureMode.FailClose;
+  private volatile ModelRewrites rewrites = ModelRewrites.NONE;
 
   public EndpointPool(PoolKey key) {
     this.key = key;
@@ -104,12 +105,24 @@ public final class EndpointPool {
     objectivePriorities.put(name, priority == null ? 0 : priority);
   }
 
-  public void removeObjective(String name) {
-    objectivePriorities.remove(name);
-  }
-
   public Map<String, Integer> objectives() {
     return Map.copyOf(objectivePriorities);
+  }
+
+  /** The pool's model rewrites, compiled; {@link ModelRewrites#NONE} without any. */
+  public ModelRewrites rewrites() {
+    return rewrites;
+  }
+
+  /** Replaces the pool's InferenceModelRewrites. */
+  public void setRewrites(List<ModelRewrites.Source> sources) {
+    rewrites = ModelRewrites.of(sources);
+  }
+
+  /** Replaces the pool's InferenceObjectives: priority by objective name. */
+  public void setObjectives(Map<String, Integer> priorities) {
+    objectivePriorities.putAll(priorities);
+    objectivePriorities.keySet().retainAll(priorities.keySet());
   }
 
   /** The endpoint with this {@code host:port}, if any. */

@@ -4,11 +4,12 @@ import dev.modelplane.api.gie.v1.EndpointPickerRef;
 import dev.modelplane.api.gie.v1.InferencePool;
 import dev.modelplane.api.gie.v1.InferencePoolSpec;
 import dev.modelplane.api.gie.v1.Port;
-import dev.modelplane.api.gie.v1alpha2.InferenceObjective;
-import dev.modelplane.api.gie.v1alpha2.PoolObjectReference;
+import dev.modelplane.api.gie.v1alpha2.InferenceModelRewriteSpec;
+import dev.modelplane.api.gie.v1alpha2.InferenceObjectiveSpec;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -26,14 +27,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches InferencePools ({@code inference.networking.k8s.io/v1}), InferenceObjectives
- * ({@code inference.networking.x-k8s.io/v1alpha2}) and Pods, and keeps the {@link PoolRegistry} current: a pool's
+ * Watches InferencePools ({@code inference.networking.k8s.io/v1}), their InferenceObjectives and
+ * InferenceModelRewrites ({@link PolicyGroups}: {@code llm-d.ai/v1alpha2} or
+ * {@code inference.networking.x-k8s.io/v1alpha2}) and Pods, and keeps the {@link PoolRegistry} current: a pool's
  * endpoints are its Ready, not-terminating pods matching {@code selector.matchLabels} in its namespace, times every
  * target port (limited by the pod annotation {@code inference.networking.k8s.io/active-ports}), named
  * {@code <pod>-rank-<i>}. One process can serve many pools.
  *
  * <p>Starting does not need the Kubernetes API: the informers keep retrying their first list until it answers, and
- * {@link #unavailableReason()} says why nothing can be routed meanwhile. Once synced, a lost watch keeps the last
+ * {@link #unavailableReason()} says why nothing can be routed meanwhile; the objective and rewrite groups are chosen
+ * once the API first answers discovery. Once synced, a lost watch keeps the last
  * known endpoints (routing goes on) while the informers reconnect and relist.
  */
 public final class KubernetesDiscovery implements AutoCloseable {
@@ -58,10 +61,11 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private final PoolRegistry registry;
   private final Selection selection;
   private final Map<PoolKey, InferencePoolSpec> specs = new HashMap<>();
-  private final Map<PoolKey, String> objectivePool = new HashMap<>();
+  private final PoolPolicies policies;
   private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
   private SharedIndexInformer<Pod> pods;
-  private SharedIndexInformer<InferenceObjective> objectives;
+  private volatile PolicyGroups policyGroups;
+  private volatile boolean closed;
   private volatile String lastError;
   private final Map<String, String> lastErrorByResource = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile long notWatchingSince = -1;
@@ -72,6 +76,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
     this.client = client;
     this.registry = registry;
     this.selection = selection;
+    this.policies = new PoolPolicies(registry);
     selection.pools().forEach(registry::getOrCreate); // the default pool is the first one named
   }
 
@@ -82,13 +87,67 @@ public final class KubernetesDiscovery implements AutoCloseable {
         handler(this::podChanged));
     informer("inferencepools", ns == null ? client.resources(InferencePool.class).inAnyNamespace()
         : client.resources(InferencePool.class).inNamespace(ns), handler(this::poolChanged));
-    objectives = informer("inferenceobjectives", ns == null
-        ? client.resources(InferenceObjective.class).inAnyNamespace()
-        : client.resources(InferenceObjective.class).inNamespace(ns), handler(this::objectiveChanged));
     informers.forEach(SharedIndexInformer::start);
+    Thread.ofVirtual().name("policy-groups").start(this::watchPolicies);
     LOG.atInfo().addKeyValue("namespace", ns == null ? "*" : ns)
         .addKeyValue("pools", selection.pools().isEmpty() ? "all" : selection.pools()).log("discovery started");
     return this;
+  }
+
+  /**
+   * Chooses the objective and rewrite groups once the API answers discovery (retrying until it does, or until
+   * closed), then watches the chosen kinds.
+   */
+  private void watchPolicies() {
+    long backoffMillis = 100;
+    while (!closed && policyGroups == null) {
+      try {
+        PolicyGroups groups = PolicyGroups.discover(client, watchNamespace());
+        startPolicyInformers(groups);
+        return;
+      } catch (RuntimeException e) {
+        lastError = "API discovery: " + rootMessage(e);
+        try {
+          Thread.sleep(backoffMillis);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        backoffMillis = Math.min(backoffMillis * 2, 5_000);
+      }
+    }
+  }
+
+  private synchronized void startPolicyInformers(PolicyGroups groups) {
+    if (closed) {
+      return;
+    }
+    String ns = watchNamespace();
+    List<SharedIndexInformer<?>> started = new ArrayList<>();
+    for (Class<? extends CustomResource<?, ?>> kind : groups.served()) {
+      boolean preferred = PolicyGroups.preferred(kind);
+      String what = HasMetadata.getPlural(kind) + "." + HasMetadata.getGroup(kind);
+      started.add(policyInformer(what, kind, ns, (o, deleted) -> {
+        if (o.getSpec() instanceof InferenceObjectiveSpec spec) {
+          policies.objectiveChanged(preferred, o, spec, deleted);
+        } else if (o.getSpec() instanceof InferenceModelRewriteSpec spec) {
+          policies.rewriteChanged(preferred, o, spec, deleted);
+        }
+      }));
+    }
+    started.forEach(SharedIndexInformer::start);
+    policyGroups = groups;
+  }
+
+  private <T extends CustomResource<?, ?>> SharedIndexInformer<T> policyInformer(String what, Class<T> type,
+      String ns, Change<T> change) {
+    Change<T> locked = (o, deleted) -> {
+      synchronized (this) {
+        change.apply(o, deleted);
+      }
+    };
+    return informer(what, ns == null ? client.resources(type).inAnyNamespace()
+        : client.resources(type).inNamespace(ns), handler(locked));
   }
 
   /** An informer that retries whatever fails, before its first sync too, and says why it waits. */
@@ -130,6 +189,10 @@ public final class KubernetesDiscovery implements AutoCloseable {
       return null;
     }
     String error = lastError;
+    if (error == null && policyGroups == null) {
+      return "endpoint discovery has not synced yet (waiting for the Kubernetes API's discovery at "
+          + client.getMasterUrl() + ")";
+    }
     return error == null ? "endpoint discovery has not synced yet (waiting for the Kubernetes API at "
         + client.getMasterUrl() + ")"
         : "endpoint discovery has not synced: the Kubernetes API is unreachable (" + error + ")";
@@ -172,7 +235,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
   }
 
   public boolean hasSynced() {
-    boolean synced = !informers.isEmpty() && informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    boolean synced = policyGroups != null && informers.stream().allMatch(SharedIndexInformer::hasSynced);
     if (synced && watching()) {
       lastError = null;
       lastErrorByResource.clear();
@@ -224,7 +287,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
     EndpointPickerRef picker = current.getSpec().endpointPickerRef();
     pool.failureMode(picker == null ? null : picker.failureMode());
     resync(key);
-    resyncObjectives(key);
+    policies.poolAdded(key);
   }
 
   private synchronized void podChanged(Pod pod, boolean deleted) {
@@ -324,58 +387,12 @@ public final class KubernetesDiscovery implements AutoCloseable {
     return out;
   }
 
-  private synchronized void objectiveChanged(InferenceObjective changed, boolean deleted) {
-    String ns = changed.getMetadata().getNamespace();
-    String name = changed.getMetadata().getName();
-    PoolKey objectiveKey = new PoolKey(ns, name);
-    InferenceObjective current = deleted ? null : changed;
-    String previousPool = objectivePool.remove(objectiveKey);
-    if (previousPool != null) {
-      EndpointPool old = registry.get(new PoolKey(ns, previousPool));
-      if (old != null) {
-        old.removeObjective(name);
-      }
-    }
-    if (current == null || current.getSpec() == null || !refersToPool(current.getSpec().poolRef())) {
-      return;
-    }
-    PoolKey poolKey = new PoolKey(ns, current.getSpec().poolRef().name());
-    objectivePool.put(objectiveKey, poolKey.name());
-    EndpointPool pool = registry.get(poolKey);
-    if (pool != null) {
-      pool.putObjective(name, current.getSpec().priority());
-    }
-  }
-
-  private void resyncObjectives(PoolKey poolKey) {
-    EndpointPool pool = registry.get(poolKey);
-    if (pool == null) {
-      return;
-    }
-    if (objectives == null) {
-      return;
-    }
-    for (InferenceObjective o : objectives.getStore().list()) {
-      if (poolKey.namespace().equals(o.getMetadata().getNamespace()) && o.getSpec() != null
-          && refersToPool(o.getSpec().poolRef())
-          && poolKey.name().equals(o.getSpec().poolRef().name())) {
-        pool.putObjective(o.getMetadata().getName(), o.getSpec().priority());
-        objectivePool.put(new PoolKey(poolKey.namespace(), o.getMetadata().getName()), poolKey.name());
-      }
-    }
-  }
-
-  private static boolean refersToPool(PoolObjectReference ref) {
-    if (ref == null || ref.name() == null) {
-      return false;
-    }
-    boolean groupOk = ref.group() == null || ref.group().isEmpty() || ref.group().equals(InferencePool.GROUP);
-    boolean kindOk = ref.kind() == null || ref.kind().isEmpty() || ref.kind().equals("InferencePool");
-    return groupOk && kindOk;
-  }
-
   @Override
   public void close() {
+    closed = true;
+    synchronized (this) {
+      // policy informers start under this lock after checking closed: none starts after this point
+    }
     informers.forEach(SharedIndexInformer::close);
   }
 }

@@ -3,10 +3,11 @@ package dev.modelplane.router.request;
 import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.router.scheduling.LlmRequestBody;
 import dev.modelplane.router.scheduling.RequestJson;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What the director reads from a request before admitting it: the body, the model names (after the
- * {@code x-gateway-model-name-rewrite} header), the objective's priority, the fairness id and the request id.
+ * {@code x-gateway-model-name-rewrite} header or the pool's InferenceModelRewrites), the objective's priority, the fairness id and the request id.
  *
  * @param body the parsed body; {@code null} when it was not parsed (an external picker reads it instead)
  * @param incomingModel the model the client asked for ("" when unknown)
@@ -24,8 +25,7 @@ record ParsedRequest(LlmRequestBody body, String incomingModel, String targetMod
   static ParsedRequest read(RequestInput input, RequestJson json) {
     LlmRequestBody body = OpenAiRequestParser.parse(input.path(), input.body(), json);
     String incoming = OpenAiRequestParser.model(body);
-    String rewrite = input.headers().get(RequestDirector.MODEL_REWRITE);
-    String target = rewrite == null || rewrite.isEmpty() ? incoming : rewrite;
+    String target = target(input, incoming);
     byte[] forward = input.body();
     boolean rewritten = false;
     if (!target.equals(incoming)) {
@@ -34,6 +34,20 @@ record ParsedRequest(LlmRequestBody body, String incomingModel, String targetMod
     }
     return new ParsedRequest(body, incoming, target, input.pool().priorityOf(input.headers().get(RequestDirector.OBJECTIVE)),
         fairnessId(input), requestId(input), forward, rewritten);
+  }
+
+  /**
+   * The model the request goes on with: the one the {@code x-gateway-model-name-rewrite} header names, else the one
+   * the pool's InferenceModelRewrites pick (by weight), else the one asked for. The header wins over the pool's rules
+   * as an instruction for this one request (GIE's order; llm-d applies the pool's rules after it).
+   */
+  private static String target(RequestInput input, String incoming) {
+    String rewrite = input.headers().get(RequestDirector.MODEL_REWRITE);
+    if (rewrite != null && !rewrite.isEmpty()) {
+      return rewrite;
+    }
+    String byPool = input.pool().rewrites().rewrite(incoming, ThreadLocalRandom.current());
+    return byPool == null ? incoming : byPool;
   }
 
   /**

@@ -1,7 +1,15 @@
 package dev.modelplane.router.gateway;
 
+import dev.modelplane.api.gie.v1alpha2.InferenceModelRewriteRule;
+import dev.modelplane.api.gie.v1alpha2.InferenceModelRewriteSpec;
+import dev.modelplane.api.gie.v1alpha2.ModelMatch;
+import dev.modelplane.api.gie.v1alpha2.ModelMatchType;
+import dev.modelplane.api.gie.v1alpha2.ModelRewriteMatch;
+import dev.modelplane.api.gie.v1alpha2.PoolObjectReference;
+import dev.modelplane.api.gie.v1alpha2.TargetModel;
 import dev.modelplane.common.picker.PickerConfigs;
 import dev.modelplane.router.pool.EndpointPool;
+import dev.modelplane.router.pool.ModelRewrites;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.testing.FakeModelServer;
 import java.io.BufferedReader;
@@ -285,5 +293,28 @@ class GatewayTest extends GatewayHarness {
         "x-gateway-model-name-rewrite", "m-lora");
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(a.bodies().get(0).getString("model")).isEqualTo("m-lora");
+  }
+
+  @Test
+  void thePoolsModelRewritesSplitAModelsRequestsByWeightAndTheHeaderWins() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), null, 1 << 20);
+    router.pools().get(PoolKey.STATIC).setRewrites(List.of(new ModelRewrites.Source("canary", null,
+        new InferenceModelRewriteSpec(new PoolObjectReference(null, null, "static"), List.of(
+            new InferenceModelRewriteRule(List.of(new ModelRewriteMatch(new ModelMatch(ModelMatchType.Exact, "chat"))),
+                List.of(new TargetModel(70, "chat-stable"), new TargetModel(30, "chat-canary"))))))));
+    int requests = 1000;
+    for (int i = 0; i < requests; i++) {
+      assertThat(post("/v1/completions", "{\"model\":\"chat\",\"prompt\":\"x\"}").statusCode()).isEqualTo(200);
+    }
+    long stable = a.bodies().stream().filter(b -> "chat-stable".equals(b.getString("model"))).count();
+    long canary = a.bodies().stream().filter(b -> "chat-canary".equals(b.getString("model"))).count();
+    assertThat(stable + canary).isEqualTo(requests);
+    assertThat(stable).as("70 %% of %d within 5 points", requests).isBetween(650L, 750L);
+    // Other models go on as asked; a rewrite header is an instruction for its one request and wins.
+    post("/v1/completions", "{\"model\":\"other\",\"prompt\":\"x\"}");
+    post("/v1/completions", "{\"model\":\"chat\",\"prompt\":\"x\"}", "x-gateway-model-name-rewrite", "pinned");
+    assertThat(a.bodies().subList(requests, requests + 2)).extracting(b -> b.getString("model"))
+        .containsExactly("other", "pinned");
   }
 }

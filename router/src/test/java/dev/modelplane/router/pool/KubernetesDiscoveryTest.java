@@ -13,7 +13,9 @@ import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.util.List;
@@ -156,6 +158,126 @@ class KubernetesDiscoveryTest {
       await().atMost(WAIT).untilAsserted(() -> assertThat(pool.failureMode()).isEqualTo(FailureMode.FailClose));
       assertThat(names(pool)).containsExactly("llama-a-rank-0@127.0.3.1:8080");
     }
+  }
+
+  @Test
+  void llmdPoliciesWinOverTheLegacyGroupsPerPoolAndRewritesReachThePool(KubeTest kube) {
+    KubernetesClient client = kube.client();
+    String ns = kube.namespace();
+    pool(client, "both", "both", "[{number: 8000}]");
+    pool(client, "legacy", "legacy", "[{number: 8000}]");
+    objective(client, "batch", "both", -1);
+    objective(client, "chat", "legacy", 5);
+    apply(client, """
+        apiVersion: llm-d.ai/v1alpha2
+        kind: InferenceObjective
+        metadata:
+          name: interactive
+        spec:
+          priority: 50
+          poolRef: {name: both}
+        """);
+    apply(client, """
+        apiVersion: llm-d.ai/v1alpha2
+        kind: InferenceModelRewrite
+        metadata:
+          name: canary
+        spec:
+          poolRef: {name: both}
+          rules:
+          - matches: [{model: {value: chat}}]
+            targets: [{modelRewrite: chat-v2, weight: 1}]
+        """);
+    apply(client, """
+        apiVersion: inference.networking.x-k8s.io/v1alpha2
+        kind: InferenceModelRewrite
+        metadata:
+          name: legacy-rename
+        spec:
+          poolRef: {name: legacy}
+          rules:
+          - targets: [{modelRewrite: everything-to-one}]
+        """);
+
+    PoolRegistry registry = new PoolRegistry();
+    PoolKey both = new PoolKey(ns, "both");
+    PoolKey legacy = new PoolKey(ns, "legacy");
+    try (KubernetesDiscovery discovery = new KubernetesDiscovery(client, registry,
+        new KubernetesDiscovery.Selection(List.of(both, legacy), null)).start()) {
+      await().atMost(WAIT).until(discovery::hasSynced);
+      EndpointPool bothPool = registry.get(both);
+      EndpointPool legacyPool = registry.get(legacy);
+      var random = new java.util.SplittableRandom(1);
+      await().atMost(WAIT).untilAsserted(() -> {
+        // The llm-d.ai objective names the pool, so its legacy objective is ignored; the other pool keeps its own.
+        assertThat(bothPool.objectives()).containsExactly(Map.entry("interactive", 50));
+        assertThat(legacyPool.objectives()).containsExactly(Map.entry("chat", 5));
+        assertThat(bothPool.rewrites().rewrite("chat", random)).isEqualTo("chat-v2");
+        assertThat(legacyPool.rewrites().rewrite("anything", random)).isEqualTo("everything-to-one");
+      });
+      client.resources(dev.modelplane.api.llmd.v1alpha2.InferenceObjective.class).withName("interactive").delete();
+      await().atMost(WAIT).untilAsserted(() -> assertThat(bothPool.objectives())
+          .containsExactly(Map.entry("batch", -1)));
+      client.resources(dev.modelplane.api.llmd.v1alpha2.InferenceModelRewrite.class).withName("canary").delete();
+      await().atMost(WAIT).untilAsserted(() -> assertThat(bothPool.rewrites().isEmpty()).isTrue());
+    }
+  }
+
+  @Test
+  void aPolicyKindTheRouterMayNotReadIsIgnoredRatherThanKeepingDiscoveryFromSyncing(KubeTest kube) {
+    KubernetesClient admin = kube.client();
+    String ns = kube.namespace();
+    pool(admin, "restricted", "restricted", "[{number: 8000}]");
+    objective(admin, "batch", "restricted", -3);
+    apply(admin, """
+        apiVersion: llm-d.ai/v1alpha2
+        kind: InferenceObjective
+        metadata:
+          name: unreadable
+        spec:
+          priority: 9
+          poolRef: {name: restricted}
+        """);
+    // Pods, pools and the legacy objectives only: an identity granted before the other kinds existed.
+    apply(admin, """
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: Role
+        metadata:
+          name: old-router
+        rules:
+        - apiGroups: [""]
+          resources: [pods]
+          verbs: [list, watch]
+        - apiGroups: [inference.networking.k8s.io]
+          resources: [inferencepools]
+          verbs: [list, watch]
+        - apiGroups: [inference.networking.x-k8s.io]
+          resources: [inferenceobjectives]
+          verbs: [list, watch]
+        """);
+    apply(admin, """
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: RoleBinding
+        metadata:
+          name: old-router
+        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: old-router}
+        subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: old-router}]
+        """);
+    PoolRegistry registry = new PoolRegistry();
+    PoolKey key = new PoolKey(ns, "restricted");
+    try (KubernetesClient restricted = new KubernetesClientBuilder().withConfig(
+        new ConfigBuilder(admin.getConfiguration()).withImpersonateUsername("old-router")
+            .build()).build();
+        KubernetesDiscovery discovery = new KubernetesDiscovery(restricted, registry,
+            new KubernetesDiscovery.Selection(List.of(key), null)).start()) {
+      await().atMost(WAIT).until(discovery::hasSynced);
+      await().atMost(WAIT).untilAsserted(() -> assertThat(registry.get(key).objectives())
+          .containsExactly(Map.entry("batch", -3)));
+    }
+  }
+
+  private static void apply(KubernetesClient client, String yaml) {
+    client.resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
   }
 
   private static InferencePool withPicker(InferencePool pool, EndpointPickerRef picker) {

@@ -74,12 +74,12 @@ final class DefaultRouter {
         .addToAdditionalProperties("spec", spec).build();
   }
 
-  /** What the router's Role must allow besides reading pods: its pools and objectives. */
+  /** What the router's Role must allow besides reading pods: its pools, objectives and model rewrites. */
   static List<PolicyRule> extraRules() {
     return List.of(
         new PolicyRuleBuilder().withApiGroups("inference.networking.k8s.io").withResources("inferencepools")
             .withVerbs("list", "watch").build(),
-        new PolicyRuleBuilder().withApiGroups("inference.networking.x-k8s.io").withResources("inferenceobjectives")
-            .withVerbs("list", "watch").build());
+        new PolicyRuleBuilder().withApiGroups("inference.networking.x-k8s.io", "llm-d.ai")
+            .withResources("inferenceobjectives", "inferencemodelrewrites").withVerbs("list", "watch").build());
   }
 }

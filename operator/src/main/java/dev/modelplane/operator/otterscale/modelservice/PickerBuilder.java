@@ -178,6 +178,7 @@ final class PickerBuilder {
         rule("", List.of("pods"), List.of("get", "watch", "list")),
         rule("inference.networking.x-k8s.io", List.of("inferenceobjectives", "inferencemodelrewrites"),
             List.of("get", "watch", "list")),
+        rule("llm-d.ai", List.of("inferenceobjectives", "inferencemodelrewrites"), List.of("get", "watch", "list")),
         rule(POOL_GROUP, List.of("inferencepools"), List.of("get", "watch", "list"))));
     if (picker.replicas() > 1) {
       rules.add(rule("coordination.k8s.io", List.of("leases"),

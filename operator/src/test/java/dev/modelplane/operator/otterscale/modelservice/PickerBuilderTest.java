@@ -87,7 +87,8 @@ class PickerBuilderTest {
     Role role = find(plan, Role.class, "qwen-epp");
     assertThat(role.getRules()).extracting(r -> r.getApiGroups().get(0) + ":" + r.getResources())
         .containsExactly(":[pods]", "inference.networking.x-k8s.io:[inferenceobjectives, inferencemodelrewrites]",
-            "inference.networking.k8s.io:[inferencepools]", "coordination.k8s.io:[leases]", ":[events]");
+            "llm-d.ai:[inferenceobjectives, inferencemodelrewrites]", "inference.networking.k8s.io:[inferencepools]",
+            "coordination.k8s.io:[leases]", ":[events]");
     RoleBinding binding = find(plan, RoleBinding.class, "qwen-epp");
     assertThat(binding.getSubjects().get(0).getName()).isEqualTo("qwen-epp");
     assertThat(binding.getRoleRef().getName()).isEqualTo("qwen-epp");
