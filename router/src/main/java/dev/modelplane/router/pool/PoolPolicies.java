@@ -44,33 +44,30 @@ final class PoolPolicies {
 
   void objectiveChanged(boolean preferred, HasMetadata obj, InferenceObjectiveSpec spec, boolean deleted) {
     Id id = id(preferred, obj);
-    Set<PoolKey> touched = new HashSet<>();
-    Objective previous = objectives.remove(id);
-    if (previous != null) {
-      touched.add(previous.pool());
-    }
-    if (!deleted && spec != null && refersToPool(spec.poolRef())) {
-      Objective current = new Objective(new PoolKey(id.namespace(), spec.poolRef().name()), spec.priority());
-      objectives.put(id, current);
-      touched.add(current.pool());
-    }
-    touched.forEach(this::applyObjectives);
+    Objective current = deleted || spec == null || !refersToPool(spec.poolRef()) ? null
+        : new Objective(new PoolKey(id.namespace(), spec.poolRef().name()), spec.priority());
+    replace(objectives, id, current, Objective::pool).forEach(this::applyObjectives);
   }
 
   void rewriteChanged(boolean preferred, HasMetadata obj, InferenceModelRewriteSpec spec, boolean deleted) {
     Id id = id(preferred, obj);
+    Rewrite current = deleted || spec == null || !refersToPool(spec.poolRef()) ? null
+        : new Rewrite(new PoolKey(id.namespace(), spec.poolRef().name()),
+            new ModelRewrites.Source(id.name(), created(obj), spec));
+    replace(rewrites, id, current, Rewrite::pool).forEach(this::applyRewrites);
+  }
+
+  /** Puts (or, with {@code null}, removes) an object; returns the pools it named before and names now. */
+  private static <T> Set<PoolKey> replace(Map<Id, T> all, Id id, T current, Function<T, PoolKey> pool) {
     Set<PoolKey> touched = new HashSet<>();
-    Rewrite previous = rewrites.remove(id);
+    T previous = current == null ? all.remove(id) : all.put(id, current);
     if (previous != null) {
-      touched.add(previous.pool());
+      touched.add(pool.apply(previous));
     }
-    if (!deleted && spec != null && refersToPool(spec.poolRef())) {
-      Rewrite current = new Rewrite(new PoolKey(id.namespace(), spec.poolRef().name()),
-          new ModelRewrites.Source(id.name(), created(obj), spec));
-      rewrites.put(id, current);
-      touched.add(current.pool());
+    if (current != null) {
+      touched.add(pool.apply(current));
     }
-    touched.forEach(this::applyRewrites);
+    return touched;
   }
 
   /** A pool appeared (or came back): it gets the objectives and rewrites that name it. */
