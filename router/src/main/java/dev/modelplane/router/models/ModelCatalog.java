@@ -46,6 +46,18 @@ public final class ModelCatalog {
     return names;
   }
 
+  /** Whether every endpoint of every pool has said what it serves (else a name may be missing for a while). */
+  public boolean complete() {
+    for (EndpointPool pool : registry.pools()) {
+      for (EndpointState e : pool.endpoints()) {
+        if (!lister.answered(e)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** The pools serving {@code model}, in name order. */
   public List<EndpointPool> serving(String model) {
     List<EndpointPool> out = new ArrayList<>();
