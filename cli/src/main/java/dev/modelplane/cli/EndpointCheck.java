@@ -24,11 +24,13 @@ final class EndpointCheck {
   private final int port;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  /** A successful answer: which pool and model, the reply, and whether the pool must be named in requests. */
-  record Answer(String pool, String model, String text, boolean namePool) {
+  /**
+   * A successful answer: which pool and model, and the reply. The request named only the model, as an OpenAI client
+   * does: the gateway finds the pool serving it.
+   */
+  record Answer(String pool, String model, String text) {
     String curl(String base) {
       return "curl " + base + "/chat/completions -H 'Content-Type: application/json' \\\n"
-          + (namePool ? "  -H '" + POOL_HEADER + ": " + pool + "' \\\n" : "")
           + "  -d '{\"model\": \"" + model + "\", \"messages\": [{\"role\": \"user\", \"content\": \"Hello!\"}]}'";
     }
   }
@@ -72,9 +74,9 @@ final class EndpointCheck {
     while (Instant.now().isBefore(deadline)) {
       Optional<String> model = modelOf(client, applied, target.get(), pool);
       if (model.isPresent()) {
-        Optional<String> text = chat(pool, model.get());
+        Optional<String> text = chat(model.get());
         if (text.isPresent()) {
-          return Optional.of(new Answer(pool, model.get(), text.get(), pools.size() > 1));
+          return Optional.of(new Answer(pool, model.get(), text.get()));
         }
       }
       Thread.sleep(1000);
@@ -107,11 +109,12 @@ final class EndpointCheck {
     }
   }
 
-  private Optional<String> chat(String pool, String model) throws InterruptedException {
+  /** One chat completion naming only the model, exactly as the printed curl line does. */
+  private Optional<String> chat(String model) throws InterruptedException {
     String body = "{\"model\":" + DevClusterCommand.JSON.valueToTree(model) + ",\"max_tokens\":12,"
         + "\"messages\":[{\"role\":\"user\",\"content\":\"Hello!\"}]}";
     try {
-      HttpResponse<String> r = http.send(request("/v1/chat/completions", pool)
+      HttpResponse<String> r = http.send(request("/v1/chat/completions", null)
           .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
           HttpResponse.BodyHandlers.ofString());
       JsonNode json = r.statusCode() == 200 ? UpCommand.json(r.body()) : null;
@@ -123,7 +126,8 @@ final class EndpointCheck {
   }
 
   private HttpRequest.Builder request(String path, String pool) {
-    return HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path)).timeout(Duration.ofSeconds(30))
-        .header(POOL_HEADER, pool);
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path))
+        .timeout(Duration.ofSeconds(30));
+    return pool == null ? b : b.header(POOL_HEADER, pool);
   }
 }

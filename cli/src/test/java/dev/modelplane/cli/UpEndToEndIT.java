@@ -90,6 +90,7 @@ class UpEndToEndIT {
 
     // The curl line it prints works as printed.
     String curl = up.output().substring(up.output().indexOf("curl "), up.output().indexOf("}]}'") + 4);
+    assertThat(curl).as("an OpenAI request names only the model").doesNotContain("x-modelplane");
     Run curlRun = run(List.of("bash", "-c", curl + " --silent --show-error --fail"), 60);
     assertThat(curlRun.exit()).as(curlRun.output()).isZero();
     assertThat(curlRun.output()).contains("\"object\":\"chat.completion\"");

@@ -12,6 +12,8 @@ import dev.modelplane.router.gateway.AccessLog;
 import dev.modelplane.router.gateway.GatewayServer;
 import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.models.ModelCatalog;
+import dev.modelplane.router.models.ModelLister;
 import dev.modelplane.router.plugin.Plugin;
 import dev.modelplane.router.plugin.PluginEnvironment;
 import dev.modelplane.router.plugin.PromptTokenizer;
@@ -50,6 +52,7 @@ public final class Router implements AutoCloseable {
   private final SchedulingSetup setup;
   private final RequestDirector director;
   private final MetricsScraper scraper;
+  private final ModelLister modelLister;
   private final ExecutorService learner;
   private final ScheduledExecutorService flowExecutor;
   private final AccessLog accessLog;
@@ -104,6 +107,11 @@ public final class Router implements AutoCloseable {
     this.scraper = new MetricsScraper(vertx, setup.metricsExtractor(), options.scrape(), System::nanoTime,
         director::poolUpdated);
     pools.addListener(scraper);
+    // The gateway routes a request that names no pool by its model: ask the servers what they serve.
+    this.modelLister = options.gateway() == null ? null : new ModelLister(vertx, ModelLister.Settings.DEFAULT);
+    if (modelLister != null) {
+      pools.addListener(modelLister);
+    }
     for (Plugin p : setup.plugins().values()) {
       if (p instanceof EndpointListener listener) {
         pools.addListener(listener); // e.g. the precise prefix scorer reads each endpoint's KV-cache events
@@ -198,7 +206,7 @@ public final class Router implements AutoCloseable {
             .log("client mode: delegating picking");
       }
       gateway = new GatewayServer(vertx, options.gateway(), director, pools, metrics, accessLog, System::nanoTime)
-          .protectMetrics(metricsAccess);
+          .protectMetrics(metricsAccess).models(new ModelCatalog(pools, modelLister));
       gateway.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
     if (options.metricsPort() >= 0) {
@@ -291,6 +299,9 @@ public final class Router implements AutoCloseable {
     }
     director.close();
     scraper.close();
+    if (modelLister != null) {
+      modelLister.close();
+    }
     try {
       if (gateway != null) {
         gateway.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

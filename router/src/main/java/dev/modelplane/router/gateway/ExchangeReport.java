@@ -85,7 +85,7 @@ final class ExchangeReport {
           endpoint == null ? null : endpoint.hostPort(), decision == null ? null : decision.request().incomingModel(),
           decision == null ? null : decision.request().targetModel(),
           decision == null ? req.getHeader(RequestDirector.REQUEST_ID) : decision.request().requestId(), attempts,
-          route == null ? null : route.pool().key().toString(), error));
+          route == null || route.pool() == null ? null : route.pool().key().toString(), error));
     }
   }
 }

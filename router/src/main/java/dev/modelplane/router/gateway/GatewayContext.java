@@ -1,6 +1,7 @@
 package dev.modelplane.router.gateway;
 
 import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.models.ModelCatalog;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.RequestDirector;
 import io.vertx.core.Vertx;
@@ -19,9 +20,10 @@ import java.util.function.LongSupplier;
  * @param nanoClock the clock of timeouts, durations and the director's timings
  * @param vertx whose timers the exchange's timeouts run on
  * @param client the event loop's upstream HTTP client
+ * @param models which pool serves which model, for requests that name no pool; {@code null}: the default pool
  */
 record GatewayContext(GatewayOptions options, PoolRegistry pools, RequestDirector director, RouterMetrics metrics,
-    AccessLog accessLog, LongSupplier nanoClock, Vertx vertx, HttpClient client) {
+    AccessLog accessLog, LongSupplier nanoClock, Vertx vertx, HttpClient client, ModelCatalog models) {
 
   GatewayOptions.Limits limits() {
     return options.limits();

@@ -3,6 +3,7 @@ package dev.modelplane.router.gateway;
 
 import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.metrics.RouterMetrics;
+import dev.modelplane.router.models.ModelCatalog;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.RequestDirector;
 import io.vertx.core.DeploymentOptions;
@@ -41,6 +42,7 @@ public final class GatewayServer {
   private final AtomicInteger boundPort = new AtomicInteger();
   private final java.util.List<String> deploymentIds = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile MetricsAccess metricsAccess = MetricsAccess.open();
+  private volatile ModelCatalog models;
 
   public GatewayServer(Vertx vertx, GatewayOptions options, RequestDirector director, PoolRegistry pools,
       RouterMetrics metrics, AccessLog accessLog, LongSupplier nanoClock) {
@@ -51,6 +53,15 @@ public final class GatewayServer {
     this.metrics = metrics;
     this.accessLog = accessLog;
     this.nanoClock = nanoClock;
+  }
+
+  /**
+   * Where a request that names no pool goes when several are served: to the pool serving its model. Without a catalog
+   * it goes to the default pool. Set before {@link #start()}.
+   */
+  public GatewayServer models(ModelCatalog catalog) {
+    this.models = catalog;
+    return this;
   }
 
   /** Who may read {@code GET /metrics} on this port (default: anyone); set before {@link #start()}. */
@@ -120,7 +131,8 @@ public final class GatewayServer {
           .setMaxInitialLineLength(opts.limits().maxInitialLineBytes())
           .setMaxHeaderSize(opts.limits().maxHeaderBytes())
           .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(opts.limits().maxHttp2Streams())));
-      GatewayContext ctx = new GatewayContext(opts, pools, director, metrics, accessLog, nanoClock, vertx, client);
+      GatewayContext ctx = new GatewayContext(opts, pools, director, metrics, accessLog, nanoClock, vertx, client,
+          models);
       AdminEndpoints admin = new AdminEndpoints(pools, metrics, metricsAccess, vertx);
       // The connection's own timeouts (Vert.x's idle timeout would also cut a long generation in progress).
       Map<HttpConnection, ClientConnectionGuard> guards = new HashMap<>();

@@ -1,5 +1,6 @@
 package dev.modelplane.router.gateway;
 
+import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.request.ErrorCode;
 import dev.modelplane.router.request.OpenAiErrors;
 import dev.modelplane.router.request.RequestDirector;
@@ -97,7 +98,14 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
   public void bodyRead(byte[] bytes) {
     enter(ExchangePhase.DECIDING);
     try {
+      if (route.pool() == null) {
+        route = route.withPool(choosePool(bytes));
+        report.routed(route);
+      }
       pending = ctx.director().route(route.input(req, bytes, report.startNanos()));
+    } catch (RouterException e) {
+      fail(e);
+      return;
     } catch (RuntimeException e) { // a bug below: answer 500 and end the exchange rather than leave it open
       LOG.warn("routing failed", e);
       fail(e);
@@ -165,10 +173,34 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
     finish(status, error);
   }
 
+  /** The pool serving the body's model, when no pool was named and several are served. */
+  private EndpointPool choosePool(byte[] bytes) {
+    if (ctx.models() == null) {
+      EndpointPool fallback = ctx.pools().resolve(null);
+      if (fallback == null) {
+        throw new RouterException(ErrorCode.NOT_FOUND, "no inference pool");
+      }
+      return fallback;
+    }
+    return ModelRouting.choose(ctx.models(), bytes);
+  }
+
   private void passThrough() {
     enter(ExchangePhase.PASSING_THROUGH);
     if (guard != null) {
       guard.bodyRead(req); // nothing to read: its answer is the upstream's business
+    }
+    if (route.pool() == null && ctx.models() != null) {
+      listModels();
+      return;
+    }
+    if (route.pool() == null) {
+      route = route.withPool(ctx.pools().resolve(null));
+      if (route.pool() == null) {
+        fail(new RouterException(ErrorCode.NOT_FOUND, "no inference pool"));
+        return;
+      }
+      report.routed(route);
     }
     var target = ctx.director().any(route.pool(), null);
     if (target == null) {
@@ -184,6 +216,19 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
         fail(new RouterException(ErrorCode.SERVICE_UNAVAILABLE, "upstream failed: " + ar.cause().getMessage()));
       }
     });
+  }
+
+  /** The gateway's own {@code GET /v1/models} (and {@code /v1/models/<id>}), across the pools. */
+  private void listModels() {
+    String id = route.path().startsWith("/v1/models/") ? route.path().substring("/v1/models/".length()) : "";
+    String json = id.isEmpty() ? ModelRouting.list(ctx.models()) : ModelRouting.one(ctx.models(), id);
+    if (json == null) {
+      fail(new RouterException(ErrorCode.MODEL_NOT_FOUND, "The model `" + id + "` does not exist."));
+      return;
+    }
+    passedBytes = json.length();
+    resp.setStatusCode(200).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(json);
+    finish(200, null);
   }
 
   @Override

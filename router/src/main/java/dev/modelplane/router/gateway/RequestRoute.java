@@ -13,10 +13,11 @@ import java.util.Map;
 
 /**
  * Where a client request goes, read from its request line and headers before any body byte: the pool (named by a
- * {@link PoolPath} prefix, else by the pool header), the URI forwarded, and what the gateway does with it. Every
- * route the gateway serves is told apart here.
+ * {@link PoolPath} prefix, else by the pool header, else the one pool the router serves; with several and none named
+ * it is chosen later by the model the body names, {@link ModelRouting}), the URI forwarded, and what the gateway does
+ * with it. Every route the gateway serves is told apart here.
  *
- * @param pool the pool that serves the request
+ * @param pool the pool that serves the request; {@code null} until the body's model chooses it
  * @param uri the URI forwarded: the client's, or what follows a pool path prefix
  * @param path {@code uri}'s path
  * @param kind what the gateway does with the request
@@ -26,7 +27,10 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
   enum Kind {
     /** A {@code POST} with an OpenAI body: read, scheduled and forwarded. */
     INFERENCE,
-    /** {@code GET /v1/models}: no body and no scheduling, any endpoint of the pool answers. */
+    /**
+     * {@code GET /v1/models}: no body and no scheduling; any endpoint of the pool answers, or, with no pool named and
+     * several served, the gateway itself from what every pool serves.
+     */
     MODEL_LIST,
     /** Anything else: 404. */
     UNSUPPORTED
@@ -52,13 +56,23 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
       int query = uri.indexOf('?');
       path = query < 0 ? uri : uri.substring(0, query);
     }
-    EndpointPool pool = pools.resolve(poolName);
-    if (pool == null) {
-      throw new RouterException(ErrorCode.NOT_FOUND, "no such inference pool: " + poolName);
+    EndpointPool pool = null;
+    if (poolName != null && !poolName.isBlank()) {
+      pool = pools.resolve(poolName);
+      if (pool == null) {
+        throw new RouterException(ErrorCode.NOT_FOUND, "no such inference pool: " + poolName);
+      }
+    } else {
+      pool = pools.single();
     }
     Kind kind = req.method() == HttpMethod.GET && path.startsWith("/v1/models") ? Kind.MODEL_LIST
         : req.method() == HttpMethod.POST ? Kind.INFERENCE : Kind.UNSUPPORTED;
     return new RequestRoute(pool, uri, path, kind);
+  }
+
+  /** This route, served by {@code chosen}. */
+  RequestRoute withPool(EndpointPool chosen) {
+    return new RequestRoute(chosen, uri, path, kind);
   }
 
   /** The 404 of an {@link Kind#UNSUPPORTED} request. */

@@ -69,6 +69,16 @@ public final class PoolRegistry {
     return d == null ? null : pools.get(d);
   }
 
+  /** The pool when exactly one is served, else null (the gateway then chooses by model). */
+  public EndpointPool single() {
+    var all = pools.values().iterator();
+    if (!all.hasNext()) {
+      return null;
+    }
+    EndpointPool first = all.next();
+    return all.hasNext() ? null : first;
+  }
+
   public Collection<EndpointPool> pools() {
     return pools.values();
   }

@@ -6,6 +6,8 @@ public enum ErrorCode {
   UNAUTHORIZED("Unauthorized", 401, "authentication_error"),
   FORBIDDEN("Forbidden", 403, "permission_error"),
   NOT_FOUND("NotFound", 404, "not_found_error"),
+  /** No pool serves the model the request names (gateway; OpenAI's answer, with code {@code model_not_found}). */
+  MODEL_NOT_FOUND("ModelNotFound", 404, "invalid_request_error"),
   PAYLOAD_TOO_LARGE("PayloadTooLarge", 413, "invalid_request_error"),
   RESOURCE_EXHAUSTED("ResourceExhausted", 429, "rate_limit_exceeded"),
   INTERNAL("Internal", 500, "server_error"),

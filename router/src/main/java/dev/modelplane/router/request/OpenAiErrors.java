@@ -8,6 +8,7 @@ public final class OpenAiErrors {
   }
 
   public static String body(ErrorCode code, String message) {
-    return new OpenAiError(message, code.openAiType(), null, null).toJson();
+    return new OpenAiError(message, code.openAiType(), null,
+        code == ErrorCode.MODEL_NOT_FOUND ? "model_not_found" : null).toJson();
   }
 }

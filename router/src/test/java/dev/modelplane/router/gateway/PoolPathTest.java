@@ -23,7 +23,7 @@ class PoolPathTest extends GatewayHarness {
 
   private void twoPools() throws Exception {
     staticServer = server("static-server");
-    chatServer = server("chat-server");
+    chatServer = server("chat-server").modelList("{\"data\":[{\"id\":\"chat-model\",\"owned_by\":\"chat-server\"}]}");
     router(staticServer.hostPort(), null, 1 << 20);
     router.pools().getOrCreate(new PoolKey("team-a", "chat"))
         .setEndpoints(List.of(Endpoint.ofStatic("127.0.0.1", chatServer.port())));
@@ -41,7 +41,7 @@ class PoolPathTest extends GatewayHarness {
     assertThat(chatServer.headers().get(0).get("x-request-id")).isEqualTo("req-7");
     assertThat(staticServer.requests()).isZero();
 
-    // The path wins over the pool header, and other requests still go where the header or the default sends them.
+    // The path wins over the pool header; other requests go where the header or their model sends them.
     HttpResponse<String> both = post("/inference-pools/team-a/chat/v1/completions",
         "{\"model\":\"m\",\"prompt\":\"x\"}", "x-modelplane-inference-pool", "static/static");
     assertThat(both.body()).contains("hello from chat-server");
@@ -57,7 +57,7 @@ class PoolPathTest extends GatewayHarness {
     HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/inference-pools/team-a/chat/v1/models"))
         .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(r.body()).contains("\"id\":\"m\"", "\"owned_by\":\"chat-server\"");
+    assertThat(r.body()).contains("\"id\":\"chat-model\"", "\"owned_by\":\"chat-server\"");
   }
 
   @Test

@@ -21,6 +21,7 @@ public final class FakeModelServer implements AutoCloseable {
   private final String name;
   private HttpServer server;
   private final AtomicInteger requests = new AtomicInteger();
+  private volatile String modelList;
   private final AtomicInteger cancelled = new AtomicInteger();
   private final AtomicInteger completed = new AtomicInteger();
   private final List<JsonObject> bodies = new CopyOnWriteArrayList<>();
@@ -45,6 +46,8 @@ public final class FakeModelServer implements AutoCloseable {
   public FakeModelServer(Vertx vertx, String name) {
     this.vertx = vertx;
     this.name = name;
+    this.modelList = "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\",\"owned_by\":\"" + name
+        + "\"}]}";
   }
 
   public FakeModelServer start() throws Exception {
@@ -75,6 +78,12 @@ public final class FakeModelServer implements AutoCloseable {
   }
 
   /** Completions are read and never answered (a server that accepts and hangs). */
+  /** Answers {@code GET /v1/models} with this body, or 503 when {@code null} (a server still loading). */
+  public FakeModelServer modelList(String json) {
+    this.modelList = json;
+    return this;
+  }
+
   public FakeModelServer hang() {
     this.hang = true;
     return this;
@@ -156,8 +165,14 @@ public final class FakeModelServer implements AutoCloseable {
           vllm:kv_cache_usage_perc{model_name="m"} %s
           vllm:cache_config_info{block_size="16",num_gpu_blocks="1000"} 1
           """.formatted(waiting, kvUsage));
-      case "/v1/models" -> req.response().putHeader("content-type", "application/json")
-          .end("{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\",\"owned_by\":\"" + name + "\"}]}");
+      case "/v1/models" -> {
+        String list = modelList;
+        if (list == null) {
+          req.response().setStatusCode(503).end();
+        } else {
+          req.response().putHeader("content-type", "application/json").end(list);
+        }
+      }
       default -> req.body().onSuccess(b -> completion(req, b));
     }
   }
