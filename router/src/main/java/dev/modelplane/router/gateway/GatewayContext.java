@@ -1,7 +1,9 @@
 package dev.modelplane.router.gateway;
 
+import dev.modelplane.api.gie.v1.AppProtocol;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.models.ModelCatalog;
+import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.RequestDirector;
 import io.vertx.core.Vertx;
@@ -19,11 +21,18 @@ import java.util.function.LongSupplier;
  * @param accessLog where finished requests are logged; {@code null} when the access log is off
  * @param nanoClock the clock of timeouts, durations and the director's timings
  * @param vertx whose timers the exchange's timeouts run on
- * @param client the event loop's upstream HTTP client
+ * @param client the event loop's upstream HTTP/1.1 client
+ * @param h2cClient the event loop's upstream client for pools whose servers speak HTTP/2 over cleartext
  * @param models which pool serves which model, for requests that name no pool; {@code null}: the default pool
  */
 record GatewayContext(GatewayOptions options, PoolRegistry pools, RequestDirector director, RouterMetrics metrics,
-    AccessLog accessLog, LongSupplier nanoClock, Vertx vertx, HttpClient client, ModelCatalog models) {
+    AccessLog accessLog, LongSupplier nanoClock, Vertx vertx, HttpClient client, HttpClient h2cClient,
+    ModelCatalog models) {
+
+  /** The client for {@code pool}'s servers: HTTP/2 with prior knowledge for {@code kubernetes.io/h2c}. */
+  HttpClient clientFor(EndpointPool pool) {
+    return pool != null && pool.appProtocol() == AppProtocol.H2C ? h2cClient : client;
+  }
 
   GatewayOptions.Limits limits() {
     return options.limits();

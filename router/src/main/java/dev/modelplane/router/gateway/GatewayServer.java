@@ -14,6 +14,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -107,19 +108,29 @@ public final class GatewayServer {
     private final GatewayOptions opts;
     private HttpServer server;
     private HttpClient client;
+    private HttpClient h2cClient;
 
     GatewayVerticle(GatewayOptions opts) {
       this.opts = opts;
     }
 
-    @Override
-    public Future<?> start() {
-      client = vertx.createHttpClient(new HttpClientOptions()
+    private HttpClientOptions upstreamOptions() {
+      return new HttpClientOptions()
           .setConnectTimeout((int) opts.connectTimeout().toMillis())
           .setKeepAlive(true)
           .setKeepAliveTimeout(60)
           .setTcpNoDelay(true)
-          .setDecompressionSupported(false), new PoolOptions().setHttp1MaxSize(opts.maxConnectionsPerEndpoint()));
+          .setDecompressionSupported(false);
+    }
+
+    @Override
+    public Future<?> start() {
+      client = vertx.createHttpClient(upstreamOptions(), new PoolOptions()
+          .setHttp1MaxSize(opts.maxConnectionsPerEndpoint()));
+      // HTTP/2 with prior knowledge (no upgrade): what a pool with appProtocol kubernetes.io/h2c asks for. One
+      // connection per endpoint carries many streams.
+      h2cClient = vertx.createHttpClient(upstreamOptions().setProtocolVersion(HttpVersion.HTTP_2)
+          .setHttp2ClearTextUpgrade(false), new PoolOptions().setHttp2MaxSize(1));
       server = vertx.createHttpServer(new HttpServerOptions()
           .setHost(opts.host())
           .setPort(opts.port())
@@ -132,7 +143,7 @@ public final class GatewayServer {
           .setMaxHeaderSize(opts.limits().maxHeaderBytes())
           .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(opts.limits().maxHttp2Streams())));
       GatewayContext ctx = new GatewayContext(opts, pools, director, metrics, accessLog, nanoClock, vertx, client,
-          models);
+          h2cClient, models);
       AdminEndpoints admin = new AdminEndpoints(pools, metrics, metricsAccess, vertx);
       // The connection's own timeouts (Vert.x's idle timeout would also cut a long generation in progress).
       Map<HttpConnection, ClientConnectionGuard> guards = new HashMap<>();
@@ -169,7 +180,7 @@ public final class GatewayServer {
 
     @Override
     public Future<?> stop() {
-      return server.close().eventually(() -> client.close());
+      return server.close().eventually(() -> client.close()).eventually(() -> h2cClient.close());
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.modelplane.router.gateway;
 
 import dev.modelplane.router.datalayer.UpstreamBodies;
+import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.request.Destination;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpClientRequest;
@@ -27,9 +28,10 @@ final class ModelListPassThrough {
   private ModelListPassThrough() {
   }
 
-  /** Asks {@code target} for {@code uri} and answers {@code resp} with what it says. */
-  static Future<Answer> relay(GatewayContext ctx, Destination target, String uri, HttpServerResponse resp) {
-    return ctx.client().request(new RequestOptions().setMethod(HttpMethod.GET).setHost(target.host())
+  /** Asks {@code target}, of {@code pool}, for {@code uri} and answers {@code resp} with what it says. */
+  static Future<Answer> relay(GatewayContext ctx, EndpointPool pool, Destination target, String uri,
+      HttpServerResponse resp) {
+    return ctx.clientFor(pool).request(new RequestOptions().setMethod(HttpMethod.GET).setHost(target.host())
             .setPort(target.port()).setURI(uri).setIdleTimeout(ctx.limits().upstreamResponseTimeout().toMillis()))
         .compose(HttpClientRequest::send)
         .compose(ur -> UpstreamBodies.read(ur, UpstreamBodies.MAX_MODELS_BYTES).map(b -> {

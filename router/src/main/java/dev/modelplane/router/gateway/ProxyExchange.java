@@ -208,7 +208,7 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
       return;
     }
     report.attempting(target);
-    ModelListPassThrough.relay(ctx, target, route.uri(), resp).onComplete(ar -> {
+    ModelListPassThrough.relay(ctx, route.pool(), target, route.uri(), resp).onComplete(ar -> {
       if (ar.succeeded()) {
         passedBytes = ar.result().bytes();
         finish(ar.result().status(), null);

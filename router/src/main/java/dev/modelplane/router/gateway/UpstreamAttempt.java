@@ -78,7 +78,7 @@ final class UpstreamAttempt {
         .setHeaders(ForwardedHeaders.upstreamRequest(client.headers(), decision));
     ctx.director().started(decision);
     open = true;
-    ctx.client().request(ro).onComplete(ar -> {
+    ctx.clientFor(decision.input().pool()).request(ro).onComplete(ar -> {
       if (detached) {
         if (ar.succeeded()) {
           ar.result().reset();

@@ -1,5 +1,6 @@
 package dev.modelplane.router.pool;
 
+import dev.modelplane.api.gie.v1.AppProtocol;
 import dev.modelplane.api.gie.v1.FailureMode;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,6 +21,7 @@ public final class EndpointPool {
   private final Map<String, Integer> objectivePriorities = new ConcurrentHashMap<>();
   private final List<EndpointListener> listeners = new CopyOnWriteArrayList<>();
   private volatile FailureMode failureMode = FailureMode.FailClose;
+  private volatile AppProtocol appProtocol = AppProtocol.HTTP;
   private volatile ModelRewrites rewrites = ModelRewrites.NONE;
 
   public EndpointPool(PoolKey key) {
@@ -40,6 +42,15 @@ public final class EndpointPool {
 
   public void failureMode(FailureMode mode) {
     this.failureMode = mode == null ? FailureMode.FailClose : mode;
+  }
+
+  /** The protocol the pool's model servers speak: HTTP/1.1, or HTTP/2 over cleartext with prior knowledge. */
+  public AppProtocol appProtocol() {
+    return appProtocol;
+  }
+
+  public void appProtocol(AppProtocol protocol) {
+    this.appProtocol = protocol == null ? AppProtocol.HTTP : protocol;
   }
 
   public void addListener(EndpointListener listener) {

@@ -286,6 +286,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
     // Without a picker reference the router is the picker; a reference taken away takes its failure mode with it.
     EndpointPickerRef picker = current.getSpec().endpointPickerRef();
     pool.failureMode(picker == null ? null : picker.failureMode());
+    pool.appProtocol(current.getSpec().appProtocol());
     resync(key);
     policies.poolAdded(key);
   }

@@ -1,5 +1,6 @@
 package dev.modelplane.router.gateway;
 
+import dev.modelplane.api.gie.v1.AppProtocol;
 import dev.modelplane.api.gie.v1alpha2.InferenceModelRewriteRule;
 import dev.modelplane.api.gie.v1alpha2.InferenceModelRewriteSpec;
 import dev.modelplane.api.gie.v1alpha2.ModelMatch;
@@ -12,6 +13,7 @@ import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.ModelRewrites;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.testing.FakeModelServer;
+import io.vertx.core.http.HttpVersion;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -316,5 +318,17 @@ class GatewayTest extends GatewayHarness {
     post("/v1/completions", "{\"model\":\"chat\",\"prompt\":\"x\"}", "x-gateway-model-name-rewrite", "pinned");
     assertThat(a.bodies().subList(requests, requests + 2)).extracting(b -> b.getString("model"))
         .containsExactly("other", "pinned");
+  }
+
+  @Test
+  void aPoolOfH2cServersIsSpokenToInHttp2WithPriorKnowledge() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), null, 1 << 20);
+    assertThat(post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"x\"}").statusCode()).isEqualTo(200);
+    router.pools().get(PoolKey.STATIC).appProtocol(AppProtocol.H2C);
+    HttpResponse<String> r = post("/v1/chat/completions", chat("over h2c", true));
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).contains("data: [DONE]");
+    assertThat(a.versions()).containsExactly(HttpVersion.HTTP_1_1, HttpVersion.HTTP_2);
   }
 }

@@ -3,6 +3,7 @@ package dev.modelplane.router.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.modelplane.api.gie.v1.AppProtocol;
 import dev.modelplane.api.gie.v1.EndpointPickerRef;
 import dev.modelplane.api.gie.v1.FailureMode;
 import dev.modelplane.api.gie.v1.InferencePool;
@@ -156,6 +157,12 @@ class KubernetesDiscoveryTest {
       await().atMost(WAIT).untilAsserted(() -> assertThat(pool.failureMode()).isEqualTo(FailureMode.FailOpen));
       pools.withName("self-picked").edit(p -> withPicker(p, null));
       await().atMost(WAIT).untilAsserted(() -> assertThat(pool.failureMode()).isEqualTo(FailureMode.FailClose));
+      assertThat(pool.appProtocol()).isEqualTo(AppProtocol.HTTP);
+      pools.withName("self-picked").edit(p -> {
+        p.setSpec(new InferencePoolSpec(p.getSpec().selector(), p.getSpec().targetPorts(), AppProtocol.H2C, null));
+        return p;
+      });
+      await().atMost(WAIT).untilAsserted(() -> assertThat(pool.appProtocol()).isEqualTo(AppProtocol.H2C));
       assertThat(names(pool)).containsExactly("llama-a-rank-0@127.0.3.1:8080");
     }
   }

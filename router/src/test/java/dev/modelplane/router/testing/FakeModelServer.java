@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,7 @@ public final class FakeModelServer implements AutoCloseable {
   private HttpServer server;
   private final AtomicInteger requests = new AtomicInteger();
   private volatile String modelList;
+  private final List<HttpVersion> versions = new CopyOnWriteArrayList<>();
   private final AtomicInteger cancelled = new AtomicInteger();
   private final AtomicInteger completed = new AtomicInteger();
   private final List<JsonObject> bodies = new CopyOnWriteArrayList<>();
@@ -127,6 +129,11 @@ public final class FakeModelServer implements AutoCloseable {
   }
 
   /** The request URIs (path and query) of the completions received, in order. */
+  /** The HTTP version of every request it received but metrics scrapes and model lists, in order. */
+  public List<HttpVersion> versions() {
+    return versions;
+  }
+
   public List<String> uris() {
     return uris;
   }
@@ -157,6 +164,9 @@ public final class FakeModelServer implements AutoCloseable {
   }
 
   private void handle(HttpServerRequest req) {
+    if (!req.path().equals("/metrics") && !req.path().equals("/v1/models")) {
+      versions.add(req.version());
+    }
     switch (req.path()) {
       case "/metrics" -> req.response().putHeader("content-type", "text/plain").end("""
           # TYPE vllm:num_requests_waiting gauge
