@@ -1,5 +1,6 @@
 package dev.modelplane.router.models;
 
+import dev.modelplane.api.gie.v1.AppProtocol;
 import dev.modelplane.router.datalayer.UpstreamBodies;
 import dev.modelplane.router.pool.EndpointListener;
 import dev.modelplane.router.pool.EndpointPool;
@@ -9,6 +10,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.time.Duration;
@@ -21,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Asks every endpoint which models it serves ({@code GET /v1/models}): at once when it joins, again every
  * {@code interval}, and every {@code retry} until its first answer. The last good answer stands while a server does not
- * answer (a server loading a model answers 503 for a while); an endpoint that leaves takes its models with it.
+ * answer (a server loading a model answers 503 for a while); an endpoint that leaves takes its models with it. A
+ * pool of {@code kubernetes.io/h2c} servers is asked in HTTP/2 with prior knowledge.
  */
 public final class ModelLister implements EndpointListener, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ModelLister.class);
@@ -40,6 +43,7 @@ public final class ModelLister implements EndpointListener, AutoCloseable {
 
   private final Vertx vertx;
   private final HttpClient client;
+  private final HttpClient h2cClient;
   private final Settings settings;
   private final Map<EndpointState, List<ServedModel>> served = new ConcurrentHashMap<>();
   private final Map<EndpointState, Boolean> active = new ConcurrentHashMap<>();
@@ -48,16 +52,18 @@ public final class ModelLister implements EndpointListener, AutoCloseable {
   public ModelLister(Vertx vertx, Settings settings) {
     this.vertx = vertx;
     this.settings = settings;
-    this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
-        .setConnectTimeout((int) Math.max(100, settings.timeout().toMillis())).setIdleTimeout(30),
-        new PoolOptions().setHttp1MaxSize(1));
+    HttpClientOptions options = new HttpClientOptions().setKeepAlive(true)
+        .setConnectTimeout((int) Math.max(100, settings.timeout().toMillis())).setIdleTimeout(30);
+    this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(1));
+    this.h2cClient = vertx.createHttpClient(new HttpClientOptions(options).setProtocolVersion(HttpVersion.HTTP_2)
+        .setHttp2ClearTextUpgrade(false), new PoolOptions().setHttp2MaxSize(1));
   }
 
   @Override
   public void added(EndpointPool pool, EndpointState endpoint) {
     if (!closed) {
       active.put(endpoint, Boolean.TRUE);
-      vertx.runOnContext(v -> ask(endpoint));
+      vertx.runOnContext(v -> ask(pool, endpoint));
     }
   }
 
@@ -87,11 +93,11 @@ public final class ModelLister implements EndpointListener, AutoCloseable {
     return served.containsKey(endpoint);
   }
 
-  private void ask(EndpointState endpoint) {
+  private void ask(EndpointPool pool, EndpointState endpoint) {
     if (closed || !active.containsKey(endpoint)) {
       return;
     }
-    client.request(new RequestOptions().setMethod(HttpMethod.GET).setHost(endpoint.endpoint().address())
+    (pool.appProtocol() == AppProtocol.H2C ? h2cClient : client).request(new RequestOptions().setMethod(HttpMethod.GET).setHost(endpoint.endpoint().address())
             .setPort(endpoint.endpoint().port()).setURI("/v1/models").setTimeout(settings.timeout().toMillis()))
         .compose(req -> req.send())
         .compose(resp -> resp.statusCode() == 200 ? UpstreamBodies.read(resp, UpstreamBodies.MAX_MODELS_BYTES)
@@ -107,7 +113,7 @@ public final class ModelLister implements EndpointListener, AutoCloseable {
           }
           if (!closed && active.containsKey(endpoint)) {
             Duration next = served.containsKey(endpoint) ? settings.interval() : settings.retry();
-            vertx.setTimer(Math.max(1, next.toMillis()), t -> ask(endpoint));
+            vertx.setTimer(Math.max(1, next.toMillis()), t -> ask(pool, endpoint));
           }
         });
   }
@@ -117,5 +123,6 @@ public final class ModelLister implements EndpointListener, AutoCloseable {
     closed = true;
     active.clear();
     client.close();
+    h2cClient.close();
   }
 }

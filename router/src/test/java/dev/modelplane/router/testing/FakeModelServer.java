@@ -129,7 +129,7 @@ public final class FakeModelServer implements AutoCloseable {
   }
 
   /** The request URIs (path and query) of the completions received, in order. */
-  /** The HTTP version of every request it received but metrics scrapes and model lists, in order. */
+  /** The HTTP version of every request it received but metrics scrapes, in order. */
   public List<HttpVersion> versions() {
     return versions;
   }
@@ -164,7 +164,7 @@ public final class FakeModelServer implements AutoCloseable {
   }
 
   private void handle(HttpServerRequest req) {
-    if (!req.path().equals("/metrics") && !req.path().equals("/v1/models")) {
+    if (!req.path().equals("/metrics")) {
       versions.add(req.version());
     }
     switch (req.path()) {
