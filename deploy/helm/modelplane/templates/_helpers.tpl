@@ -126,6 +126,9 @@ rule. No Secrets, no ClusterRoles, no ClusterRoleBinding writes here (see operat
 - apiGroups: [inference.networking.x-k8s.io, llm-d.ai]
   resources: [inferenceobjectives, inferencemodelrewrites]
   verbs: [get, list, watch]
+- apiGroups: [inference.networking.x-k8s.io, llm-d.ai]
+  resources: [inferenceobjectives/status, inferencemodelrewrites/status]
+  verbs: [patch]
 # Model prefetch and benchmark Jobs.
 - apiGroups: [batch]
   resources: [jobs]

@@ -70,9 +70,13 @@ class ChartRbacRouterIT {
       @SuppressWarnings("unchecked")
       List<Map<String, Object>> rules = (List<Map<String, Object>>) role
           .getAdditionalProperties().get("rules");
-      assertThat(rules).allSatisfy(r -> assertThat(r.get("verbs")).isEqualTo(List.of("list", "watch")));
+      // Reads only, but for the one status it writes: the Accepted condition of objectives and model rewrites.
+      assertThat(rules).allSatisfy(r -> assertThat(r.get("verbs")).isEqualTo(
+          ((List<?>) r.get("resources")).stream().allMatch(res -> String.valueOf(res).endsWith("/status"))
+              ? List.of("patch") : List.of("list", "watch")));
       assertThat(rules.stream().flatMap(r -> ((List<?>) r.get("resources")).stream()).map(String::valueOf).toList())
-          .containsExactlyInAnyOrder("pods", "inferencepools", "inferenceobjectives", "inferencemodelrewrites");
+          .containsExactlyInAnyOrder("pods", "inferencepools", "inferenceobjectives", "inferencemodelrewrites",
+              "inferenceobjectives/status", "inferencemodelrewrites/status");
 
       int simPort = FreePorts.pick();
       String ip = "127.0.33.1";

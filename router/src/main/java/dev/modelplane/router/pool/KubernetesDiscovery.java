@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -62,6 +63,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private final Selection selection;
   private final Map<PoolKey, InferencePoolSpec> specs = new HashMap<>();
   private final PoolPolicies policies;
+  private final PolicyStatusWriter statusWriter;
   private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
   private SharedIndexInformer<Pod> pods;
   private volatile PolicyGroups policyGroups;
@@ -76,7 +78,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
     this.client = client;
     this.registry = registry;
     this.selection = selection;
-    this.policies = new PoolPolicies(registry);
+    this.statusWriter = new PolicyStatusWriter(client, Clock.systemUTC());
+    this.policies = new PoolPolicies(registry, statusWriter);
     selection.pools().forEach(registry::getOrCreate); // the default pool is the first one named
   }
 
@@ -395,5 +398,6 @@ public final class KubernetesDiscovery implements AutoCloseable {
       // policy informers start under this lock after checking closed: none starts after this point
     }
     informers.forEach(SharedIndexInformer::close);
+    statusWriter.close();
   }
 }

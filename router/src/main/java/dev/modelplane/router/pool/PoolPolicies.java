@@ -5,6 +5,7 @@ import dev.modelplane.api.gie.v1alpha2.InferenceModelRewriteSpec;
 import dev.modelplane.api.gie.v1alpha2.InferenceObjectiveSpec;
 import dev.modelplane.api.gie.v1alpha2.PoolObjectReference;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -19,41 +20,51 @@ import java.util.function.Function;
  * Applies InferenceObjectives (priorities) and InferenceModelRewrites (model names) to the pools they name. Each kind
  * exists in two groups, {@code llm-d.ai} and {@code inference.networking.x-k8s.io}: for one pool, objects of the
  * {@code llm-d.ai} group win — when any names the pool, the pool's objects of the same kind in the other group are
- * ignored — else the other group's apply. (llm-d's picker decides once per installation: with both groups installed it
- * ignores every legacy object; modelplane installs both, and that rule would drop every objective written in the
- * group the Inference Extension documents.) Not thread-safe: the discovery calls it under its lock.
+ * ignored — else the other group's apply. Each object naming a pool this router serves gets its verdict through a
+ * {@link StatusSink}. (llm-d's picker decides once per installation: with both groups installed it ignores every
+ * legacy object; modelplane installs both, and that rule would drop every objective written in the group the
+ * Inference Extension documents.) Not thread-safe: the discovery calls it under its lock.
  */
 final class PoolPolicies {
   /** An object of a policy kind, identified by group, namespace and name. */
   private record Id(boolean preferred, String namespace, String name) {
   }
 
-  private record Objective(PoolKey pool, Integer priority) {
+  private record Objective(PoolKey pool, Integer priority, CustomResource<?, ?> object) {
   }
 
-  private record Rewrite(PoolKey pool, ModelRewrites.Source source) {
+  private record Rewrite(PoolKey pool, ModelRewrites.Source source, CustomResource<?, ?> object) {
+  }
+
+  /** Told, for each object naming a pool this router serves, whether it is applied (else why not). */
+  interface StatusSink {
+    StatusSink NONE = (obj, applied, message) -> { };
+
+    void verdict(CustomResource<?, ?> obj, boolean applied, String message);
   }
 
   private final PoolRegistry registry;
+  private final StatusSink status;
   private final Map<Id, Objective> objectives = new HashMap<>();
   private final Map<Id, Rewrite> rewrites = new HashMap<>();
 
-  PoolPolicies(PoolRegistry registry) {
+  PoolPolicies(PoolRegistry registry, StatusSink status) {
     this.registry = registry;
+    this.status = status;
   }
 
-  void objectiveChanged(boolean preferred, HasMetadata obj, InferenceObjectiveSpec spec, boolean deleted) {
+  void objectiveChanged(boolean preferred, CustomResource<?, ?> obj, InferenceObjectiveSpec spec, boolean deleted) {
     Id id = id(preferred, obj);
     Objective current = deleted || spec == null || !refersToPool(spec.poolRef()) ? null
-        : new Objective(new PoolKey(id.namespace(), spec.poolRef().name()), spec.priority());
+        : new Objective(new PoolKey(id.namespace(), spec.poolRef().name()), spec.priority(), obj);
     replace(objectives, id, current, Objective::pool).forEach(this::applyObjectives);
   }
 
-  void rewriteChanged(boolean preferred, HasMetadata obj, InferenceModelRewriteSpec spec, boolean deleted) {
+  void rewriteChanged(boolean preferred, CustomResource<?, ?> obj, InferenceModelRewriteSpec spec, boolean deleted) {
     Id id = id(preferred, obj);
     Rewrite current = deleted || spec == null || !refersToPool(spec.poolRef()) ? null
         : new Rewrite(new PoolKey(id.namespace(), spec.poolRef().name()),
-            new ModelRewrites.Source(id.name(), created(obj), spec));
+            new ModelRewrites.Source(id.name(), created(obj), spec), obj);
     replace(rewrites, id, current, Rewrite::pool).forEach(this::applyRewrites);
   }
 
@@ -81,11 +92,17 @@ final class PoolPolicies {
     if (pool == null) {
       return;
     }
+    Map<Id, Objective> winners = winners(objectives, poolKey, Objective::pool);
     Map<String, Integer> effective = new HashMap<>();
-    for (Map.Entry<Id, Objective> e : winners(objectives, poolKey, Objective::pool).entrySet()) {
+    for (Map.Entry<Id, Objective> e : winners.entrySet()) {
       effective.put(e.getKey().name(), e.getValue().priority() == null ? 0 : e.getValue().priority());
     }
     pool.setObjectives(effective);
+    objectives.forEach((id, o) -> {
+      if (o.pool().equals(poolKey)) {
+        tell(o.object(), winners.containsKey(id), poolKey, "InferenceObjectives");
+      }
+    });
   }
 
   private void applyRewrites(PoolKey poolKey) {
@@ -93,9 +110,20 @@ final class PoolPolicies {
     if (pool == null) {
       return;
     }
+    Map<Id, Rewrite> winners = winners(rewrites, poolKey, Rewrite::pool);
     List<ModelRewrites.Source> effective = new ArrayList<>();
-    winners(rewrites, poolKey, Rewrite::pool).values().forEach(r -> effective.add(r.source()));
+    winners.values().forEach(r -> effective.add(r.source()));
     pool.setRewrites(effective);
+    rewrites.forEach((id, r) -> {
+      if (r.pool().equals(poolKey)) {
+        tell(r.object(), winners.containsKey(id), poolKey, "InferenceModelRewrites");
+      }
+    });
+  }
+
+  private void tell(CustomResource<?, ?> obj, boolean applied, PoolKey pool, String kinds) {
+    status.verdict(obj, applied, applied ? "applied to InferencePool " + pool.name()
+        : "ignored: " + kinds + " of llm-d.ai name InferencePool " + pool.name() + " and take precedence");
   }
 
   /** The pool's objects of the winning group: {@code llm-d.ai} when it has any for the pool, else the other. */

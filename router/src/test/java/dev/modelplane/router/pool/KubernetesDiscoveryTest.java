@@ -12,9 +12,11 @@ import dev.modelplane.api.gie.v1.Port;
 import dev.modelplane.controlplane.KubeTest;
 import dev.modelplane.controlplane.WithControlPlane;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -222,9 +224,24 @@ class KubernetesDiscoveryTest {
         assertThat(bothPool.rewrites().rewrite("chat", random)).isEqualTo("chat-v2");
         assertThat(legacyPool.rewrites().rewrite("anything", random)).isEqualTo("everything-to-one");
       });
+      // Each object of a pool this router serves says whether it is applied.
+      await().atMost(WAIT).untilAsserted(() -> {
+        assertThat(accepted(client, dev.modelplane.api.llmd.v1alpha2.InferenceObjective.class, "interactive"))
+            .isEqualTo("True/Accepted/applied to InferencePool both");
+        assertThat(accepted(client, dev.modelplane.api.gie.v1alpha2.InferenceObjective.class, "batch"))
+            .isEqualTo("Unknown/Pending/ignored: InferenceObjectives of llm-d.ai name InferencePool both and take"
+                + " precedence");
+        assertThat(accepted(client, dev.modelplane.api.gie.v1alpha2.InferenceObjective.class, "chat"))
+            .isEqualTo("True/Accepted/applied to InferencePool legacy");
+        assertThat(accepted(client, dev.modelplane.api.llmd.v1alpha2.InferenceModelRewrite.class, "canary"))
+            .isEqualTo("True/Accepted/applied to InferencePool both");
+      });
       client.resources(dev.modelplane.api.llmd.v1alpha2.InferenceObjective.class).withName("interactive").delete();
       await().atMost(WAIT).untilAsserted(() -> assertThat(bothPool.objectives())
           .containsExactly(Map.entry("batch", -1)));
+      await().atMost(WAIT).untilAsserted(() -> assertThat(
+          accepted(client, dev.modelplane.api.gie.v1alpha2.InferenceObjective.class, "batch"))
+          .isEqualTo("True/Accepted/applied to InferencePool both"));
       client.resources(dev.modelplane.api.llmd.v1alpha2.InferenceModelRewrite.class).withName("canary").delete();
       await().atMost(WAIT).untilAsserted(() -> assertThat(bothPool.rewrites().isEmpty()).isTrue());
     }
@@ -281,6 +298,24 @@ class KubernetesDiscoveryTest {
       await().atMost(WAIT).untilAsserted(() -> assertThat(registry.get(key).objectives())
           .containsExactly(Map.entry("batch", -3)));
     }
+  }
+
+  /** The object's {@code Accepted} condition as status/reason/message, or null. */
+  private static String accepted(KubernetesClient client, Class<? extends CustomResource<?, ?>> type, String name) {
+    GenericKubernetesResource obj = client.genericKubernetesResources(HasMetadata.getApiVersion(type),
+        HasMetadata.getKind(type)).withName(name).get();
+    Object status = obj.getAdditionalProperties().get("status");
+    if (!(status instanceof Map<?, ?> map) || !(map.get("conditions") instanceof List<?> conditions)) {
+      return null;
+    }
+    for (Object c : conditions) {
+      Map<?, ?> condition = (Map<?, ?>) c;
+      if ("Accepted".equals(condition.get("type"))) {
+        assertThat(condition.get("observedGeneration")).isEqualTo(obj.getMetadata().getGeneration().intValue());
+        return condition.get("status") + "/" + condition.get("reason") + "/" + condition.get("message");
+      }
+    }
+    return null;
   }
 
   private static void apply(KubernetesClient client, String yaml) {

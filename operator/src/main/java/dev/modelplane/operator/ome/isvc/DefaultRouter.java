@@ -74,12 +74,18 @@ final class DefaultRouter {
         .addToAdditionalProperties("spec", spec).build();
   }
 
-  /** What the router's Role must allow besides reading pods: its pools, objectives and model rewrites. */
+  /**
+   * What the router's Role must allow besides reading pods: its pools, objectives and model rewrites, and the
+   * objectives' and rewrites' status.
+   */
   static List<PolicyRule> extraRules() {
     return List.of(
         new PolicyRuleBuilder().withApiGroups("inference.networking.k8s.io").withResources("inferencepools")
             .withVerbs("list", "watch").build(),
         new PolicyRuleBuilder().withApiGroups("inference.networking.x-k8s.io", "llm-d.ai")
-            .withResources("inferenceobjectives", "inferencemodelrewrites").withVerbs("list", "watch").build());
+            .withResources("inferenceobjectives", "inferencemodelrewrites").withVerbs("list", "watch").build(),
+        new PolicyRuleBuilder().withApiGroups("inference.networking.x-k8s.io", "llm-d.ai")
+            .withResources("inferenceobjectives/status", "inferencemodelrewrites/status").withVerbs("patch")
+            .build());
   }
 }
