@@ -7,9 +7,9 @@ import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.Destination;
 import dev.modelplane.router.request.ErrorCode;
 import dev.modelplane.router.request.InflightBytes;
-import dev.modelplane.router.request.OpenAiErrors;
 import dev.modelplane.router.request.RequestDirector;
 import dev.modelplane.router.request.RequestInput;
+import dev.modelplane.router.request.RequestParsers;
 import dev.modelplane.router.request.RouterException;
 import dev.modelplane.router.request.RoutingDecision;
 import dev.modelplane.router.scheduling.ResponseOutcome;
@@ -346,8 +346,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private void reject(RouterException e) {
     reservation.release();
-    send(ExtProcMessages.immediate(e.code().httpStatus(), "application/json", OpenAiErrors.body(e.code(),
-        e.getMessage()), e.retryAfterSeconds()));
+    send(ExtProcMessages.immediate(e.code().httpStatus(), "application/json", RequestParsers.defaults()
+        .errorShape(headers.get(":path")).body(e.code(), e.getMessage()), e.retryAfterSeconds()));
     metrics.extProcStreams.inc("immediate_" + e.code().httpStatus());
     phase = Phase.DONE;
     out.onCompleted();

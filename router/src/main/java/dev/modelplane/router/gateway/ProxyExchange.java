@@ -1,8 +1,8 @@
 package dev.modelplane.router.gateway;
 
 import dev.modelplane.router.request.ErrorCode;
-import dev.modelplane.router.request.OpenAiErrors;
 import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.request.RequestParsers;
 import dev.modelplane.router.request.RouterException;
 import dev.modelplane.router.request.RoutingDecision;
 import io.vertx.core.Context;
@@ -212,7 +212,8 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
     RouterException e = t instanceof RouterException re ? re
         : new RouterException(ErrorCode.INTERNAL, "internal error");
     if (phase != ExchangePhase.ABANDONED && !resp.headWritten()) {
-      String json = OpenAiErrors.body(e.code(), e.getMessage());
+      String json = RequestParsers.defaults().errorShape(route != null ? route.path() : req.path())
+          .body(e.code(), e.getMessage());
       if (e.retryAfterSeconds() > 0) {
         resp.putHeader(HttpHeaders.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()));
       }

@@ -24,11 +24,14 @@ import java.util.Map;
 record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
   /** What the gateway does with a request of its pool. */
   enum Kind {
-    /** A {@code POST} with an OpenAI body: read, scheduled and forwarded. */
+    /**
+     * Any other request: its body is read, parsed by the parser of its path (a POST) or passed through (a path no
+     * parser claims, any other method), scheduled and forwarded.
+     */
     INFERENCE,
     /** {@code GET /v1/models}: no body and no scheduling, any endpoint of the pool answers. */
     MODEL_LIST,
-    /** Anything else: 404. */
+    /** {@code CONNECT}, which asks a proxy for a tunnel rather than a model server for an answer: 404. */
     UNSUPPORTED
   }
 
@@ -57,7 +60,7 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
       throw new RouterException(ErrorCode.NOT_FOUND, "no such inference pool: " + poolName);
     }
     Kind kind = req.method() == HttpMethod.GET && path.startsWith("/v1/models") ? Kind.MODEL_LIST
-        : req.method() == HttpMethod.POST ? Kind.INFERENCE : Kind.UNSUPPORTED;
+        : req.method() == HttpMethod.CONNECT ? Kind.UNSUPPORTED : Kind.INFERENCE;
     return new RequestRoute(pool, uri, path, kind);
   }
 
@@ -66,11 +69,15 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
     return new RouterException(ErrorCode.NOT_FOUND, "unsupported route " + method + " " + path);
   }
 
-  /** What the director is given to route the request: its headers (lower-cased, repeats joined) and its body. */
+  /**
+   * What the director is given to route the request: its headers (lower-cased, repeats joined, with the
+   * {@code :path} and {@code :method} pseudo-headers ext_proc also gives) and its body.
+   */
   RequestInput input(HttpServerRequest req, byte[] body, long receivedNanos) {
     Map<String, String> headers = new HashMap<>();
     req.headers().forEach(e -> headers.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + "," + b));
     headers.put(":path", uri);
+    headers.put(":method", req.method().name());
     return new RequestInput(pool, path, headers, body, null, receivedNanos);
   }
 }

@@ -11,13 +11,29 @@ import java.util.Arrays;
  */
 public final class LlmRequestBody {
 
-  /** The OpenAI APIs GIE's {@code openai-parser} recognises, chosen by the suffix of the request path. */
+  /**
+   * The APIs a request body can belong to, told apart by the request path (see the router's request parsers). The
+   * OpenAI ones are those GIE's {@code openai-parser} recognises; the others are Anthropic's Messages API, vLLM's
+   * pooling and tokenizer endpoints, audio, and {@link #PASSTHROUGH} for a request no parser claims.
+   */
   public enum Api {
     CONVERSATIONS("conversations"),
     RESPONSES("responses"),
     CHAT_COMPLETIONS("chat/completions"),
     COMPLETIONS("completions"),
-    EMBEDDINGS("embeddings");
+    EMBEDDINGS("embeddings"),
+    /** Anthropic's {@code /v1/messages}. */
+    MESSAGES("messages"),
+    /** Cohere/Jina-style rerank, as vLLM serves it: a {@code query} and its {@code documents}. */
+    RERANK("rerank"),
+    /** vLLM's sentence-pair score: {@code text_1} against {@code text_2}. */
+    SCORE("score"),
+    TOKENIZE("tokenize"),
+    DETOKENIZE("detokenize"),
+    /** Audio transcriptions and translations: a multipart form, of which only {@code model} is read. */
+    AUDIO("audio/transcriptions"),
+    /** A request no parser claims (or a method other than POST): forwarded as received, scheduled by load. */
+    PASSTHROUGH("");
 
     private final String pathSuffix;
 
@@ -25,21 +41,7 @@ public final class LlmRequestBody {
       this.pathSuffix = pathSuffix;
     }
 
-    /** The API for a request path; anything unrecognised is treated as completions, as GIE does. */
-    public static Api fromPath(String path) {
-      String p = path == null ? "" : path;
-      int query = p.indexOf('?');
-      if (query >= 0) {
-        p = p.substring(0, query);
-      }
-      for (Api api : values()) {
-        if (p.endsWith("/" + api.pathSuffix)) {
-          return api;
-        }
-      }
-      return COMPLETIONS;
-    }
-
+    /** The path suffix (the first, where several select the API) that selects it; "" for none. */
     public String pathSuffix() {
       return pathSuffix;
     }
@@ -130,30 +132,46 @@ public final class LlmRequestBody {
     userInput = null;
   }
 
+  /**
+   * What each API sends the model, in the order it reaches it: a rerank's query before its documents, a score's
+   * {@code text_1} before {@code text_2}, the system prompt and tools before an Anthropic conversation. Nothing for
+   * a body that is not read (detokenize, audio, passthrough): prefix scorers then see an empty prompt.
+   */
   private byte[] computeUserInput() {
+    if (!fields.object()) {
+      return new byte[0];
+    }
     try {
       return switch (api) {
         case CONVERSATIONS -> AcceptedJson.member(raw, "items");
-        case RESPONSES -> responsesInput();
+        case RESPONSES -> combined(2, "instructions", "tools", "input");
         case CHAT_COMPLETIONS -> AcceptedJson.member(raw, "messages");
         case COMPLETIONS -> AcceptedJson.promptText(raw).getBytes(StandardCharsets.UTF_8);
         case EMBEDDINGS -> AcceptedJson.member(raw, "input");
+        case MESSAGES -> combined(2, "system", "tools", "messages");
+        case RERANK -> combined(0, "query", "documents");
+        case SCORE -> combined(0, "text_1", "text_2");
+        case TOKENIZE -> fields.promptNonEmpty() ? AcceptedJson.promptText(raw).getBytes(StandardCharsets.UTF_8)
+            : AcceptedJson.member(raw, "messages");
+        case DETOKENIZE, AUDIO, PASSTHROUGH -> new byte[0];
       };
     } catch (IllegalStateException e) {
       return new byte[0];
     }
   }
 
-  /** {@code [{"instructions":…},{"tools":…},{"input":…}]}, the first two only when present and not null. */
-  private byte[] responsesInput() {
-    byte[][] m = AcceptedJson.members(raw, "instructions", "tools", "input");
+  /**
+   * {@code [{"<name>":…},…]} of the named top-level members, in order; the first {@code optional} of them only when
+   * present and not null (e.g. {@code [{"instructions":…},{"tools":…},{"input":…}]} for responses).
+   */
+  private byte[] combined(int optional, String... names) {
+    byte[][] m = AcceptedJson.members(raw, names);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write('[');
-    String[] names = {"instructions", "tools", "input"};
     boolean first = true;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < names.length; i++) {
       boolean absent = m[i] == null || Arrays.equals(m[i], NULL);
-      if (i < 2 && absent) {
+      if (i < optional && absent) {
         continue;
       }
       if (!first) {

@@ -1,0 +1,122 @@
+package dev.modelplane.router.request;
+
+import dev.modelplane.router.scheduling.LlmRequestBody;
+import dev.modelplane.router.scheduling.LlmRequestBody.Api;
+import dev.modelplane.router.scheduling.RequestJson;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Which parser reads a request, as llm-d's parser registry decides: the parser claiming the longest suffix of the
+ * path (whole segments; the query and a trailing slash ignored), else the passthrough fallback, which also takes
+ * every method but POST. The default registry holds:
+ * <ul>
+ *   <li>OpenAI ({@link OpenAiRequestParser}): chat/completions, completions (and their {@code /render}), responses,
+ *       conversations, embeddings;</li>
+ *   <li>Anthropic: {@code v1/messages} (non-empty {@code messages} and a model; errors in Anthropic's shape), and
+ *       {@code v1/messages/count_tokens}, passed through (claimed with their version, unlike llm-d, so that another
+ *       API's {@code …/messages} is not taken for Anthropic's);</li>
+ *   <li>vLLM's {@code rerank} (a {@code query} and {@code documents}), {@code score} ({@code text_1} and
+ *       {@code text_2}), {@code tokenize} (a {@code prompt} or {@code messages}) and {@code detokenize}
+ *       ({@code tokens}), whose model is optional as vLLM's is;</li>
+ *   <li>audio transcriptions and translations ({@link AudioRequestParser}).</li>
+ * </ul>
+ */
+public final class RequestParsers {
+  private static final RequestParsers DEFAULT = new RequestParsers(defaultParsers(), PassthroughParser.FALLBACK);
+
+  private final Map<String, RequestParser> bySuffix = new LinkedHashMap<>();
+  private final RequestParser fallback;
+
+  /**
+   * A registry of {@code parsers}; a suffix claimed twice goes to the first claimant.
+   *
+   * @param fallback reads what no parser claims
+   */
+  RequestParsers(List<RequestParser> parsers, RequestParser fallback) {
+    for (RequestParser p : parsers) {
+      for (String suffix : p.paths()) {
+        bySuffix.putIfAbsent(suffix, p);
+      }
+    }
+    this.fallback = fallback;
+  }
+
+  /** The router's registry. */
+  public static RequestParsers defaults() {
+    return DEFAULT;
+  }
+
+  private static List<RequestParser> defaultParsers() {
+    List<RequestParser> parsers = new ArrayList<>(OpenAiRequestParser.PARSERS);
+    parsers.add(new JsonApiParser(Api.MESSAGES, List.of("v1/messages"), f -> f.messagesNonEmpty(),
+        "invalid messages request: must have at least one message", true, ErrorShape.ANTHROPIC));
+    parsers.add(new PassthroughParser(List.of("v1/messages/count_tokens"), ErrorShape.ANTHROPIC));
+    parsers.add(optionalModel(Api.RERANK, "rerank", f -> f.has("query") && f.has("documents"),
+        "invalid rerank request: must have query and documents fields"));
+    parsers.add(optionalModel(Api.SCORE, "score", f -> f.has("text_1") && f.has("text_2"),
+        "invalid score request: must have text_1 and text_2 fields"));
+    parsers.add(optionalModel(Api.TOKENIZE, "tokenize", f -> f.promptNonEmpty() || f.messagesNonEmpty(),
+        "invalid tokenize request: must have prompt or messages field"));
+    parsers.add(optionalModel(Api.DETOKENIZE, "detokenize", f -> f.has("tokens"),
+        "invalid detokenize request: must have tokens field"));
+    parsers.add(new AudioRequestParser());
+    return List.copyOf(parsers);
+  }
+
+  private static RequestParser optionalModel(Api api, String path,
+      Predicate<RequestJson.Fields> valid, String invalid) {
+    return new JsonApiParser(api, List.of(path), valid, invalid, false, ErrorShape.OPENAI);
+  }
+
+  /** The parser claiming the longest suffix of {@code path}; the fallback when none does. */
+  public RequestParser forPath(String path) {
+    String p = path == null ? "" : path;
+    int query = p.indexOf('?');
+    if (query >= 0) {
+      p = p.substring(0, query);
+    }
+    while (p.endsWith("/")) {
+      p = p.substring(0, p.length() - 1);
+    }
+    RequestParser best = fallback;
+    int longest = -1;
+    for (Map.Entry<String, RequestParser> e : bySuffix.entrySet()) {
+      String suffix = e.getKey();
+      if (suffix.length() > longest && p.endsWith("/" + suffix)) {
+        best = e.getValue();
+        longest = suffix.length();
+      }
+    }
+    return best;
+  }
+
+  /** The parser of a request: {@link #forPath} for a POST (or no method given), the fallback for any other. */
+  public RequestParser forRequest(String method, String path) {
+    return method == null || method.isEmpty() || method.equals("POST") ? forPath(path) : fallback;
+  }
+
+  /** The shape of the errors answered to a request for {@code path}, whatever its method. */
+  public ErrorShape errorShape(String path) {
+    return forPath(path).errorShape();
+  }
+
+  /** Reads a POST body sent to {@code path}; a 400 when its API refuses it. */
+  public LlmRequestBody parse(String path, byte[] body, RequestJson json) {
+    return forPath(path).parse(body, null, json);
+  }
+
+  /**
+   * The model a parsed request names: a 400 when its parser requires one and it is missing, else "" for none.
+   */
+  public static String model(RequestParser parser, LlmRequestBody body) {
+    if (parser.requiresModel()) {
+      return OpenAiRequestParser.model(body);
+    }
+    String model = body.fields().model();
+    return model == null ? "" : model;
+  }
+}
