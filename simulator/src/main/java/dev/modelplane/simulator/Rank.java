@@ -136,6 +136,46 @@ final class Rank {
     return new Prepared(r, model, ids.length, out, maxTokens, adapter, ids);
   }
 
+  /**
+   * A pooling request (embeddings, rerank, score): each input is prefilled as an engine request of its own, as vLLM
+   * runs them, and {@code answer} is sent once all are.
+   *
+   * @param adapter the LoRA adapter the request names, or null
+   * @param prompts the token ids of each input
+   * @param answer the response body
+   */
+  record Pooled(String adapter, List<int[]> prompts, String answer) {
+  }
+
+  /** The model a request names ({@code model} when a string), else the first served name. */
+  String modelOf(JsonNode body) {
+    return body.path("model").isTextual() ? body.get("model").asText() : servedNames.get(0);
+  }
+
+  /**
+   * Checks a pooling request as {@link #prepare} checks a completion (injected failures, the model, each input
+   * within the context length and the cache); returns the adapter it names, or null.
+   */
+  String poolingAdapter(String model, List<int[]> prompts) throws CompletionRequest.RequestException {
+    ApiError injected = failures.next();
+    if (injected != null) {
+      throw new CompletionRequest.RequestException(injected);
+    }
+    String adapter = checkModel(model) ? null : model;
+    for (int[] ids : prompts) {
+      if (ids.length >= config.maxModelLen()) {
+        throw new CompletionRequest.RequestException(new ApiError(400, "This model's maximum context length is "
+            + config.maxModelLen() + " tokens. However, you requested " + ids.length + " tokens in the input. "
+            + "Please reduce the length of the input.", "input", "context_length_exceeded"));
+      }
+      if ((ids.length + engine.blockSize()) / engine.blockSize() > engine.maxBlocks()) {
+        throw new CompletionRequest.RequestException(ApiError.badRequest("An input needs more KV cache blocks than "
+            + "the cache has (" + engine.maxBlocks() + ")."));
+      }
+    }
+    return adapter;
+  }
+
   String newId(String prefix) {
     synchronized (random) {
       return RequestIds.prefixed(prefix, random);
@@ -196,6 +236,26 @@ final class Rank {
   }
 
   /**
+   * vLLM's {@code /detokenize}. The simulator's tokenizers only encode, so each id reads back as {@code t<id>}, the
+   * text it gives token-id prompts.
+   */
+  String detokenizeJson(JsonNode body) throws CompletionRequest.RequestException {
+    JsonNode tokens = body.get("tokens");
+    boolean ids = tokens != null && tokens.isArray();
+    StringBuilder text = new StringBuilder();
+    for (JsonNode t : ids ? tokens : JSON.createArrayNode()) {
+      ids &= t.isIntegralNumber();
+      text.append(text.isEmpty() ? "" : " ").append('t').append(t.asLong());
+    }
+    if (!ids) {
+      throw new CompletionRequest.RequestException(ApiError.badRequest("'tokens' must be a list of token ids.",
+          "tokens"));
+    }
+    checkModel(modelOf(body));
+    return JSON.createObjectNode().put("prompt", text.toString()).toString();
+  }
+
+  /**
    * vLLM's render endpoints ({@code POST /v1/chat/completions/render}, {@code /v1/completions/render}): the token ids
    * the engine would run for a request, without running it. The ids are exactly those that {@link #prepare} feeds
    * the KV cache (a chat rendered by the template, no BOS added again; a text prompt with BOS), so a router that
@@ -251,9 +311,9 @@ final class Rank {
     return node;
   }
 
-  String embeddingsJson(JsonNode body) throws CompletionRequest.RequestException {
+  /** vLLM's {@code /v1/embeddings}: one deterministic unit vector per input, after the inputs' prefill. */
+  Pooled embeddings(JsonNode body) throws CompletionRequest.RequestException {
     String model = body.path("model").asText(servedNames.get(0));
-    checkModel(model);
     JsonNode input = body.get("input");
     List<int[]> inputs = new java.util.ArrayList<>();
     if (input == null || input.isNull()) {
@@ -305,10 +365,10 @@ final class Rank {
     }
     root.put("model", model);
     root.putObject("usage").put("prompt_tokens", total).put("total_tokens", total);
-    return root.toString();
+    return new Pooled(poolingAdapter(model, inputs), inputs, root.toString());
   }
 
-  private static int[] ids(JsonNode arr) {
+  static int[] ids(JsonNode arr) {
     int[] out = new int[arr.size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = arr.get(i).asInt();
