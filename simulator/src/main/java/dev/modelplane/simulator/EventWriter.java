@@ -4,10 +4,9 @@ import io.vertx.core.Context;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
- * Writes a generated response in the event shape of an API other than chat and text completions (OpenAI's
- * Responses, Anthropic's Messages): server-sent events per token when streaming, else one JSON body at the end. As
- * with {@link ResponseWriter}, the engine thread only hands the work to the request's event loop
- * ({@link ResponseWriter.Outbox}).
+ * Writes a generated response in its API's shape (chat and text completions, OpenAI's Responses, Anthropic's
+ * Messages): server-sent events per token when streaming, else one JSON body at the end. The engine thread only hands
+ * the work to the request's event loop ({@link ResponseWriter.Outbox}).
  */
 abstract class EventWriter implements Sequence.Listener {
   final String id;
@@ -25,19 +24,29 @@ abstract class EventWriter implements Sequence.Listener {
   /** The events opening a stream, sent when its head is written. */
   abstract String opening();
 
+  /**
+   * What the engine counted for a finished sequence, read on the engine thread that owns the counters, so that the
+   * event loop builds every event, in order.
+   *
+   * @param generated output tokens produced
+   * @param cachedTokens prompt tokens found in the prefix cache
+   */
+  record Done(int generated, int cachedTokens) {
+  }
+
   /** The events of output token {@code index}. */
   abstract String token(Sequence seq, int index);
 
   /** The events closing a stream. */
-  abstract String closing(Sequence seq);
+  abstract String closing(Sequence seq, Done done);
 
   /** The whole body of a response that is not streamed. */
-  abstract String body(Sequence seq);
+  abstract String body(Sequence seq, Done done);
 
-  /** The text generated so far. */
-  static String generatedText(Sequence seq) {
+  /** The text of the first {@code generated} output tokens. */
+  static String generatedText(Sequence seq, int generated) {
     StringBuilder text = new StringBuilder();
-    for (int i = 0; i < seq.generated; i++) {
+    for (int i = 0; i < generated; i++) {
       text.append(seq.output.get(i));
     }
     return text.toString();
@@ -53,10 +62,9 @@ abstract class EventWriter implements Sequence.Listener {
     if (!p.request().stream()) {
       return;
     }
-    String events = token(seq, index);
     outbox.post(() -> {
       if (!resp.ended() && !resp.closed()) {
-        resp.write(events);
+        resp.write(token(seq, index));
       }
     });
   }
@@ -66,7 +74,7 @@ abstract class EventWriter implements Sequence.Listener {
     if ("abort".equals(reason)) {
       return;
     }
-    String tail = p.request().stream() ? closing(seq) : body(seq);
+    Done done = new Done(seq.generated, seq.cachedTokens);
     outbox.post(() -> {
       if (resp.ended() || resp.closed()) {
         return;
@@ -74,7 +82,7 @@ abstract class EventWriter implements Sequence.Listener {
       if (!p.request().stream()) {
         resp.putHeader("content-type", "application/json");
       }
-      resp.end(tail);
+      resp.end(p.request().stream() ? closing(seq, done) : body(seq, done));
     });
   }
 }

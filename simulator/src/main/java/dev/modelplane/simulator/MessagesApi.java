@@ -89,7 +89,7 @@ final class MessagesApi {
 
     @Override
     String opening() {
-      ObjectNode message = message(null);
+      ObjectNode message = message(null, null);
       message.putObject("usage").put("input_tokens", p.promptTokens()).put("output_tokens", 0);
       ObjectNode block = Rank.JSON.createObjectNode().put("type", "text").put("text", "");
       return event("message_start", typed("message_start").set("message", message))
@@ -104,18 +104,18 @@ final class MessagesApi {
     }
 
     @Override
-    String closing(Sequence seq) {
+    String closing(Sequence seq, Done done) {
       ObjectNode delta = typed("message_delta");
       delta.putObject("delta").put("stop_reason", stopReason(seq)).putNull("stop_sequence");
-      delta.set("usage", usage(seq));
+      delta.set("usage", usage(seq, done));
       return event("content_block_stop", typed("content_block_stop").put("index", 0))
           + event("message_delta", delta) + event("message_stop", typed("message_stop"));
     }
 
     @Override
-    String body(Sequence seq) {
-      ObjectNode message = message(seq);
-      message.set("usage", usage(seq));
+    String body(Sequence seq, Done done) {
+      ObjectNode message = message(seq, done);
+      message.set("usage", usage(seq, done));
       return message.toString();
     }
 
@@ -124,23 +124,23 @@ final class MessagesApi {
     }
 
     /** The message: no content and no stop reason until {@code seq} has finished. */
-    private ObjectNode message(Sequence seq) {
+    private ObjectNode message(Sequence seq, Done done) {
       ObjectNode m = typed("message").put("id", id).put("role", "assistant").put("model", p.model());
       var content = m.putArray("content");
       if (seq == null) {
         m.putNull("stop_reason");
       } else {
-        content.addObject().put("type", "text").put("text", generatedText(seq));
+        content.addObject().put("type", "text").put("text", generatedText(seq, done.generated()));
         m.put("stop_reason", stopReason(seq));
       }
       return m.putNull("stop_sequence");
     }
 
     /** Anthropic counts tokens read from the cache apart from the other input tokens. */
-    private static ObjectNode usage(Sequence seq) {
-      return Rank.JSON.createObjectNode().put("input_tokens", seq.promptLen - seq.cachedTokens)
-          .put("cache_creation_input_tokens", 0).put("cache_read_input_tokens", seq.cachedTokens)
-          .put("output_tokens", seq.generated);
+    private static ObjectNode usage(Sequence seq, Done done) {
+      return Rank.JSON.createObjectNode().put("input_tokens", seq.promptLen - done.cachedTokens())
+          .put("cache_creation_input_tokens", 0).put("cache_read_input_tokens", done.cachedTokens())
+          .put("output_tokens", done.generated());
     }
 
     private static String stopReason(Sequence seq) {

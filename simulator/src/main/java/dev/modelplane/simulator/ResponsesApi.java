@@ -89,8 +89,8 @@ final class ResponsesApi {
       ObjectNode item = message("in_progress", null);
       ObjectNode part = Rank.JSON.createObjectNode().put("type", "output_text").put("text", "");
       part.putArray("annotations");
-      return event("response.created", next("response.created").set("response", response(null)))
-          + event("response.in_progress", next("response.in_progress").set("response", response(null)))
+      return event("response.created", next("response.created").set("response", response(null, null)))
+          + event("response.in_progress", next("response.in_progress").set("response", response(null, null)))
           + event("response.output_item.added", next("response.output_item.added").put("output_index", 0)
               .set("item", item))
           + event("response.content_part.added", located(next("response.content_part.added")).set("part", part));
@@ -103,18 +103,18 @@ final class ResponsesApi {
     }
 
     @Override
-    String closing(Sequence seq) {
-      String text = generatedText(seq);
+    String closing(Sequence seq, Done done) {
+      String text = generatedText(seq, done.generated());
       return event("response.output_text.done", located(next("response.output_text.done")).put("text", text))
           + event("response.content_part.done", located(next("response.content_part.done")).set("part", part(text)))
           + event("response.output_item.done", next("response.output_item.done").put("output_index", 0)
               .set("item", message("completed", text)))
-          + event("response.completed", next("response.completed").set("response", response(seq)));
+          + event("response.completed", next("response.completed").set("response", response(seq, done)));
     }
 
     @Override
-    String body(Sequence seq) {
-      return response(seq).toString();
+    String body(Sequence seq, Done done) {
+      return response(seq, done).toString();
     }
 
     private ObjectNode next(String type) {
@@ -143,7 +143,7 @@ final class ResponsesApi {
     }
 
     /** The response object: in progress (no output, no usage) until {@code seq} has finished. */
-    private ObjectNode response(Sequence seq) {
+    private ObjectNode response(Sequence seq, Done finished) {
       boolean done = seq != null;
       boolean truncated = done && "length".equals(seq.finishReason);
       ObjectNode r = Rank.JSON.createObjectNode().put("id", id).put("object", "response").put("created_at", created)
@@ -161,12 +161,12 @@ final class ResponsesApi {
         r.putNull("usage");
         return r;
       }
-      output.add(message("completed", generatedText(seq)));
+      output.add(message("completed", generatedText(seq, finished.generated())));
       ObjectNode usage = r.putObject("usage").put("input_tokens", seq.promptLen);
-      usage.putObject("input_tokens_details").put("cached_tokens", seq.cachedTokens);
-      usage.put("output_tokens", seq.generated);
+      usage.putObject("input_tokens_details").put("cached_tokens", finished.cachedTokens());
+      usage.put("output_tokens", finished.generated());
       usage.putObject("output_tokens_details").put("reasoning_tokens", 0);
-      usage.put("total_tokens", seq.promptLen + seq.generated);
+      usage.put("total_tokens", seq.promptLen + finished.generated());
       return r;
     }
   }
