@@ -62,7 +62,7 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
     resp.closeHandler(v -> clientGone());
     resp.exceptionHandler(t -> clientGone());
     try {
-      route = RequestRoute.resolve(req, ctx.pools());
+      route = RequestRoute.resolve(req, ctx.pools(), ctx.director().limits().paths());
     } catch (RouterException e) {
       fail(e);
       return;
@@ -74,7 +74,6 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
         body.read(req, guard, this);
       }
       case MODEL_LIST -> passThrough();
-      case UNSUPPORTED -> fail(route.unsupported(req.method()));
     }
   }
 
@@ -145,7 +144,7 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
       finish(499, "client disconnected");
       return;
     }
-    RoutingDecision next = retries.next(a.decision(), cause, connectFailure, report.attempts());
+    RoutingDecision next = retries.next(a.decision(), cause, connectFailure, report.attempts(), req.method());
     if (next != null) {
       forward(next);
     } else {

@@ -99,9 +99,26 @@ public final class RequestParsers {
     return method == null || method.isEmpty() || method.equals("POST") ? forPath(path) : fallback;
   }
 
-  /** The shape of the errors answered to a request for {@code path}, whatever its method. */
+  /**
+   * The shape of the errors answered to a request for {@code path}, whatever its method: Anthropic's for any path at
+   * or under {@code /v1/messages} (as normalized by {@link PathPolicy#normalize}, the raw path when it cannot be),
+   * else that of the path's parser.
+   */
   public ErrorShape errorShape(String path) {
-    return forPath(path).errorShape();
+    String p = path == null ? "" : path;
+    int query = p.indexOf('?');
+    if (query >= 0) {
+      p = p.substring(0, query);
+    }
+    try {
+      p = PathPolicy.normalize(p);
+    } catch (RouterException e) {
+      // a path refused as malformed still gets an answer, in the shape its raw form suggests
+    }
+    if (p.endsWith("/v1/messages") || p.endsWith("/v1/messages/") || p.contains("/v1/messages/")) {
+      return ErrorShape.ANTHROPIC;
+    }
+    return forPath(p).errorShape();
   }
 
   /** Reads a POST body sent to {@code path}; a 400 when its API refuses it. */

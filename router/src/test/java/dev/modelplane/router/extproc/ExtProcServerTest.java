@@ -224,6 +224,30 @@ class ExtProcServerTest {
   }
 
   @Test
+  void adminPathsAndTraceAreAnImmediate404FromTheHeaders() throws Exception {
+    for (String path : new String[] {"/sleep", "/v1/load_lora_adapter", "/v1/../collective_rpc", "/%73erver_info"}) {
+      try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+        envoy.requestHeaders(headers(path), false);
+        ProcessingResponse r = envoy.next();
+        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).as(path).isEqualTo(404);
+        assertThat(r.getImmediateResponse().getBody().toStringUtf8()).as(path).contains("unsupported route POST");
+      }
+    }
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      Map<String, String> trace = headers("/v1/messages");
+      trace.put(":method", "TRACE");
+      envoy.requestHeaders(trace, true);
+      ProcessingResponse r = envoy.next();
+      assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);
+      assertThat(r.getImmediateResponse().getBody().toStringUtf8()).startsWith("{\"type\":\"error\"");
+    }
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers("/v1%2Fload_lora_adapter"), false);
+      assertThat(envoy.next().getImmediateResponse().getStatus().getCodeValue()).isEqualTo(400);
+    }
+  }
+
+  @Test
   void anInvalidAnthropicMessagesRequestIsAnImmediate400InAnthropicsShape() throws Exception {
     try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
       envoy.requestHeaders(headers("/v1/messages"), false).requestBody("{\"model\":\"m\",\"messages\":[]}", true);
