@@ -19,9 +19,10 @@ import java.util.function.Predicate;
  *   <li>Anthropic: {@code v1/messages} (non-empty {@code messages} and a model; errors in Anthropic's shape), and
  *       {@code v1/messages/count_tokens}, passed through (claimed with their version, unlike llm-d, so that another
  *       API's {@code …/messages} is not taken for Anthropic's);</li>
- *   <li>vLLM's {@code rerank} (a {@code query} and {@code documents}), {@code score} ({@code text_1} and
- *       {@code text_2}), {@code tokenize} (a {@code prompt} or {@code messages}) and {@code detokenize}
- *       ({@code tokens}), whose model is optional as vLLM's is;</li>
+ *   <li>vLLM's {@code rerank} (a {@code query} and {@code documents}), {@code score} (any of its four pairs:
+ *       {@code queries} and {@code documents}, {@code queries} and {@code items}, {@code data_1} and {@code data_2},
+ *       {@code text_1} and {@code text_2}), {@code tokenize} (a {@code prompt}, even empty, or {@code messages})
+ *       and {@code detokenize} ({@code tokens}), whose model is optional as vLLM's is;</li>
  *   <li>audio transcriptions and translations ({@link AudioRequestParser}).</li>
  * </ul>
  */
@@ -57,9 +58,10 @@ public final class RequestParsers {
     parsers.add(new PassthroughParser(List.of("v1/messages/count_tokens"), ErrorShape.ANTHROPIC));
     parsers.add(optionalModel(Api.RERANK, "rerank", f -> f.has("query") && f.has("documents"),
         "invalid rerank request: must have query and documents fields"));
-    parsers.add(optionalModel(Api.SCORE, "score", f -> f.has("text_1") && f.has("text_2"),
-        "invalid score request: must have text_1 and text_2 fields"));
-    parsers.add(optionalModel(Api.TOKENIZE, "tokenize", f -> f.promptNonEmpty() || f.messagesNonEmpty(),
+    parsers.add(optionalModel(Api.SCORE, "score", f -> LlmRequestBody.scorePair(f) != null,
+        "invalid score request: must have queries and documents, queries and items, data_1 and data_2, or text_1 "
+            + "and text_2 fields"));
+    parsers.add(optionalModel(Api.TOKENIZE, "tokenize", f -> f.has("prompt") || f.has("messages"),
         "invalid tokenize request: must have prompt or messages field"));
     parsers.add(optionalModel(Api.DETOKENIZE, "detokenize", f -> f.has("tokens"),
         "invalid detokenize request: must have tokens field"));

@@ -26,7 +26,7 @@ public final class LlmRequestBody {
     MESSAGES("messages"),
     /** Cohere/Jina-style rerank, as vLLM serves it: a {@code query} and its {@code documents}. */
     RERANK("rerank"),
-    /** vLLM's sentence-pair score: {@code text_1} against {@code text_2}. */
+    /** vLLM's score: one side against the other, in any of its four request forms ({@link #scorePair}). */
     SCORE("score"),
     TOKENIZE("tokenize"),
     DETOKENIZE("detokenize"),
@@ -133,8 +133,25 @@ public final class LlmRequestBody {
   }
 
   /**
+   * The two members a score request compares, in the order vLLM tries its request forms: {@code queries} with
+   * {@code documents}, {@code queries} with {@code items}, {@code data_1} with {@code data_2}, {@code text_1} with
+   * {@code text_2}; {@code null} when the body has none of them.
+   */
+  public static String[] scorePair(RequestJson.Fields f) {
+    for (String[] pair : SCORE_PAIRS) {
+      if (f.has(pair[0]) && f.has(pair[1])) {
+        return pair;
+      }
+    }
+    return null;
+  }
+
+  private static final String[][] SCORE_PAIRS = {{"queries", "documents"}, {"queries", "items"},
+      {"data_1", "data_2"}, {"text_1", "text_2"}};
+
+  /**
    * What each API sends the model, in the order it reaches it: a rerank's query before its documents, a score's
-   * {@code text_1} before {@code text_2}, the system prompt and tools before an Anthropic conversation. Nothing for
+   * first side before its second, the system prompt and tools before an Anthropic conversation. Nothing for
    * a body that is not read (detokenize, audio, passthrough): prefix scorers then see an empty prompt.
    */
   private byte[] computeUserInput() {
@@ -150,8 +167,8 @@ public final class LlmRequestBody {
         case EMBEDDINGS -> AcceptedJson.member(raw, "input");
         case MESSAGES -> combined(2, "system", "tools", "messages");
         case RERANK -> combined(0, "query", "documents");
-        case SCORE -> combined(0, "text_1", "text_2");
-        case TOKENIZE -> fields.promptNonEmpty() ? AcceptedJson.promptText(raw).getBytes(StandardCharsets.UTF_8)
+        case SCORE -> combined(0, scorePair(fields));
+        case TOKENIZE -> fields.has("prompt") ? AcceptedJson.promptText(raw).getBytes(StandardCharsets.UTF_8)
             : AcceptedJson.member(raw, "messages");
         case DETOKENIZE, AUDIO, PASSTHROUGH -> new byte[0];
       };

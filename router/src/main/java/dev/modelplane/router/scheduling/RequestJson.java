@@ -76,10 +76,12 @@ public final class RequestJson {
   }
 
   /**
-   * The top-level members whose presence {@link Fields#has} reports: what the rerank, score and detokenize APIs
-   * require.
+   * The top-level members whose presence {@link Fields#has} reports: what the rerank, score, tokenize and detokenize
+   * APIs require (score takes any of four pairs: {@code queries} with {@code documents} or {@code items},
+   * {@code data_1} with {@code data_2}, {@code text_1} with {@code text_2}).
    */
-  public static final Set<String> TRACKED = Set.of("query", "documents", "text_1", "text_2", "tokens");
+  public static final Set<String> TRACKED = Set.of("query", "documents", "text_1", "text_2", "queries", "items",
+      "data_1", "data_2", "prompt", "messages", "tokens");
 
   /**
    * Longest number, in chars, anywhere in a body (Jackson allows 1,000): token ids, floats in any notation and the
@@ -177,6 +179,13 @@ public final class RequestJson {
      * token, {@code nonEmpty} whether a container value held anything.
      */
     void top(String name, JsonParser p, JsonToken first, boolean nonEmpty) throws IOException, Refused {
+      if (TRACKED.contains(name)) {
+        if (first == JsonToken.VALUE_NULL) {
+          present.remove(name);
+        } else {
+          present.add(name);
+        }
+      }
       switch (name) {
         case "model" -> model = first == JsonToken.VALUE_STRING ? model(p) : null;
         case "stream" -> stream = first == JsonToken.VALUE_TRUE;
@@ -189,15 +198,7 @@ public final class RequestJson {
         case "prompt" -> prompt = first == JsonToken.VALUE_STRING ? !p.getText().isEmpty()
             : first == JsonToken.START_ARRAY && nonEmpty;
         case "input" -> input = first != JsonToken.VALUE_NULL;
-        default -> {
-          if (TRACKED.contains(name)) {
-            if (first == JsonToken.VALUE_NULL) {
-              present.remove(name);
-            } else {
-              present.add(name);
-            }
-          }
-        }
+        default -> { }
       }
     }
 

@@ -188,8 +188,11 @@ class OpenAiRequestFuzzTest {
         items.forEach(m -> documents.add(m.get("content")));
       }
       case SCORE -> {
-        node.put("text_1", big);
-        var texts = node.putArray("text_2");
+        String[][] pairs = {{"text_1", "text_2"}, {"queries", "documents"}, {"queries", "items"},
+            {"data_1", "data_2"}};
+        String[] pair = pairs[r.nextInt(pairs.length)];
+        node.put(pair[0], big);
+        var texts = node.putArray(pair[1]);
         items.forEach(m -> texts.add(m.get("content")));
       }
       case DETOKENIZE -> {

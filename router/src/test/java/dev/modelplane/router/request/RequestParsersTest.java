@@ -113,7 +113,17 @@ class RequestParsersTest {
     assertThat(score.api()).isEqualTo(Api.SCORE);
     assertThat(model("/v1/score", score)).isEqualTo("m");
     assertThat(input(score)).isEqualTo("[{\"text_1\":\"q\"},{\"text_2\":[\"a\"]}]");
-    refused("/score", "{\"text_1\":\"q\"}", "invalid score request: must have text_1 and text_2 fields");
+    String invalid = "invalid score request: must have queries and documents, queries and items, data_1 and data_2, "
+        + "or text_1 and text_2 fields";
+    refused("/score", "{\"text_1\":\"q\"}", invalid);
+    refused("/score", "{\"queries\":\"q\",\"text_2\":\"a\"}", invalid);
+    refused("/score", "{\"data_1\":\"q\",\"data_2\":null}", invalid);
+    assertThat(input(parse("/score", "{\"queries\":[\"q\"],\"documents\":[\"a\",\"b\"]}")))
+        .isEqualTo("[{\"queries\":[\"q\"]},{\"documents\":[\"a\",\"b\"]}]");
+    assertThat(input(parse("/score", "{\"items\":[\"a\"],\"queries\":\"q\"}")))
+        .isEqualTo("[{\"queries\":\"q\"},{\"items\":[\"a\"]}]");
+    assertThat(input(parse("/v1/score", "{\"data_1\":\"q\",\"data_2\":[\"a\"]}")))
+        .isEqualTo("[{\"data_1\":\"q\"},{\"data_2\":[\"a\"]}]");
   }
 
   @Test
@@ -124,6 +134,10 @@ class RequestParsersTest {
     assertThat(input(parse("/tokenize", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")))
         .isEqualTo("[{\"role\":\"user\",\"content\":\"hi\"}]");
     refused("/tokenize", "{\"model\":\"m\"}", "invalid tokenize request: must have prompt or messages field");
+    refused("/tokenize", "{\"prompt\":null}", "invalid tokenize request: must have prompt or messages field");
+    LlmRequestBody empty = parse("/tokenize", "{\"model\":\"m\",\"prompt\":\"\"}");
+    assertThat(empty.api()).as("an empty prompt is tokenized, as vLLM does").isEqualTo(Api.TOKENIZE);
+    assertThat(empty.userInputBytes()).isEmpty();
     LlmRequestBody detokenize = parse("/detokenize", "{\"model\":\"m\",\"tokens\":[1,2]}");
     assertThat(detokenize.api()).isEqualTo(Api.DETOKENIZE);
     assertThat(detokenize.userInputBytes()).isEmpty();

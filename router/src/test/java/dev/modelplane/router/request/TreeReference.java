@@ -115,8 +115,8 @@ final class TreeReference {
       case CHAT_COMPLETIONS, MESSAGES -> nonEmptyArray(o.get("messages"));
       case COMPLETIONS -> nonEmptyPrompt(o.get("prompt"));
       case RERANK -> o.hasNonNull("query") && o.hasNonNull("documents");
-      case SCORE -> o.hasNonNull("text_1") && o.hasNonNull("text_2");
-      case TOKENIZE -> nonEmptyPrompt(o.get("prompt")) || nonEmptyArray(o.get("messages"));
+      case SCORE -> scorePair(o) != null;
+      case TOKENIZE -> o.hasNonNull("prompt") || o.hasNonNull("messages");
       case DETOKENIZE -> o.hasNonNull("tokens");
       case AUDIO, PASSTHROUGH -> true;
     };
@@ -162,8 +162,8 @@ final class TreeReference {
         case EMBEDDINGS -> WRITER.writeValueAsBytes(json.get("input"));
         case MESSAGES -> combined(json, 2, "system", "tools", "messages");
         case RERANK -> combined(json, 0, "query", "documents");
-        case SCORE -> combined(json, 0, "text_1", "text_2");
-        case TOKENIZE -> nonEmptyPrompt(json.get("prompt"))
+        case SCORE -> combined(json, 0, scorePair(json));
+        case TOKENIZE -> json.hasNonNull("prompt")
             ? promptText(json.get("prompt")).getBytes(StandardCharsets.UTF_8)
             : WRITER.writeValueAsBytes(json.get("messages"));
         case DETOKENIZE, AUDIO, PASSTHROUGH -> new byte[0];
@@ -171,6 +171,17 @@ final class TreeReference {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       return new byte[0];
     }
+  }
+
+  /** The first of vLLM's four score request forms whose two members are present and not null. */
+  private static String[] scorePair(ObjectNode o) {
+    for (String[] pair : new String[][] {{"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"},
+        {"text_1", "text_2"}}) {
+      if (o.hasNonNull(pair[0]) && o.hasNonNull(pair[1])) {
+        return pair;
+      }
+    }
+    return null;
   }
 
   /** {@code [{"<name>":…},…]}, the first {@code optional} members only when present and not null. */
