@@ -337,6 +337,10 @@ final class Rank {
       throw new CompletionRequest.RequestException(ApiError.badRequest(
           "'input' must be a string, a list of strings, or token ids.", "input"));
     }
+    if (inputs.isEmpty()) {
+      // vLLM refuses an empty batch when it builds the request; with no input to prefill, nothing would answer it
+      throw new CompletionRequest.RequestException(ApiError.badRequest("'input' must not be empty.", "input"));
+    }
     int dims = body.path("dimensions").asInt(config.defaultEmbeddingDimensions());
     if (dims < 1 || dims > 65536) {
       throw new CompletionRequest.RequestException(ApiError.badRequest("'dimensions' must be within 1-65536.",

@@ -185,6 +185,14 @@ class SimulatorApisTest {
   }
 
   @Test
+  void embeddingsOfNoInputAreA400NotAWait() throws Exception {
+    SimClient.Response empty = client.post("/v1/embeddings", "{\"model\":\"test-model\",\"input\":[]}");
+    assertThat(empty.status()).isEqualTo(400);
+    assertThat(empty.json().at("/error/message").asText()).isEqualTo("'input' must not be empty.");
+    assertThat(empty.json().at("/error/param").asText()).isEqualTo("input");
+  }
+
+  @Test
   void detokenizeReadsTokenIdsBack() throws Exception {
     SimClient.Response r = client.post("/detokenize", "{\"model\":\"test-model\",\"tokens\":[5,17]}");
     assertThat(r.status()).isEqualTo(200);
