@@ -16,9 +16,12 @@ import java.util.function.Predicate;
  * @param invalid the message of the 400 when {@code valid} fails
  * @param requiresModel whether a missing {@code model} is a 400 too
  * @param errorShape the shape of the API's errors
+ * @param runsModel whether the endpoint runs the model on the body (false for {@code /render}, which only applies
+ *     the chat template: see {@link LlmRequestBody#LlmRequestBody(LlmRequestBody.Api, byte[], RequestJson.Fields,
+ *     boolean)})
  */
 record JsonApiParser(LlmRequestBody.Api api, List<String> paths, Predicate<RequestJson.Fields> valid, String invalid,
-    boolean requiresModel, ErrorShape errorShape) implements RequestParser {
+    boolean requiresModel, ErrorShape errorShape, boolean runsModel) implements RequestParser {
 
   @Override
   public LlmRequestBody parse(byte[] body, String contentType, RequestJson json) {
@@ -31,6 +34,6 @@ record JsonApiParser(LlmRequestBody.Api api, List<String> paths, Predicate<Reque
     if (!valid.test(f)) {
       throw new RouterException(ErrorCode.BAD_REQUEST, invalid);
     }
-    return new LlmRequestBody(api, body, f);
+    return new LlmRequestBody(api, body, f, runsModel);
   }
 }

@@ -54,7 +54,7 @@ public final class RequestParsers {
   private static List<RequestParser> defaultParsers() {
     List<RequestParser> parsers = new ArrayList<>(OpenAiRequestParser.PARSERS);
     parsers.add(new JsonApiParser(Api.MESSAGES, List.of("v1/messages"), f -> f.messagesNonEmpty(),
-        "invalid messages request: must have at least one message", true, ErrorShape.ANTHROPIC));
+        "invalid messages request: must have at least one message", true, ErrorShape.ANTHROPIC, true));
     parsers.add(new PassthroughParser(List.of("v1/messages/count_tokens"), ErrorShape.ANTHROPIC));
     parsers.add(optionalModel(Api.RERANK, "rerank", f -> f.has("query") && f.has("documents"),
         "invalid rerank request: must have query and documents fields"));
@@ -71,7 +71,8 @@ public final class RequestParsers {
 
   private static RequestParser optionalModel(Api api, String path,
       Predicate<RequestJson.Fields> valid, String invalid) {
-    return new JsonApiParser(api, List.of(path), valid, invalid, false, ErrorShape.OPENAI);
+    return new JsonApiParser(api, List.of(path), valid, invalid, false, ErrorShape.OPENAI,
+        api != Api.TOKENIZE && api != Api.DETOKENIZE);
   }
 
   /** The parser claiming the longest suffix of {@code path}; the fallback when none does. */

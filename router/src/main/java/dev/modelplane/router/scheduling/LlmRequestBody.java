@@ -50,6 +50,7 @@ public final class LlmRequestBody {
   private final Api api;
   private final byte[] raw;
   private final RequestJson.Fields fields;
+  private final boolean runsModel;
   private volatile byte[] userInput;
 
   /**
@@ -57,14 +58,25 @@ public final class LlmRequestBody {
    * extracted from them. No JSON tree is kept.
    */
   public LlmRequestBody(Api api, byte[] raw, RequestJson.Fields fields) {
+    this(api, raw, fields, true);
+  }
+
+  /**
+   * A body of {@code api}'s shape sent to an endpoint that does not run the model on it ({@code runsModel} false: a
+   * chat or completions {@code /render}, which only applies the template): it has no prompt for the prefix scorers
+   * and the load they track, since it neither reads nor fills the server's KV cache.
+   */
+  public LlmRequestBody(Api api, byte[] raw, RequestJson.Fields fields, boolean runsModel) {
     this.api = api;
     this.raw = raw;
     this.fields = fields;
+    this.runsModel = runsModel;
   }
 
   /** A body from a JSON object (tests, benchmarks): serialised, then read as a received body would be. */
   public LlmRequestBody(Api api, ObjectNode json) {
     this.api = api;
+    this.runsModel = true;
     this.raw = json.toString().getBytes(StandardCharsets.UTF_8);
     try {
       this.fields = RequestJson.defaults().scan(raw);
@@ -91,9 +103,12 @@ public final class LlmRequestBody {
     return fields.stream();
   }
 
-  /** A completions prompt given as token ids, which need no tokenizer; null for any other prompt or API. */
+  /**
+   * A completions prompt given as token ids, which need no tokenizer; null for any other prompt or API, and for a
+   * request that does not run the model.
+   */
   public int[] promptTokenIds() {
-    return api == Api.COMPLETIONS ? AcceptedJson.promptTokenIds(raw) : null;
+    return api == Api.COMPLETIONS && runsModel ? AcceptedJson.promptTokenIds(raw) : null;
   }
 
   /** {@code cache_salt}, isolating prefix caches between tenants; empty when absent. */
@@ -151,11 +166,12 @@ public final class LlmRequestBody {
 
   /**
    * What each API sends the model, in the order it reaches it: a rerank's query before its documents, a score's
-   * first side before its second, the system prompt and tools before an Anthropic conversation. Nothing for
-   * a body that is not read (detokenize, audio, passthrough): prefix scorers then see an empty prompt.
+   * first side before its second, the system prompt and tools before an Anthropic conversation. Nothing for a body
+   * that is not read (audio, passthrough) or that does not run the model (tokenize, detokenize, render): prefix
+   * scorers then see an empty prompt, index nothing, and the load producers charge no prompt tokens.
    */
   private byte[] computeUserInput() {
-    if (!fields.object()) {
+    if (!fields.object() || !runsModel) {
       return new byte[0];
     }
     try {
@@ -168,9 +184,7 @@ public final class LlmRequestBody {
         case MESSAGES -> combined(2, "system", "tools", "messages");
         case RERANK -> combined(0, "query", "documents");
         case SCORE -> combined(0, scorePair(fields));
-        case TOKENIZE -> fields.has("prompt") ? AcceptedJson.promptText(raw).getBytes(StandardCharsets.UTF_8)
-            : AcceptedJson.member(raw, "messages");
-        case DETOKENIZE, AUDIO, PASSTHROUGH -> new byte[0];
+        case TOKENIZE, DETOKENIZE, AUDIO, PASSTHROUGH -> new byte[0];
       };
     } catch (IllegalStateException e) {
       return new byte[0];

@@ -41,8 +41,13 @@ class RequestParsersTest {
     assertThat(parse("/v1/chat/completions", "{\"model\":\"m\",\"messages\":[1]}").api())
         .isEqualTo(Api.CHAT_COMPLETIONS);
     assertThat(parse("/v1/completions", "{\"model\":\"m\",\"prompt\":\"p\"}").api()).isEqualTo(Api.COMPLETIONS);
-    assertThat(parse("/v1/chat/completions/render", "{\"model\":\"m\",\"messages\":[1]}").api())
-        .isEqualTo(Api.CHAT_COMPLETIONS);
+    LlmRequestBody render = parse("/v1/chat/completions/render", "{\"model\":\"m\",\"messages\":[1]}");
+    assertThat(render.api()).isEqualTo(Api.CHAT_COMPLETIONS);
+    assertThat(render.userInputBytes()).as("a render does not run the model: no prompt to index").isEmpty();
+    LlmRequestBody renderIds = parse("/v1/completions/render", "{\"model\":\"m\",\"prompt\":[1,2,3]}");
+    assertThat(renderIds.promptTokenIds()).isNull();
+    assertThat(parse("/v1/completions", "{\"model\":\"m\",\"prompt\":[1,2,3]}").promptTokenIds())
+        .containsExactly(1, 2, 3);
     assertThat(parse("/openai/deployments/x/chat/completions?api-version=1", "{\"model\":\"m\",\"messages\":[1]}")
         .api()).isEqualTo(Api.CHAT_COMPLETIONS);
     assertThat(parse("/v2/rerank/", "{\"query\":\"q\",\"documents\":[]}").api()).isEqualTo(Api.RERANK);
@@ -130,9 +135,9 @@ class RequestParsersTest {
   void tokenizeAndDetokenize() {
     LlmRequestBody prompt = parse("/tokenize", "{\"prompt\":\"hello\"}");
     assertThat(prompt.api()).isEqualTo(Api.TOKENIZE);
-    assertThat(input(prompt)).isEqualTo("hello");
+    assertThat(input(prompt)).as("tokenizing does not run the model: no prompt to index or charge").isEmpty();
     assertThat(input(parse("/tokenize", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")))
-        .isEqualTo("[{\"role\":\"user\",\"content\":\"hi\"}]");
+        .isEmpty();
     refused("/tokenize", "{\"model\":\"m\"}", "invalid tokenize request: must have prompt or messages field");
     refused("/tokenize", "{\"prompt\":null}", "invalid tokenize request: must have prompt or messages field");
     LlmRequestBody empty = parse("/tokenize", "{\"model\":\"m\",\"prompt\":\"\"}");

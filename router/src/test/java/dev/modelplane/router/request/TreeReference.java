@@ -135,8 +135,9 @@ final class TreeReference {
         break;
       }
     }
+    boolean render = path.replaceAll("[?].*", "").replaceAll("/+$", "").endsWith("/render");
     return new Result(null, o, named ? model.textValue() : "", s != null && s.isBoolean() && s.booleanValue(),
-        salt != null && salt.isTextual() ? salt.textValue() : "", max, userInput(api, o));
+        salt != null && salt.isTextual() ? salt.textValue() : "", max, render ? new byte[0] : userInput(api, o));
   }
 
   /** A body no parser reads as JSON: passed through without a model. */
@@ -163,10 +164,7 @@ final class TreeReference {
         case MESSAGES -> combined(json, 2, "system", "tools", "messages");
         case RERANK -> combined(json, 0, "query", "documents");
         case SCORE -> combined(json, 0, scorePair(json));
-        case TOKENIZE -> json.hasNonNull("prompt")
-            ? promptText(json.get("prompt")).getBytes(StandardCharsets.UTF_8)
-            : WRITER.writeValueAsBytes(json.get("messages"));
-        case DETOKENIZE, AUDIO, PASSTHROUGH -> new byte[0];
+        case TOKENIZE, DETOKENIZE, AUDIO, PASSTHROUGH -> new byte[0];
       };
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       return new byte[0];
