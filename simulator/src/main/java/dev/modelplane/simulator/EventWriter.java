@@ -13,6 +13,8 @@ abstract class EventWriter implements Sequence.Listener {
   final Rank.Prepared p;
   private final HttpServerResponse resp;
   private final ResponseWriter.Outbox outbox;
+  /** Whether the opening events were written; read and set on the event loop only. */
+  private boolean opened;
 
   EventWriter(String id, Rank.Prepared p, HttpServerResponse resp, Context ctx) {
     this.id = id;
@@ -21,7 +23,10 @@ abstract class EventWriter implements Sequence.Listener {
     this.outbox = ResponseWriter.Outbox.of(ctx);
   }
 
-  /** The events opening a stream, sent when its head is written. */
+  /**
+   * The events opening a stream, sent with its first token (or its closing events, when it has none), as a server
+   * sends them once the prefill is over: so the time to the first byte is the time to the first token.
+   */
   abstract String opening();
 
   /**
@@ -64,7 +69,7 @@ abstract class EventWriter implements Sequence.Listener {
     }
     outbox.post(() -> {
       if (!resp.ended() && !resp.closed()) {
-        resp.write(token(seq, index));
+        resp.write(openingOnce() + token(seq, index));
       }
     });
   }
@@ -82,7 +87,16 @@ abstract class EventWriter implements Sequence.Listener {
       if (!p.request().stream()) {
         resp.putHeader("content-type", "application/json");
       }
-      resp.end(p.request().stream() ? closing(seq, done) : body(seq, done));
+      resp.end(p.request().stream() ? openingOnce() + closing(seq, done) : body(seq, done));
     });
+  }
+
+  /** The opening events the first time, nothing after. */
+  private String openingOnce() {
+    if (opened) {
+      return "";
+    }
+    opened = true;
+    return opening();
   }
 }

@@ -284,8 +284,7 @@ final class HttpFrontend {
       return;
     }
     EventWriter writer = writers.apply(p);
-    String opening = p.request().stream() ? writer.opening() : null;
-    run(req, p, writer, writer.id, anthropic, opening);
+    run(req, p, writer, writer.id, anthropic);
   }
 
   private static void fail(HttpServerResponse resp, ApiError e, boolean anthropic) {
@@ -313,12 +312,14 @@ final class HttpFrontend {
     }
     Context ctx = vertx.getOrCreateContext();
     ResponseWriter writer = new ResponseWriter(rank, p, resp, ctx, chat);
-    run(req, p, writer, writer.id, false, null);
+    run(req, p, writer, writer.id, false);
   }
 
-  /** Hands a prepared generation to the engine; a stream's head goes out at once, with {@code opening} events. */
-  private void run(HttpServerRequest req, Rank.Prepared p, Sequence.Listener writer, String id, boolean anthropic,
-      String opening) {
+  /**
+   * Hands a prepared generation to the engine; a stream's head goes out at once, its first events (opening ones
+   * included) with its first token, when the prefill is over.
+   */
+  private void run(HttpServerRequest req, Rank.Prepared p, Sequence.Listener writer, String id, boolean anthropic) {
     HttpServerResponse resp = req.response();
     Sequence seq = new Sequence(id, p.promptIds(), p.output().tokens(), p.output().ids(),
         p.output().finishReason(), p.maxTokens(), p.adapter(), writer);
@@ -335,9 +336,6 @@ final class HttpFrontend {
     if (p.request().stream()) {
       resp.setChunked(true).putHeader("content-type", "text/event-stream").putHeader("cache-control", "no-cache");
       resp.writeHead();
-      if (opening != null) {
-        resp.write(opening);
-      }
     }
   }
 }

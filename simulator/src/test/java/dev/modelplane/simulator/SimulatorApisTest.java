@@ -123,6 +123,34 @@ class SimulatorApisTest {
   }
 
   @Test
+  void openingEventsWaitForThePrefill() throws Exception {
+    try (Simulator slow = Simulator.start(SimulatorConfig.of("test-model").host("127.0.0.1").port(0).mode("echo")
+        .seed(7).interTokenLatency(Duration.ofMillis(1)).prefillOverhead(Duration.ofMillis(400)))) {
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      String[][] streams = {
+          {"/v1/messages", "{\"model\":\"test-model\",\"max_tokens\":2,\"stream\":true,"
+              + "\"messages\":[{\"role\":\"user\",\"content\":\"alpha beta\"}]}", "event: message_start"},
+          {"/v1/responses", "{\"model\":\"test-model\",\"input\":\"alpha beta\",\"stream\":true}",
+              "event: response.created"}};
+      for (String[] s : streams) {
+        long sent = System.nanoTime();
+        java.net.http.HttpResponse<java.io.InputStream> r = http.send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create("http://127.0.0.1:" + slow.port() + s[0])).timeout(Duration.ofSeconds(30))
+            .header("content-type", "application/json")
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(s[1])).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream in = r.body()) {
+          int first = in.read();
+          long firstByteMs = (System.nanoTime() - sent) / 1_000_000;
+          assertThat(firstByteMs).as(s[0] + ": the first event comes after the prefill").isGreaterThanOrEqualTo(350);
+          String rest = (char) first + new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          assertThat(rest).as(s[0]).startsWith(s[2]);
+        }
+      }
+    }
+  }
+
+  @Test
   void anthropicMessagesStreamAnthropicsEvents() throws Exception {
     SimClient.Stream s = client.stream("/v1/messages", "{\"model\":\"test-model\",\"max_tokens\":2,\"stream\":true,"
         + "\"messages\":[{\"role\":\"user\",\"content\":\"alpha beta gamma\"}]}");
