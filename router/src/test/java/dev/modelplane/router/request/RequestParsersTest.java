@@ -61,6 +61,13 @@ class RequestParsersTest {
     assertThat(PARSERS.forRequest(null, "/v1/messages").errorShape()).isEqualTo(ErrorShape.ANTHROPIC);
     assertThat(PARSERS.errorShape("/v1/messages")).isEqualTo(ErrorShape.ANTHROPIC);
     assertThat(PARSERS.errorShape("/v1/chat/completions")).isEqualTo(ErrorShape.OPENAI);
+    for (String anthropic : new String[] {"/v1/messages/batches/b1/results", "/v1/messages/", "/v1/messages?beta=1",
+        "/inference-pools/a/b/v1/messages", "/v1/%6Dessages/batches", "/v1/x/../messages"}) {
+      assertThat(PARSERS.errorShape(anthropic)).as(anthropic).isEqualTo(ErrorShape.ANTHROPIC);
+    }
+    for (String openAi : new String[] {"/v1/threads/t1/messages", "/v1/messagesx", "/messages", "/v1/%"}) {
+      assertThat(PARSERS.errorShape(openAi)).as(openAi).isEqualTo(ErrorShape.OPENAI);
+    }
   }
 
   @Test
