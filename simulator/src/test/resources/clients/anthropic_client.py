@@ -20,6 +20,10 @@ assert text == "alpha beta ", text
 assert final.content[0].text == text and final.stop_reason == "max_tokens", final
 assert final.usage.output_tokens == 2, final.usage
 
+stopped = client.messages.create(model=model, max_tokens=10, messages=conversation, stop_sequences=["three"])
+assert stopped.stop_reason == "stop_sequence" and stopped.stop_sequence == "three", stopped
+assert stopped.content[0].text == "one two ", stopped
+
 count = client.messages.count_tokens(model=model, system="be brief", messages=conversation)
 assert count.input_tokens == message.usage.input_tokens + (message.usage.cache_read_input_tokens or 0), count
 

@@ -26,8 +26,10 @@ abstract class EventWriter implements Sequence.Listener {
   /**
    * The events opening a stream, sent with its first token (or its closing events, when it has none), as a server
    * sends them once the prefill is over: so the time to the first byte is the time to the first token.
+   *
+   * @param cachedTokens prompt tokens found in the prefix cache
    */
-  abstract String opening();
+  abstract String opening(int cachedTokens);
 
   /**
    * What the engine counted for a finished sequence, read on the engine thread that owns the counters, so that the
@@ -67,9 +69,10 @@ abstract class EventWriter implements Sequence.Listener {
     if (!p.request().stream()) {
       return;
     }
+    int cached = seq.cachedTokens; // read on the engine thread, which owns it
     outbox.post(() -> {
       if (!resp.ended() && !resp.closed()) {
-        resp.write(openingOnce() + token(seq, index));
+        resp.write(openingOnce(cached) + token(seq, index));
       }
     });
   }
@@ -87,16 +90,16 @@ abstract class EventWriter implements Sequence.Listener {
       if (!p.request().stream()) {
         resp.putHeader("content-type", "application/json");
       }
-      resp.end(p.request().stream() ? openingOnce() + closing(seq, done) : body(seq, done));
+      resp.end(p.request().stream() ? openingOnce(done.cachedTokens()) + closing(seq, done) : body(seq, done));
     });
   }
 
   /** The opening events the first time, nothing after. */
-  private String openingOnce() {
+  private String openingOnce(int cachedTokens) {
     if (opened) {
       return "";
     }
     opened = true;
-    return opening();
+    return opening(cachedTokens);
   }
 }

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * Anthropic's Messages API ({@code POST /v1/messages}, {@code /v1/messages/count_tokens}) as vLLM serves it:
  * {@code system} and {@code messages} (string content or text blocks) are rendered with the chat template;
- * {@code model} and {@code max_tokens} are required; {@code stop_sequences} stop the output. A stream sends
+ * {@code model} and {@code max_tokens} are required; {@code stop_sequences} stop the output ({@code stop_reason}
+ * {@code stop_sequence}, naming it). A stream sends
  * Anthropic's events ({@code message_start} … {@code message_stop}); errors have Anthropic's shape
  * ({@link ApiError#toAnthropicJson}).
  */
@@ -88,9 +89,9 @@ final class MessagesApi {
     }
 
     @Override
-    String opening() {
+    String opening(int cachedTokens) {
       ObjectNode message = message(null, null);
-      message.putObject("usage").put("input_tokens", p.promptTokens()).put("output_tokens", 0);
+      message.set("usage", usage(p.promptTokens(), cachedTokens, 0));
       ObjectNode block = Rank.JSON.createObjectNode().put("type", "text").put("text", "");
       return event("message_start", typed("message_start").set("message", message))
           + event("content_block_start", typed("content_block_start").put("index", 0).set("content_block", block))
@@ -106,8 +107,9 @@ final class MessagesApi {
     @Override
     String closing(Sequence seq, Done done) {
       ObjectNode delta = typed("message_delta");
-      delta.putObject("delta").put("stop_reason", stopReason(seq)).putNull("stop_sequence");
-      delta.set("usage", usage(seq, done));
+      ObjectNode stop = delta.putObject("delta").put("stop_reason", stopReason(seq));
+      stop.put("stop_sequence", stopSequence(seq));
+      delta.set("usage", usage(seq.promptLen, done.cachedTokens(), done.generated()));
       return event("content_block_stop", typed("content_block_stop").put("index", 0))
           + event("message_delta", delta) + event("message_stop", typed("message_stop"));
     }
@@ -115,7 +117,7 @@ final class MessagesApi {
     @Override
     String body(Sequence seq, Done done) {
       ObjectNode message = message(seq, done);
-      message.set("usage", usage(seq, done));
+      message.set("usage", usage(seq.promptLen, done.cachedTokens(), done.generated()));
       return message.toString();
     }
 
@@ -128,23 +130,30 @@ final class MessagesApi {
       ObjectNode m = typed("message").put("id", id).put("role", "assistant").put("model", p.model());
       var content = m.putArray("content");
       if (seq == null) {
-        m.putNull("stop_reason");
-      } else {
-        content.addObject().put("type", "text").put("text", generatedText(seq, done.generated()));
-        m.put("stop_reason", stopReason(seq));
+        return m.putNull("stop_reason").putNull("stop_sequence");
       }
-      return m.putNull("stop_sequence");
+      content.addObject().put("type", "text").put("text", generatedText(seq, done.generated()));
+      return m.put("stop_reason", stopReason(seq)).put("stop_sequence", stopSequence(seq));
     }
 
-    /** Anthropic counts tokens read from the cache apart from the other input tokens. */
-    private static ObjectNode usage(Sequence seq, Done done) {
-      return Rank.JSON.createObjectNode().put("input_tokens", seq.promptLen - done.cachedTokens())
-          .put("cache_creation_input_tokens", 0).put("cache_read_input_tokens", done.cachedTokens())
-          .put("output_tokens", done.generated());
+    /**
+     * Anthropic counts tokens read from the cache apart from the other input tokens, the same way in
+     * {@code message_start} and at the end.
+     */
+    private static ObjectNode usage(int promptTokens, int cachedTokens, int outputTokens) {
+      return Rank.JSON.createObjectNode().put("input_tokens", promptTokens - cachedTokens)
+          .put("cache_creation_input_tokens", 0).put("cache_read_input_tokens", cachedTokens)
+          .put("output_tokens", outputTokens);
     }
 
-    private static String stopReason(Sequence seq) {
-      return "length".equals(seq.finishReason) ? "max_tokens" : "end_turn";
+    private String stopReason(Sequence seq) {
+      return "length".equals(seq.finishReason) ? "max_tokens"
+          : stopSequence(seq) != null ? "stop_sequence" : "end_turn";
+    }
+
+    /** The stop sequence that ended the message, null when none did. */
+    private String stopSequence(Sequence seq) {
+      return "length".equals(seq.finishReason) ? null : p.output().stopSequence();
     }
   }
 }

@@ -56,7 +56,7 @@ final class ResponseWriter extends EventWriter {
   }
 
   @Override
-  String opening() {
+  String opening(int cachedTokens) {
     return "";
   }
 

@@ -12,7 +12,8 @@ import java.util.List;
  * OpenAI's Responses API ({@code POST /v1/responses}), stateless as vLLM serves it: {@code instructions} and
  * {@code input} (a string, or message items whose content is a string or text parts) become chat messages rendered
  * with the chat template; the answer is one assistant message. A stream sends the API's events, from
- * {@code response.created} to {@code response.completed}, each with its {@code sequence_number}.
+ * {@code response.created} to {@code response.completed} ({@code response.incomplete} when cut by
+ * {@code max_output_tokens}), each with its {@code sequence_number}.
  */
 final class ResponsesApi {
   private ResponsesApi() {
@@ -85,7 +86,7 @@ final class ResponsesApi {
     }
 
     @Override
-    String opening() {
+    String opening(int cachedTokens) {
       ObjectNode item = message("in_progress", null);
       ObjectNode part = Rank.JSON.createObjectNode().put("type", "output_text").put("text", "");
       part.putArray("annotations");
@@ -102,14 +103,25 @@ final class ResponsesApi {
           .put("delta", seq.output.get(index)));
     }
 
+    /** Ends with {@code response.completed}, or {@code response.incomplete} when cut by the token limit. */
     @Override
     String closing(Sequence seq, Done done) {
       String text = generatedText(seq, done.generated());
+      String last = truncated(seq) ? "response.incomplete" : "response.completed";
       return event("response.output_text.done", located(next("response.output_text.done")).put("text", text))
           + event("response.content_part.done", located(next("response.content_part.done")).set("part", part(text)))
           + event("response.output_item.done", next("response.output_item.done").put("output_index", 0)
-              .set("item", message("completed", text)))
-          + event("response.completed", next("response.completed").set("response", response(seq, done)));
+              .set("item", message(itemStatus(seq), text)))
+          + event(last, next(last).set("response", response(seq, done)));
+    }
+
+    private static boolean truncated(Sequence seq) {
+      return "length".equals(seq.finishReason);
+    }
+
+    /** An output item cut by the token limit is {@code incomplete}, as its response is. */
+    private static String itemStatus(Sequence seq) {
+      return truncated(seq) ? "incomplete" : "completed";
     }
 
     @Override
@@ -145,7 +157,7 @@ final class ResponsesApi {
     /** The response object: in progress (no output, no usage) until {@code seq} has finished. */
     private ObjectNode response(Sequence seq, Done finished) {
       boolean done = seq != null;
-      boolean truncated = done && "length".equals(seq.finishReason);
+      boolean truncated = done && truncated(seq);
       ObjectNode r = Rank.JSON.createObjectNode().put("id", id).put("object", "response").put("created_at", created)
           .put("status", !done ? "in_progress" : truncated ? "incomplete" : "completed").putNull("error");
       if (truncated) {
@@ -161,7 +173,7 @@ final class ResponsesApi {
         r.putNull("usage");
         return r;
       }
-      output.add(message("completed", generatedText(seq, finished.generated())));
+      output.add(message(itemStatus(seq), generatedText(seq, finished.generated())));
       ObjectNode usage = r.putObject("usage").put("input_tokens", seq.promptLen);
       usage.putObject("input_tokens_details").put("cached_tokens", finished.cachedTokens());
       usage.put("output_tokens", finished.generated());

@@ -84,6 +84,53 @@ class SimulatorApisTest {
   }
 
   @Test
+  void aResponsesStreamCutByTheTokenLimitEndsIncomplete() throws Exception {
+    SimClient.Stream s = client.stream("/v1/responses", "{\"model\":\"test-model\",\"input\":\"one two three\","
+        + "\"max_output_tokens\":2,\"stream\":true}");
+    List<JsonNode> events = new ArrayList<>();
+    for (String d : s.data()) {
+      events.add(json(d));
+    }
+    JsonNode last = events.get(events.size() - 1);
+    assertThat(last.get("type").asText()).isEqualTo("response.incomplete");
+    assertThat(last.at("/response/status").asText()).isEqualTo("incomplete");
+    assertThat(last.at("/response/incomplete_details/reason").asText()).isEqualTo("max_output_tokens");
+    assertThat(last.at("/response/output/0/status").asText()).isEqualTo("incomplete");
+    assertThat(last.at("/response/usage/output_tokens").asInt()).isEqualTo(2);
+    assertThat(events.get(events.size() - 2).at("/item/status").asText()).isEqualTo("incomplete");
+    assertThat(events).noneMatch(e -> e.get("type").asText().equals("response.completed"));
+  }
+
+  @Test
+  void anthropicStopSequencesAreReportedAndUsageAgreesFromStartToEnd() throws Exception {
+    String request = "{\"model\":\"test-model\",\"max_tokens\":10,\"stop_sequences\":[\"nine\",\"three\"],"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"one two three four\"}]";
+    JsonNode m = client.post("/v1/messages", request + "}").json();
+    assertThat(m.at("/content/0/text").asText()).isEqualTo("one two ");
+    assertThat(m.get("stop_reason").asText()).isEqualTo("stop_sequence");
+    assertThat(m.get("stop_sequence").asText()).isEqualTo("three");
+    SimClient.Stream s = client.stream("/v1/messages", request + ",\"stream\":true}");
+    JsonNode start = json(s.data().get(0));
+    JsonNode delta = s.data().stream().map(d -> {
+      try {
+        return json(d);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }).filter(e -> e.get("type").asText().equals("message_delta")).findFirst().orElseThrow();
+    assertThat(delta.at("/delta/stop_reason").asText()).isEqualTo("stop_sequence");
+    assertThat(delta.at("/delta/stop_sequence").asText()).isEqualTo("three");
+    assertThat(start.at("/message/usage/input_tokens").asInt()).isPositive()
+        .isEqualTo(delta.at("/usage/input_tokens").asInt());
+    assertThat(start.at("/message/usage/cache_read_input_tokens").asInt())
+        .isEqualTo(delta.at("/usage/cache_read_input_tokens").asInt());
+    JsonNode ended = client.post("/v1/messages", "{\"model\":\"test-model\",\"max_tokens\":10,\"messages\":"
+        + "[{\"role\":\"user\",\"content\":\"one two\"}]}").json();
+    assertThat(ended.get("stop_reason").asText()).isEqualTo("end_turn");
+    assertThat(ended.get("stop_sequence").isNull()).isTrue();
+  }
+
+  @Test
   void anthropicMessagesAnswerInAnthropicsShape() throws Exception {
     SimClient.Response r = client.post("/v1/messages", "{\"model\":\"test-model\",\"max_tokens\":3,"
         + "\"system\":[{\"type\":\"text\",\"text\":\"be brief\"}],\"messages\":[{\"role\":\"user\",\"content\":"
