@@ -132,6 +132,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       headers.put(hv.getKey().toLowerCase(Locale.ROOT), value);
     }
     String raw = headers.getOrDefault(":path", pathFallback());
+    PathPolicy.checkMethod(headers.get(":method"), raw);
     int query = raw.indexOf('?');
     String normal = PathPolicy.normalize(query < 0 ? raw : raw.substring(0, query));
     director.limits().paths().check(headers.get(":method"), normal);

@@ -47,6 +47,7 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
       throw new RouterException(ErrorCode.SERVICE_UNAVAILABLE, unavailable);
     }
     String raw = req.uri();
+    PathPolicy.checkMethod(req.method().name(), raw);
     int queryStart = raw.indexOf('?');
     String query = queryStart < 0 ? "" : raw.substring(queryStart);
     String path = PathPolicy.normalize(queryStart < 0 ? raw : raw.substring(0, queryStart));

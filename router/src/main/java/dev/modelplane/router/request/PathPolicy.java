@@ -87,11 +87,9 @@ public final class PathPolicy {
    *     backslash ({@code %2F}, {@code %5C}), which servers disagree on
    */
   public void check(String method, String path) {
+    checkMethod(method, path);
     if (path.contains("%2F") || path.contains("%5C")) {
       throw malformed(path, "an encoded slash or backslash");
-    }
-    if (method != null && !method.isEmpty() && !METHODS.contains(method)) {
-      throw new RouterException(ErrorCode.NOT_FOUND, "unsupported route " + method + " " + shown(path));
     }
     String merged = path.replaceAll("/{2,}", "/");
     String lower = trimSlashes(merged).toLowerCase(Locale.ROOT);
@@ -101,6 +99,20 @@ public final class PathPolicy {
     if (denied || !allowedPath) {
       throw new RouterException(ErrorCode.NOT_FOUND, "unsupported route " + (method == null ? "" : method + " ")
           + shown(path));
+    }
+  }
+
+  /**
+   * Refuses a method this policy does not forward, whatever the request target ({@code CONNECT} names a host, not a
+   * path): checked before the target is read.
+   *
+   * @param method the request's method; null or empty for none known (every method passes)
+   * @param target the request target, for the message
+   * @throws RouterException 404 for a method not forwarded
+   */
+  public static void checkMethod(String method, String target) {
+    if (method != null && !method.isEmpty() && !METHODS.contains(method)) {
+      throw new RouterException(ErrorCode.NOT_FOUND, "unsupported route " + method + " " + shown(target));
     }
   }
 

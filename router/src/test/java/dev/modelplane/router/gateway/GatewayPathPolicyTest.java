@@ -78,7 +78,8 @@ class GatewayPathPolicyTest extends GatewayHarness {
     FakeModelServer a = server("a");
     router(a.hostPort(), null, 1 << 20);
     assertThat(raw("TRACE /v1/models")).startsWith("HTTP/1.1 404").contains("unsupported route TRACE /v1/models");
-    assertThat(raw("CONNECT 127.0.0.1:1")).startsWith("HTTP/1.1 4");
+    assertThat(raw("CONNECT 127.0.0.1:1")).startsWith("HTTP/1.1 404")
+        .contains("unsupported route CONNECT 127.0.0.1:1");
     assertThat(raw("PUT /v1/files/f1", "{}")).startsWith("HTTP/1.1 404");
     assertThat(raw("TRACE /v1/messages")).startsWith("HTTP/1.1 404")
         .contains("{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\"");

@@ -73,6 +73,24 @@ class GatewayPathsTest extends GatewayHarness {
   }
 
   @Test
+  void aModelRewriteChangesAPassedThroughJsonBodyAndLeavesAnyOtherUntouched() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), null, 1 << 20);
+    HttpResponse<String> json = post("/v1/images/variations", "{\"model\":\"m\",\"n\":1}",
+        "x-gateway-model-name-rewrite", "m-lora");
+    assertThat(json.statusCode()).as(json.body()).isEqualTo(200);
+    assertThat(a.bodies().get(0).getString("model")).isEqualTo("m-lora");
+    assertThat(a.bodies().get(0).getInteger("n")).isEqualTo(1);
+    HttpResponse<String> text = post("/v1/files", "model=m&not json", "x-gateway-model-name-rewrite", "m-lora");
+    assertThat(text.statusCode()).as(text.body()).isEqualTo(200);
+    assertThat(a.rawBodies().get(1).toString()).isEqualTo("model=m&not json");
+    HttpResponse<String> noModel = post("/v1/batches", "{\"input_file_id\":\"f\"}",
+        "x-gateway-model-name-rewrite", "m-lora");
+    assertThat(noModel.statusCode()).isEqualTo(200);
+    assertThat(a.rawBodies().get(2).toString()).as("no model to rewrite").isEqualTo("{\"input_file_id\":\"f\"}");
+  }
+
+  @Test
   void otherMethodsArePassedThrough() throws Exception {
     FakeModelServer a = server("a");
     router(a.hostPort(), null, 1 << 20);
