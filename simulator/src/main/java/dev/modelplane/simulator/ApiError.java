@@ -1,5 +1,6 @@
 package dev.modelplane.simulator;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.common.openai.OpenAiError;
 
 /**
@@ -71,7 +72,7 @@ public record ApiError(int status, String message, String param, String code) {
 
   /** The body in Anthropic's shape: {@code {"type":"error","error":{"type":…,"message":…}}}. */
   public String toAnthropicJson() {
-    com.fasterxml.jackson.databind.node.ObjectNode root = Rank.JSON.createObjectNode().put("type", "error");
+    ObjectNode root = Rank.JSON.createObjectNode().put("type", "error");
     root.putObject("error").put("type", anthropicType()).put("message", message);
     return root.toString();
   }

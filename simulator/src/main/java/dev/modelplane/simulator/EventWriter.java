@@ -1,5 +1,6 @@
 package dev.modelplane.simulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Context;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -60,7 +61,7 @@ abstract class EventWriter implements Sequence.Listener {
   }
 
   /** One server-sent event with a name, as both APIs send them. */
-  static String event(String name, com.fasterxml.jackson.databind.JsonNode data) {
+  static String event(String name, JsonNode data) {
     return "event: " + name + "\ndata: " + data + "\n\n";
   }
 

@@ -12,7 +12,9 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The HTTP side of one rank on Vert.x: routing, bodies, errors, and SSE streaming of engine output. One instance
@@ -27,7 +29,7 @@ final class HttpFrontend {
   private final String podNamespace = System.getenv("POD_NAMESPACE");
   private volatile int port;
   /** Names the engine requests of pooling inputs (no draw from the seeded generator, so outputs stay put). */
-  private final java.util.concurrent.atomic.AtomicLong pooledInputs = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong pooledInputs = new AtomicLong();
 
   HttpFrontend(Vertx vertx, Rank rank) {
     this.vertx = vertx;
@@ -274,7 +276,7 @@ final class HttpFrontend {
 
   /** A generation in another API's shape (Responses, Anthropic's Messages): its errors in Anthropic's if asked. */
   private void generate(HttpServerRequest req, RequestProducer request,
-      java.util.function.Function<Rank.Prepared, EventWriter> writers, boolean anthropic) {
+      Function<Rank.Prepared, EventWriter> writers, boolean anthropic) {
     HttpServerResponse resp = req.response();
     Rank.Prepared p;
     try {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -85,7 +86,7 @@ final class PoolingApis {
   private static int[] pair(Rank rank, String query, String document) {
     int[] q = rank.tokenizer.encode(query, true);
     int[] d = rank.tokenizer.encode(document, false);
-    int[] ids = java.util.Arrays.copyOf(q, q.length + d.length);
+    int[] ids = Arrays.copyOf(q, q.length + d.length);
     System.arraycopy(d, 0, ids, q.length, d.length);
     return ids;
   }

@@ -90,6 +90,10 @@ final class AudioRequestParser implements RequestParser {
         return null;
       }
       if (wanted.matcher(disposition(head)).find()) {
+        // A UTF-8 char takes at most 4 bytes: a longer value is refused before it is decoded.
+        if (next - valueStart > 4 * RequestJson.MAX_MODEL_LENGTH) {
+          return null;
+        }
         String value = new String(body, valueStart, next - valueStart, StandardCharsets.UTF_8);
         return value.length() > RequestJson.MAX_MODEL_LENGTH ? null : value;
       }

@@ -124,11 +124,6 @@ public final class RequestParsers {
     return forPath(p).errorShape();
   }
 
-  /** Reads a POST body sent to {@code path}; a 400 when its API refuses it. */
-  public LlmRequestBody parse(String path, byte[] body, RequestJson json) {
-    return forPath(path).parse(body, null, json);
-  }
-
   /**
    * The model a parsed request names: a 400 when its parser requires one and it is missing, else "" for none.
    */

@@ -17,34 +17,26 @@ public final class LlmRequestBody {
    * pooling and tokenizer endpoints, audio, and {@link #PASSTHROUGH} for a request no parser claims.
    */
   public enum Api {
-    CONVERSATIONS("conversations"),
-    RESPONSES("responses"),
-    CHAT_COMPLETIONS("chat/completions"),
-    COMPLETIONS("completions"),
-    EMBEDDINGS("embeddings"),
-    /** Anthropic's {@code /v1/messages}. */
-    MESSAGES("messages"),
+    CONVERSATIONS,
+    RESPONSES,
+    CHAT_COMPLETIONS,
+    COMPLETIONS,
+    EMBEDDINGS,
+    /** Anthropic's Messages API. */
+    MESSAGES,
     /** Cohere/Jina-style rerank, as vLLM serves it: a {@code query} and its {@code documents}. */
-    RERANK("rerank"),
-    /** vLLM's score: one side against the other, in any of its four request forms ({@link #scorePair}). */
-    SCORE("score"),
-    TOKENIZE("tokenize"),
-    DETOKENIZE("detokenize"),
+    RERANK,
+    /**
+     * vLLM's score: one side against the other, in any of its four request forms
+     * ({@link LlmRequestBody#scorePair}).
+     */
+    SCORE,
+    TOKENIZE,
+    DETOKENIZE,
     /** Audio transcriptions and translations: a multipart form, of which only {@code model} is read. */
-    AUDIO("audio/transcriptions"),
+    AUDIO,
     /** A request no parser claims (or a method other than POST): forwarded as received, scheduled by load. */
-    PASSTHROUGH("");
-
-    private final String pathSuffix;
-
-    Api(String pathSuffix) {
-      this.pathSuffix = pathSuffix;
-    }
-
-    /** The path suffix (the first, where several select the API) that selects it; "" for none. */
-    public String pathSuffix() {
-      return pathSuffix;
-    }
+    PASSTHROUGH
   }
 
   private final Api api;

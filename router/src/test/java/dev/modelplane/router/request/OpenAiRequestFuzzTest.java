@@ -204,14 +204,32 @@ class OpenAiRequestFuzzTest {
       case AUDIO, PASSTHROUGH -> node.set("input", items);
     }
     byte[] body = JSON.writeValueAsBytes(node);
-    RequestParser parser = RequestParsers.defaults().forPath("/v1/" + api.pathSuffix());
+    RequestParser parser = RequestParsers.defaults().forPath(path(api));
     LlmRequestBody parsed = parser.parse(body, "application/json", RequestJson.defaults());
     assertThat(RequestParsers.model(parser, parsed)).isEqualTo(model);
     assertThat(parsed.api()).isEqualTo(api);
     assertThat(parsed.stream()).isEqualTo(stream);
-    assertThat(parsed.userInputBytes()).isEqualTo(TreeReference.parse("/v1/" + api.pathSuffix(), body).userInput());
+    assertThat(parsed.userInputBytes()).isEqualTo(TreeReference.parse(path(api), body).userInput());
     assertThat(JSON.readTree(OpenAiRequestParser.withModel(parsed, "t")).get("model").asText()).isEqualTo("t");
     Statistics.label("size").collect(body.length < 1 << 16 ? "<64KiB" : body.length < 1 << 20 ? "<1MiB" : ">=1MiB");
+  }
+
+  /** A path whose parser reads {@code api}'s bodies. */
+  private static String path(LlmRequestBody.Api api) {
+    return switch (api) {
+      case CONVERSATIONS -> "/v1/conversations";
+      case RESPONSES -> "/v1/responses";
+      case CHAT_COMPLETIONS -> "/v1/chat/completions";
+      case COMPLETIONS -> "/v1/completions";
+      case EMBEDDINGS -> "/v1/embeddings";
+      case MESSAGES -> "/v1/messages";
+      case RERANK -> "/v1/rerank";
+      case SCORE -> "/v1/score";
+      case TOKENIZE -> "/tokenize";
+      case DETOKENIZE -> "/detokenize";
+      case AUDIO -> "/v1/audio/transcriptions";
+      case PASSTHROUGH -> "/v1/files";
+    };
   }
 
   @Provide

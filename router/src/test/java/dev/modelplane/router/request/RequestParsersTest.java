@@ -176,6 +176,11 @@ class RequestParsersTest {
         + "\r\n--b--\r\n";
     assertThat(model("/v1/audio/translations", parse("/v1/audio/translations", longModel,
         "multipart/form-data; boundary=b"))).as("longer than a model may be").isEmpty();
+    for (String value : new String[] {"\u00e9".repeat(1024), "\u00e9".repeat(1025), "m".repeat(8 * 1024 * 1024)}) {
+      String part = "--b\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\n" + value + "\r\n--b--\r\n";
+      String read = AudioRequestParser.formField(part.getBytes(StandardCharsets.UTF_8), "b", "model");
+      assertThat(read).as("%d chars", value.length()).isEqualTo(value.length() <= 1024 ? value : null);
+    }
     assertThat(AudioRequestParser.boundary("multipart/form-data")).isNull();
     assertThat(AudioRequestParser.boundary("multipart/form-data; boundary=" + "b".repeat(71))).isNull();
   }
