@@ -107,7 +107,7 @@ final class HttpFrontend {
           () -> resp.putHeader("content-type", JSON_TYPE).end(rank.modelsJson()));
       case "/v1/chat/completions" -> withBody(req, body -> completion(req, body, true));
       case "/v1/completions" -> withBody(req, body -> completion(req, body, false));
-      case "/v1/embeddings" -> withBody(req, body -> pooled(resp, () -> rank.embeddings(body)));
+      case "/v1/embeddings" -> withBody(req, body -> pooled(resp, () -> PoolingApis.embeddings(rank, body)));
       case "/rerank", "/v1/rerank", "/v2/rerank" -> withBody(req, body -> pooled(resp,
           () -> PoolingApis.rerank(rank, body)));
       case "/score", "/v1/score" -> withBody(req, body -> pooled(resp, () -> PoolingApis.score(rank, body)));

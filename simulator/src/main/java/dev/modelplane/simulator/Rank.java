@@ -9,9 +9,6 @@ import dev.modelplane.common.kvevents.KvEventsConfig;
 import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.common.tokenizer.ModelTokenizer;
 import dev.modelplane.common.tokenizer.Tokens;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Base64;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -311,92 +308,10 @@ final class Rank {
     return node;
   }
 
-  /** vLLM's {@code /v1/embeddings}: one deterministic unit vector per input, after the inputs' prefill. */
-  Pooled embeddings(JsonNode body) throws CompletionRequest.RequestException {
-    String model = body.path("model").asText(servedNames.get(0));
-    JsonNode input = body.get("input");
-    List<int[]> inputs = new java.util.ArrayList<>();
-    if (input == null || input.isNull()) {
-      throw new CompletionRequest.RequestException(ApiError.badRequest("'input' is required.", "input"));
-    } else if (input.isTextual()) {
-      inputs.add(tokenizer.encode(input.asText(), true));
-    } else if (input.isArray() && !input.isEmpty() && input.get(0).isIntegralNumber()) {
-      inputs.add(ids(input));
-    } else if (input.isArray()) {
-      for (JsonNode item : input) {
-        if (item.isTextual()) {
-          inputs.add(tokenizer.encode(item.asText(), true));
-        } else if (item.isArray()) {
-          inputs.add(ids(item));
-        } else {
-          throw new CompletionRequest.RequestException(ApiError.badRequest(
-              "'input' must be a string, a list of strings, or token ids.", "input"));
-        }
-      }
-    } else {
-      throw new CompletionRequest.RequestException(ApiError.badRequest(
-          "'input' must be a string, a list of strings, or token ids.", "input"));
-    }
-    if (inputs.isEmpty()) {
-      // vLLM refuses an empty batch when it builds the request; with no input to prefill, nothing would answer it
-      throw new CompletionRequest.RequestException(ApiError.badRequest("'input' must not be empty.", "input"));
-    }
-    int dims = body.path("dimensions").asInt(config.defaultEmbeddingDimensions());
-    if (dims < 1 || dims > 65536) {
-      throw new CompletionRequest.RequestException(ApiError.badRequest("'dimensions' must be within 1-65536.",
-          "dimensions"));
-    }
-    boolean base64 = "base64".equals(body.path("encoding_format").asText("float"));
-    ObjectNode root = JSON.createObjectNode().put("object", "list");
-    ArrayNode data = root.putArray("data");
-    int total = 0;
-    for (int i = 0; i < inputs.size(); i++) {
-      float[] v = embedding(inputs.get(i), dims);
-      total += inputs.get(i).length;
-      ObjectNode e = data.addObject().put("object", "embedding").put("index", i);
-      if (base64) {
-        ByteBuffer buf = ByteBuffer.allocate(dims * 4).order(ByteOrder.LITTLE_ENDIAN);
-        for (float f : v) {
-          buf.putFloat(f);
-        }
-        e.put("embedding", Base64.getEncoder().encodeToString(buf.array()));
-      } else {
-        ArrayNode arr = e.putArray("embedding");
-        for (float f : v) {
-          arr.add(f);
-        }
-      }
-    }
-    root.put("model", model);
-    root.putObject("usage").put("prompt_tokens", total).put("total_tokens", total);
-    return new Pooled(poolingAdapter(model, inputs), inputs, root.toString());
-  }
-
   static int[] ids(JsonNode arr) {
     int[] out = new int[arr.size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = arr.get(i).asInt();
-    }
-    return out;
-  }
-
-  /** A deterministic unit vector: the normalised sum of one pseudo-random vector per token id. */
-  static float[] embedding(int[] ids, int dims) {
-    double[] acc = new double[dims];
-    for (int id : ids) {
-      SplittableRandom r = new SplittableRandom(id * 0x9E3779B97F4A7C15L);
-      for (int d = 0; d < dims; d++) {
-        acc[d] += r.nextDouble(-1, 1);
-      }
-    }
-    double norm = 0;
-    for (double a : acc) {
-      norm += a * a;
-    }
-    norm = norm == 0 ? 1 : Math.sqrt(norm);
-    float[] out = new float[dims];
-    for (int d = 0; d < dims; d++) {
-      out[d] = (float) (acc[d] / norm);
     }
     return out;
   }

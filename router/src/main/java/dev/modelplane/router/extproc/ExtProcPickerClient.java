@@ -39,8 +39,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Client mode: the router asks an external endpoint picker over ext_proc, playing Envoy's part (request headers with
  * the request's method, body in FULL_DUPLEX_STREAMED chunks, then response headers with the served endpoint). A
- * request without a body (a GET, a DELETE) ends its stream with its headers, whose answer is then the decision. Any conformant EPP works. What
- * happens when the picker cannot be reached (fail open or closed) is the director's decision.
+ * request without a body (a GET, a DELETE) ends its stream with its headers, whose answer is then the decision. Any
+ * conformant EPP works. What happens when the picker cannot be reached (fail open or closed) is the director's
+ * decision.
  */
 public final class ExtProcPickerClient implements ExternalPicker {
   private final ManagedChannel channel;

@@ -46,7 +46,9 @@ import org.slf4j.MDC;
  * released when the stream or the response ends), and nothing is routed before endpoint discovery has synced (503
  * with the reason); a method or path the {@link PathPolicy} does not forward is answered 404 from its headers. Errors
  * with a known HTTP status become an ImmediateResponse; anything else fails the gRPC stream so the proxy's failure
- * mode (FailOpen/FailClose) applies.
+ * mode (FailOpen/FailClose) applies. It is one class, over 400 lines, because every message of the stream reads and
+ * changes the same per-request state (phase, headers, body, budget reservation, decision) under the stream's lock;
+ * split up, that state's invariants would span classes.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ExtProcStream.class);

@@ -7,9 +7,9 @@ import java.nio.charset.StandardCharsets;
  * events carried tokens, with when the first and last of them passed. An event carries tokens when it has data other
  * than the {@code [DONE]} marker and its type is a token delta or it has no type: OpenAI's chat and completions
  * chunks have none (one chunk, one token on vLLM-style servers); Anthropic's Messages stream names its events
- * ({@code content_block_delta} carries text, {@code message_start}, {@code ping}, {@code message_delta} … do not), and
- * so does OpenAI's Responses stream ({@code response.output_text.delta} and the other {@code response.*.delta} events
- * carry tokens, {@code response.created}, {@code response.completed} … do not). The type is the event's
+ * ({@code content_block_delta} carries text; {@code message_start}, {@code ping}, {@code message_delta} … do not),
+ * and so does OpenAI's Responses stream ({@code response.output_text.delta} and the other {@code response.*.delta}
+ * events carry tokens; {@code response.created}, {@code response.completed} … do not). The type is the event's
  * {@code event:} field, else a {@code "type"} its data opens with. Lines are read up to {@value #KEPT} bytes, enough
  * for both; chunk boundaries may fall anywhere. One per exchange; not thread-safe.
  */
