@@ -32,6 +32,17 @@ assert usage is not None and usage.completion_tokens == 3, usage
 text = "".join(c.choices[0].text for c in client.completions.create(model=model, prompt="red green blue", stream=True))
 assert text == "red green blue", text
 
+response = client.responses.create(model=model, input="one two three", instructions="be brief")
+assert response.output_text == "one two three", response
+assert response.status == "completed" and response.usage.output_tokens == 3, response
+
+events = list(client.responses.create(model=model, input="alpha beta gamma", max_output_tokens=2, stream=True))
+assert events[0].type == "response.created" and events[-1].type == "response.incomplete", [e.type for e in events]
+deltas = "".join(e.delta for e in events if e.type == "response.output_text.delta")
+assert deltas == "alpha beta " == events[-1].response.output_text, deltas
+assert events[-1].response.status == "incomplete", events[-1].response
+assert events[-1].response.incomplete_details.reason == "max_output_tokens", events[-1].response
+
 emb = client.embeddings.create(model=model, input=["a cat", "a dog"])
 assert len(emb.data) == 2 and len(emb.data[0].embedding) == 384, emb
 

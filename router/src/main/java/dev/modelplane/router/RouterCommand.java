@@ -11,6 +11,7 @@ import dev.modelplane.router.plugin.PromptTokenizer;
 import dev.modelplane.router.plugin.Quantities;
 import dev.modelplane.router.pool.KubernetesDiscovery;
 import dev.modelplane.router.pool.PoolKey;
+import dev.modelplane.router.request.PathPolicy;
 import dev.modelplane.router.request.RequestLimits;
 import dev.modelplane.router.scheduling.RequestJson;
 import dev.modelplane.router.tokenize.ModelTokenizers;
@@ -126,6 +127,13 @@ public final class RouterCommand implements Callable<Integer> {
   @Option(names = "--max-request-json-string-length", defaultValue = "8Mi",
       description = "Longest string in a request body, in characters (400 above). Default: ${DEFAULT-VALUE}.")
   String maxJsonString;
+
+  @Option(names = "--allowed-path-prefix", split = ",",
+      description = "A path prefix forwarded to model servers besides /v1/ and vLLM's inference paths outside it "
+          + "(/tokenize, /detokenize, /rerank, /v2/rerank, /score, /pooling, /classify, /inference/v1/generate); "
+          + "every other path is answered 404. A prefix ending with / allows what lies under it, one without also "
+          + "that path. The LoRA adapter load and unload endpoints stay refused. Repeatable or comma-separated.")
+  List<String> allowedPathPrefixes = new ArrayList<>();
 
   @Option(names = "--max-attempts", defaultValue = "3",
       description = "Endpoints tried when the upstream fails before the first response byte. Default: "
@@ -294,7 +302,8 @@ public final class RouterCommand implements Callable<Integer> {
       long inflight = "auto".equals(maxInflight) ? RequestLimits.defaultMaxInflightBytes(maxBodyBytes)
           : Quantities.quantity(maxInflight);
       requestLimits = new RequestLimits(maxBodyBytes, new RequestJson.Limits(maxJsonDepth, maxJsonElements,
-          (int) Math.min(Integer.MAX_VALUE, Quantities.quantity(maxJsonString))), inflight);
+          (int) Math.min(Integer.MAX_VALUE, Quantities.quantity(maxJsonString))), inflight,
+          PathPolicy.defaults().withAllowed(allowedPathPrefixes));
     } catch (IllegalArgumentException e) {
       System.err.println("router: " + e.getMessage());
       return 2;

@@ -57,6 +57,17 @@ class RouterCommandTest {
         .contains("router: JSON limits must be positive");
   }
 
+  @Test
+  void allowedPathPrefixesAreReadAndOneNotInNormalFormIsRefused() {
+    RouterCommand command = new RouterCommand();
+    new CommandLine(command).parseArgs("--allowed-path-prefix", "/generate,/v2/", "--allowed-path-prefix", "/x");
+    assertThat(command.allowedPathPrefixes).containsExactly("/generate", "/v2/", "/x");
+    for (String bad : new String[] {"generate", "/v1/../sleep", "/a%2Fb", "/a//b", "/a?b"}) {
+      assertThat(refused("--endpoints", "127.0.0.1:1", "--allowed-path-prefix", bad)).as(bad)
+          .contains("router: allowed path prefix '" + bad + "' must be an absolute path in normal form");
+    }
+  }
+
   private static String refused(String... args) {
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
     PrintStream saved = System.err;

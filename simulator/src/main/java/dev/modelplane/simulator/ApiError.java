@@ -1,5 +1,6 @@
 package dev.modelplane.simulator;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.common.openai.OpenAiError;
 
 /**
@@ -54,5 +55,25 @@ public record ApiError(int status, String message, String param, String code) {
   /** The JSON body. */
   public String toJson() {
     return new OpenAiError(message, type(), param, code).toJson();
+  }
+
+  /** The error type of Anthropic's API for {@code status}. */
+  public String anthropicType() {
+    return switch (status) {
+      case 401 -> "authentication_error";
+      case 403 -> "permission_error";
+      case 404 -> "not_found_error";
+      case 413 -> "request_too_large";
+      case 429 -> "rate_limit_error";
+      case 503, 529 -> "overloaded_error";
+      default -> status >= 500 ? "api_error" : "invalid_request_error";
+    };
+  }
+
+  /** The body in Anthropic's shape: {@code {"type":"error","error":{"type":…,"message":…}}}. */
+  public String toAnthropicJson() {
+    ObjectNode root = Rank.JSON.createObjectNode().put("type", "error");
+    root.putObject("error").put("type", anthropicType()).put("message", message);
+    return root.toString();
   }
 }

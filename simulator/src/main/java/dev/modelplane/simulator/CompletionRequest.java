@@ -31,20 +31,8 @@ record CompletionRequest(boolean chat, String model, String prompt, String echoS
       } catch (IllegalArgumentException e) {
         throw new RequestException(ApiError.badRequest(e.getMessage(), "messages"));
       }
-      try {
-        prompt = tokenizer.renderChat(list, true);
-      } catch (ChatTemplateException e) {
-        throw new RequestException(ApiError.badRequest(e.getMessage(), "messages"));
-      }
-      echo = "";
-      for (ChatMessage m : list) {
-        if ("user".equals(m.role())) {
-          echo = m.content();
-        }
-      }
-      if (echo.isEmpty()) {
-        echo = list.get(list.size() - 1).content();
-      }
+      prompt = render(list, tokenizer);
+      echo = echoSource(list);
     } else {
       JsonNode p = body.get("prompt");
       if (p == null || p.isNull()) {
@@ -108,6 +96,41 @@ record CompletionRequest(boolean chat, String model, String prompt, String echoS
         bool(body, "ignore_eos"));
   }
 
+  /**
+   * A chat request made of {@code messages} by another API (Responses, Anthropic's Messages): rendered with the chat
+   * template as a chat completion is.
+   */
+  static CompletionRequest ofMessages(String model, List<ChatMessage> messages, Integer maxTokens, boolean stream,
+      List<String> stop, ModelTokenizer tokenizer) throws RequestException {
+    if (messages.isEmpty()) {
+      throw new RequestException(ApiError.badRequest("At least one message is required.", "messages"));
+    }
+    if (maxTokens != null && maxTokens < 1) {
+      throw new RequestException(ApiError.badRequest("The output limit must be at least 1, got " + maxTokens + "."));
+    }
+    return new CompletionRequest(true, model, render(messages, tokenizer), echoSource(messages), null, maxTokens,
+        stream, false, stop, false);
+  }
+
+  private static String render(List<ChatMessage> messages, ModelTokenizer tokenizer) throws RequestException {
+    try {
+      return tokenizer.renderChat(messages, true);
+    } catch (ChatTemplateException e) {
+      throw new RequestException(ApiError.badRequest(e.getMessage(), "messages"));
+    }
+  }
+
+  /** What echo mode repeats: the last user message, else the last message. */
+  private static String echoSource(List<ChatMessage> messages) {
+    String echo = "";
+    for (ChatMessage m : messages) {
+      if ("user".equals(m.role())) {
+        echo = m.content();
+      }
+    }
+    return echo.isEmpty() ? messages.get(messages.size() - 1).content() : echo;
+  }
+
   static String text(JsonNode body, String field) throws RequestException {
     JsonNode v = body.get(field);
     if (!v.isTextual()) {
@@ -116,7 +139,7 @@ record CompletionRequest(boolean chat, String model, String prompt, String echoS
     return v.asText();
   }
 
-  private static Integer optionalInt(JsonNode body, String field) throws RequestException {
+  static Integer optionalInt(JsonNode body, String field) throws RequestException {
     JsonNode v = body.get(field);
     if (v == null || v.isNull()) {
       return null;
@@ -127,7 +150,7 @@ record CompletionRequest(boolean chat, String model, String prompt, String echoS
     return v.asInt();
   }
 
-  private static boolean bool(JsonNode body, String field) throws RequestException {
+  static boolean bool(JsonNode body, String field) throws RequestException {
     JsonNode v = body.get(field);
     if (v == null || v.isNull()) {
       return false;

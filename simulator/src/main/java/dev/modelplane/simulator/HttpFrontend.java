@@ -10,7 +10,11 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The HTTP side of one rank on Vert.x: routing, bodies, errors, and SSE streaming of engine output. One instance
@@ -24,6 +28,8 @@ final class HttpFrontend {
   private final String podName = System.getenv("POD_NAME");
   private final String podNamespace = System.getenv("POD_NAMESPACE");
   private volatile int port;
+  /** Names the engine requests of pooling inputs (no draw from the seeded generator, so outputs stay put). */
+  private final AtomicLong pooledInputs = new AtomicLong();
 
   HttpFrontend(Vertx vertx, Rank rank) {
     this.vertx = vertx;
@@ -101,8 +107,23 @@ final class HttpFrontend {
           () -> resp.putHeader("content-type", JSON_TYPE).end(rank.modelsJson()));
       case "/v1/chat/completions" -> withBody(req, body -> completion(req, body, true));
       case "/v1/completions" -> withBody(req, body -> completion(req, body, false));
-      case "/v1/embeddings" -> withBody(req, body -> json(resp, () -> rank.embeddingsJson(body)));
+      case "/v1/embeddings" -> withBody(req, body -> pooled(resp, () -> PoolingApis.embeddings(rank, body)));
+      case "/rerank", "/v1/rerank", "/v2/rerank" -> withBody(req, body -> pooled(resp,
+          () -> PoolingApis.rerank(rank, body)));
+      case "/score", "/v1/score" -> withBody(req, body -> pooled(resp, () -> PoolingApis.score(rank, body)));
+      case "/v1/responses" -> withBody(req, body -> generate(req, () -> ResponsesApi.parse(body, rank),
+          p -> new ResponsesApi.Writer(rank, p, resp, vertx.getOrCreateContext()), false));
+      case "/v1/messages" -> withBody(req, true, body -> generate(req, () -> MessagesApi.parse(body, rank),
+          p -> new MessagesApi.Writer(rank, p, resp, vertx.getOrCreateContext()), true));
+      case "/v1/messages/count_tokens" -> withBody(req, true, body -> {
+        try {
+          resp.putHeader("content-type", JSON_TYPE).end(MessagesApi.countTokens(body, rank));
+        } catch (CompletionRequest.RequestException e) {
+          anthropicError(resp, e.error);
+        }
+      });
       case "/tokenize" -> withBody(req, body -> json(resp, () -> rank.tokenizeJson(body)));
+      case "/detokenize" -> withBody(req, body -> json(resp, () -> rank.detokenizeJson(body)));
       case "/v1/chat/completions/render" -> withBody(req, body -> json(resp, () -> rank.renderJson(body, true)));
       case "/v1/completions/render" -> withBody(req, body -> json(resp, () -> rank.renderJson(body, false)));
       case "/v1/load_lora_adapter" -> withBody(req, body -> loadLora(resp, body));
@@ -123,13 +144,19 @@ final class HttpFrontend {
 
   /** Reads a JSON body (POST only, size-limited) and hands it on; answers 400/405/413/503 itself. */
   private void withBody(HttpServerRequest req, Consumer<JsonNode> next) {
+    withBody(req, false, next);
+  }
+
+  /** As {@link #withBody(HttpServerRequest, Consumer)}, with errors in Anthropic's shape when {@code anthropic}. */
+  private void withBody(HttpServerRequest req, boolean anthropic, Consumer<JsonNode> next) {
     HttpServerResponse resp = req.response();
+    Consumer<ApiError> error = e -> fail(resp, e, anthropic);
     if (req.method() != HttpMethod.POST) {
-      error(resp, new ApiError(405, "Method " + req.method() + " is not allowed here; use POST.", null));
+      error.accept(new ApiError(405, "Method " + req.method() + " is not allowed here; use POST.", null));
       return;
     }
     if (!rank.ready()) {
-      error(resp, new ApiError(503, "The model is still loading.", null));
+      error.accept(new ApiError(503, "The model is still loading.", null));
       return;
     }
     int limit = rank.config.maxRequestBodyBytes();
@@ -141,7 +168,7 @@ final class HttpFrontend {
       }
       if (body.length() + chunk.length() > limit) {
         failed[0] = true;
-        error(resp, new ApiError(413, "The request body exceeds " + limit + " bytes.", null));
+        error.accept(new ApiError(413, "The request body exceeds " + limit + " bytes.", null));
         req.connection().close();
         return;
       }
@@ -156,11 +183,11 @@ final class HttpFrontend {
         node = Rank.JSON.readTree(body.getBytes());
       } catch (java.io.IOException e) {
         String detail = e.getMessage() == null ? "" : e.getMessage().split("\n")[0];
-        error(resp, ApiError.badRequest("The request body is not valid JSON: " + detail));
+        error.accept(ApiError.badRequest("The request body is not valid JSON: " + detail));
         return;
       }
       if (node == null || node.isMissingNode()) {
-        error(resp, ApiError.badRequest("The request body is empty; a JSON object is required."));
+        error.accept(ApiError.badRequest("The request body is empty; a JSON object is required."));
         return;
       }
       next.accept(node);
@@ -212,6 +239,70 @@ final class HttpFrontend {
     }
   }
 
+  private interface PooledProducer {
+    Rank.Pooled get() throws CompletionRequest.RequestException;
+  }
+
+  /** Prefills each input of a pooling request as an engine request of its own, then answers. */
+  private void pooled(HttpServerResponse resp, PooledProducer producer) {
+    Rank.Pooled pooled;
+    try {
+      pooled = producer.get();
+    } catch (CompletionRequest.RequestException e) {
+      error(resp, e.error);
+      return;
+    }
+    PrefillAnswer answer = new PrefillAnswer(resp, vertx.getOrCreateContext(), pooled.answer(),
+        pooled.prompts().size());
+    List<Sequence> submitted = new ArrayList<>();
+    for (int[] prompt : pooled.prompts()) {
+      int[] ids = prompt.length > 0 ? prompt : new int[] {0}; // an empty input still takes an engine step
+      Sequence seq = new Sequence("pool-" + pooledInputs.incrementAndGet(), ids, List.of(""), new int[] {0}, "stop",
+          1, pooled.adapter(), answer);
+      ApiError rejected = rank.engine.submit(seq);
+      if (rejected != null) {
+        submitted.forEach(rank.engine::cancel);
+        error(resp, rejected);
+        return;
+      }
+      submitted.add(seq);
+    }
+    resp.closeHandler(v -> submitted.stream().filter(s -> !s.done).forEach(rank.engine::cancel));
+  }
+
+  private interface RequestProducer {
+    CompletionRequest get() throws CompletionRequest.RequestException;
+  }
+
+  /** A generation in another API's shape (Responses, Anthropic's Messages): its errors in Anthropic's if asked. */
+  private void generate(HttpServerRequest req, RequestProducer request,
+      Function<Rank.Prepared, EventWriter> writers, boolean anthropic) {
+    HttpServerResponse resp = req.response();
+    Rank.Prepared p;
+    try {
+      p = rank.prepare(request.get());
+    } catch (CompletionRequest.RequestException e) {
+      fail(resp, e.error, anthropic);
+      return;
+    }
+    EventWriter writer = writers.apply(p);
+    run(req, p, writer, writer.id, anthropic);
+  }
+
+  private static void fail(HttpServerResponse resp, ApiError e, boolean anthropic) {
+    if (anthropic) {
+      anthropicError(resp, e);
+    } else {
+      error(resp, e);
+    }
+  }
+
+  private static void anthropicError(HttpServerResponse resp, ApiError e) {
+    if (!resp.ended() && !resp.headWritten()) {
+      resp.setStatusCode(e.status()).putHeader("content-type", JSON_TYPE).end(e.toAnthropicJson());
+    }
+  }
+
   private void completion(HttpServerRequest req, JsonNode body, boolean chat) {
     HttpServerResponse resp = req.response();
     Rank.Prepared p;
@@ -223,11 +314,20 @@ final class HttpFrontend {
     }
     Context ctx = vertx.getOrCreateContext();
     ResponseWriter writer = new ResponseWriter(rank, p, resp, ctx, chat);
-    Sequence seq = new Sequence(writer.id, p.promptIds(), p.output().tokens(), p.output().ids(),
+    run(req, p, writer, writer.id, false);
+  }
+
+  /**
+   * Hands a prepared generation to the engine; a stream's head goes out at once, its first events (opening ones
+   * included) with its first token, when the prefill is over.
+   */
+  private void run(HttpServerRequest req, Rank.Prepared p, Sequence.Listener writer, String id, boolean anthropic) {
+    HttpServerResponse resp = req.response();
+    Sequence seq = new Sequence(id, p.promptIds(), p.output().tokens(), p.output().ids(),
         p.output().finishReason(), p.maxTokens(), p.adapter(), writer);
     ApiError rejected = rank.engine.submit(seq);
     if (rejected != null) {
-      error(resp, rejected);
+      fail(resp, rejected, anthropic);
       return;
     }
     resp.closeHandler(v -> {

@@ -9,9 +9,6 @@ import dev.modelplane.common.kvevents.KvEventsConfig;
 import dev.modelplane.common.request.RequestIds;
 import dev.modelplane.common.tokenizer.ModelTokenizer;
 import dev.modelplane.common.tokenizer.Tokens;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Base64;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -136,6 +133,46 @@ final class Rank {
     return new Prepared(r, model, ids.length, out, maxTokens, adapter, ids);
   }
 
+  /**
+   * A pooling request (embeddings, rerank, score): each input is prefilled as an engine request of its own, as vLLM
+   * runs them, and {@code answer} is sent once all are.
+   *
+   * @param adapter the LoRA adapter the request names, or null
+   * @param prompts the token ids of each input
+   * @param answer the response body
+   */
+  record Pooled(String adapter, List<int[]> prompts, String answer) {
+  }
+
+  /** The model a request names ({@code model} when a string), else the first served name. */
+  String modelOf(JsonNode body) {
+    return body.path("model").isTextual() ? body.get("model").asText() : servedNames.get(0);
+  }
+
+  /**
+   * Checks a pooling request as {@link #prepare} checks a completion (injected failures, the model, each input
+   * within the context length and the cache); returns the adapter it names, or null.
+   */
+  String poolingAdapter(String model, List<int[]> prompts) throws CompletionRequest.RequestException {
+    ApiError injected = failures.next();
+    if (injected != null) {
+      throw new CompletionRequest.RequestException(injected);
+    }
+    String adapter = checkModel(model) ? null : model;
+    for (int[] ids : prompts) {
+      if (ids.length >= config.maxModelLen()) {
+        throw new CompletionRequest.RequestException(new ApiError(400, "This model's maximum context length is "
+            + config.maxModelLen() + " tokens. However, you requested " + ids.length + " tokens in the input. "
+            + "Please reduce the length of the input.", "input", "context_length_exceeded"));
+      }
+      if ((ids.length + engine.blockSize()) / engine.blockSize() > engine.maxBlocks()) {
+        throw new CompletionRequest.RequestException(ApiError.badRequest("An input needs more KV cache blocks than "
+            + "the cache has (" + engine.maxBlocks() + ")."));
+      }
+    }
+    return adapter;
+  }
+
   String newId(String prefix) {
     synchronized (random) {
       return RequestIds.prefixed(prefix, random);
@@ -196,6 +233,26 @@ final class Rank {
   }
 
   /**
+   * vLLM's {@code /detokenize}. The simulator's tokenizers only encode, so each id reads back as {@code t<id>}, the
+   * text it gives token-id prompts.
+   */
+  String detokenizeJson(JsonNode body) throws CompletionRequest.RequestException {
+    JsonNode tokens = body.get("tokens");
+    boolean ids = tokens != null && tokens.isArray();
+    StringBuilder text = new StringBuilder();
+    for (JsonNode t : ids ? tokens : JSON.createArrayNode()) {
+      ids &= t.isIntegralNumber();
+      text.append(text.isEmpty() ? "" : " ").append('t').append(t.asLong());
+    }
+    if (!ids) {
+      throw new CompletionRequest.RequestException(ApiError.badRequest("'tokens' must be a list of token ids.",
+          "tokens"));
+    }
+    checkModel(modelOf(body));
+    return JSON.createObjectNode().put("prompt", text.toString()).toString();
+  }
+
+  /**
    * vLLM's render endpoints ({@code POST /v1/chat/completions/render}, {@code /v1/completions/render}): the token ids
    * the engine would run for a request, without running it. The ids are exactly those that {@link #prepare} feeds
    * the KV cache (a chat rendered by the template, no BOS added again; a text prompt with BOS), so a router that
@@ -251,88 +308,10 @@ final class Rank {
     return node;
   }
 
-  String embeddingsJson(JsonNode body) throws CompletionRequest.RequestException {
-    String model = body.path("model").asText(servedNames.get(0));
-    checkModel(model);
-    JsonNode input = body.get("input");
-    List<int[]> inputs = new java.util.ArrayList<>();
-    if (input == null || input.isNull()) {
-      throw new CompletionRequest.RequestException(ApiError.badRequest("'input' is required.", "input"));
-    } else if (input.isTextual()) {
-      inputs.add(tokenizer.encode(input.asText(), true));
-    } else if (input.isArray() && !input.isEmpty() && input.get(0).isIntegralNumber()) {
-      inputs.add(ids(input));
-    } else if (input.isArray()) {
-      for (JsonNode item : input) {
-        if (item.isTextual()) {
-          inputs.add(tokenizer.encode(item.asText(), true));
-        } else if (item.isArray()) {
-          inputs.add(ids(item));
-        } else {
-          throw new CompletionRequest.RequestException(ApiError.badRequest(
-              "'input' must be a string, a list of strings, or token ids.", "input"));
-        }
-      }
-    } else {
-      throw new CompletionRequest.RequestException(ApiError.badRequest(
-          "'input' must be a string, a list of strings, or token ids.", "input"));
-    }
-    int dims = body.path("dimensions").asInt(config.defaultEmbeddingDimensions());
-    if (dims < 1 || dims > 65536) {
-      throw new CompletionRequest.RequestException(ApiError.badRequest("'dimensions' must be within 1-65536.",
-          "dimensions"));
-    }
-    boolean base64 = "base64".equals(body.path("encoding_format").asText("float"));
-    ObjectNode root = JSON.createObjectNode().put("object", "list");
-    ArrayNode data = root.putArray("data");
-    int total = 0;
-    for (int i = 0; i < inputs.size(); i++) {
-      float[] v = embedding(inputs.get(i), dims);
-      total += inputs.get(i).length;
-      ObjectNode e = data.addObject().put("object", "embedding").put("index", i);
-      if (base64) {
-        ByteBuffer buf = ByteBuffer.allocate(dims * 4).order(ByteOrder.LITTLE_ENDIAN);
-        for (float f : v) {
-          buf.putFloat(f);
-        }
-        e.put("embedding", Base64.getEncoder().encodeToString(buf.array()));
-      } else {
-        ArrayNode arr = e.putArray("embedding");
-        for (float f : v) {
-          arr.add(f);
-        }
-      }
-    }
-    root.put("model", model);
-    root.putObject("usage").put("prompt_tokens", total).put("total_tokens", total);
-    return root.toString();
-  }
-
-  private static int[] ids(JsonNode arr) {
+  static int[] ids(JsonNode arr) {
     int[] out = new int[arr.size()];
     for (int i = 0; i < out.length; i++) {
       out[i] = arr.get(i).asInt();
-    }
-    return out;
-  }
-
-  /** A deterministic unit vector: the normalised sum of one pseudo-random vector per token id. */
-  static float[] embedding(int[] ids, int dims) {
-    double[] acc = new double[dims];
-    for (int id : ids) {
-      SplittableRandom r = new SplittableRandom(id * 0x9E3779B97F4A7C15L);
-      for (int d = 0; d < dims; d++) {
-        acc[d] += r.nextDouble(-1, 1);
-      }
-    }
-    double norm = 0;
-    for (double a : acc) {
-      norm += a * a;
-    }
-    norm = norm == 0 ? 1 : Math.sqrt(norm);
-    float[] out = new float[dims];
-    for (int d = 0; d < dims; d++) {
-      out[d] = (float) (acc[d] / norm);
     }
     return out;
   }

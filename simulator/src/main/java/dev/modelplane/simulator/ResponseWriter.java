@@ -10,7 +10,7 @@ import io.vertx.core.http.HttpServerResponse;
  * event loop share an {@link Outbox}, so a decode step of thousands of sequences costs one hand-off per loop, not
  * one per token.
  */
-final class ResponseWriter implements Sequence.Listener {
+final class ResponseWriter extends EventWriter {
   /** Writers of one event loop with output to write, drained by one task on that loop. */
   static final class Outbox {
     private static final java.util.concurrent.ConcurrentHashMap<Context, Outbox> BY_CONTEXT =
@@ -44,70 +44,49 @@ final class ResponseWriter implements Sequence.Listener {
   }
 
 
-  final String id;
-  private final Rank.Prepared p;
-  private final HttpServerResponse resp;
-  private final Outbox outbox;
   private final boolean chat;
   private final long created;
   private final String modelJson;
 
   ResponseWriter(Rank rank, Rank.Prepared p, HttpServerResponse resp, Context ctx, boolean chat) {
-    this.id = rank.newId(chat ? "chatcmpl-" : "cmpl-");
-    this.p = p;
-    this.resp = resp;
-    this.outbox = Outbox.of(ctx);
+    super(rank.newId(chat ? "chatcmpl-" : "cmpl-"), p, resp, ctx);
     this.chat = chat;
     this.created = rank.created();
     this.modelJson = Json.quote(p.model());
   }
 
   @Override
-  public void onToken(Sequence seq, int index) {
-    if (!p.request().stream()) {
-      return;
-    }
-    outbox.post(() -> {
-      if (!resp.ended() && !resp.closed()) {
-        boolean last = index == seq.outputLen() - 1;
-        resp.write(chunk(seq.output.get(index), index == 0, last ? seq.finishReason : null));
-      }
-    });
+  String opening(int cachedTokens) {
+    return "";
   }
 
   @Override
-  public void onFinish(Sequence seq, String reason) {
-    if ("abort".equals(reason)) {
-      return;
+  String token(Sequence seq, int index) {
+    boolean last = index == seq.outputLen() - 1;
+    return chunk(seq.output.get(index), index == 0, last ? seq.finishReason : null);
+  }
+
+  @Override
+  String closing(Sequence seq, Done done) {
+    StringBuilder sb = new StringBuilder();
+    if (p.request().includeUsage()) {
+      sb.append("data: {\"id\":\"").append(id).append("\",\"object\":\"")
+          .append(chat ? "chat.completion.chunk" : "text_completion").append("\",\"created\":").append(created)
+          .append(",\"model\":").append(modelJson).append(",\"choices\":[],\"usage\":").append(usage(seq, done))
+          .append("}\n\n");
     }
-    int completion = seq.generated;
-    int cached = seq.cachedTokens;
-    String usage = "{\"prompt_tokens\":" + seq.promptLen + ",\"total_tokens\":" + (seq.promptLen + completion)
-        + ",\"completion_tokens\":" + completion + ",\"prompt_tokens_details\":{\"cached_tokens\":"
-        + cached + "}}";
-    String tail;
-    if (p.request().stream()) {
-      StringBuilder sb = new StringBuilder();
-      if (p.request().includeUsage()) {
-        sb.append("data: {\"id\":\"").append(id).append("\",\"object\":\"")
-            .append(chat ? "chat.completion.chunk" : "text_completion").append("\",\"created\":").append(created)
-            .append(",\"model\":").append(modelJson).append(",\"choices\":[],\"usage\":").append(usage)
-            .append("}\n\n");
-      }
-      sb.append("data: [DONE]\n\n");
-      tail = sb.toString();
-    } else {
-      tail = full(seq, usage);
-    }
-    outbox.post(() -> {
-      if (resp.ended() || resp.closed()) {
-        return;
-      }
-      if (!p.request().stream()) {
-        resp.putHeader("content-type", "application/json");
-      }
-      resp.end(tail);
-    });
+    return sb.append("data: [DONE]\n\n").toString();
+  }
+
+  @Override
+  String body(Sequence seq, Done done) {
+    return full(seq, done, usage(seq, done));
+  }
+
+  private static String usage(Sequence seq, Done done) {
+    return "{\"prompt_tokens\":" + seq.promptLen + ",\"total_tokens\":" + (seq.promptLen + done.generated())
+        + ",\"completion_tokens\":" + done.generated() + ",\"prompt_tokens_details\":{\"cached_tokens\":"
+        + done.cachedTokens() + "}}";
   }
 
   private String chunk(String text, boolean first, String finish) {
@@ -136,22 +115,19 @@ final class ResponseWriter implements Sequence.Listener {
     return sb.toString();
   }
 
-  private String full(Sequence seq, String usage) {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < seq.generated; i++) {
-      text.append(seq.output.get(i));
-    }
+  private String full(Sequence seq, Done done, String usage) {
+    String text = generatedText(seq, done.generated());
     StringBuilder sb = new StringBuilder(text.length() + 512);
     sb.append("{\"id\":\"").append(id).append("\",\"object\":\"").append(chat ? "chat.completion" : "text_completion")
         .append("\",\"created\":").append(created).append(",\"model\":").append(modelJson)
         .append(",\"choices\":[{\"index\":0,");
     if (chat) {
       sb.append("\"message\":{\"role\":\"assistant\",\"content\":");
-      Json.appendQuoted(sb, text.toString());
+      Json.appendQuoted(sb, text);
       sb.append("},\"logprobs\":null,\"finish_reason\":\"").append(seq.finishReason).append("\"}]");
     } else {
       sb.append("\"text\":");
-      Json.appendQuoted(sb, text.toString());
+      Json.appendQuoted(sb, text);
       sb.append(",\"logprobs\":null,\"finish_reason\":\"").append(seq.finishReason).append("\",\"stop_reason\":null}]");
     }
     sb.append(",\"usage\":").append(usage).append('}');

@@ -21,8 +21,12 @@ final class TextGenerator {
       + "decodes one token for each running sequence before new prompts are prefilled in chunks . adapters swap "
       + "in when a batch needs them , and blocks are evicted least recently used first .").split(" ");
 
-  /** The decided output: token texts, their ids, and why generation stopped. */
-  record Output(List<String> tokens, int[] ids, String finishReason) {
+  /**
+   * The decided output: token texts, their ids, and why generation stopped.
+   *
+   * @param stopSequence the stop string that ended it, null when none did
+   */
+  record Output(List<String> tokens, int[] ids, String finishReason, String stopSequence) {
   }
 
   private TextGenerator() {
@@ -96,12 +100,12 @@ final class TextGenerator {
               kept.add("");
             }
             // The token holding the stop string was generated: it keeps its id, as in vLLM.
-            return new Output(kept, Arrays.copyOf(ids, kept.size()), "stop");
+            return new Output(kept, Arrays.copyOf(ids, kept.size()), "stop", s);
           }
         }
       }
     }
-    return new Output(tokens, ids, reason);
+    return new Output(tokens, ids, reason, null);
   }
 
   /**

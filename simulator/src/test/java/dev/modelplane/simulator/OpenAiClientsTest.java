@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The official OpenAI SDKs (PyPI {@code openai}, npm {@code openai}), unmodified, against an in-process simulator
- * on a free loopback port; streaming included. hack/clients/setup.sh installs them into ~/.cache/modelplane.
+ * The official OpenAI SDKs (PyPI {@code openai}, npm {@code openai}) and Anthropic's Python SDK (PyPI
+ * {@code anthropic}), unmodified, against an in-process simulator on a free loopback port; streaming included.
+ * hack/clients/setup.sh installs them into ~/.cache/modelplane.
  */
 class OpenAiClientsTest {
   static Simulator sim;
@@ -67,5 +68,14 @@ class OpenAiClientsTest {
     ExternalTools.Result r = ExternalTools.run(List.of("node", script.toString(), baseUrl(), "client-model"), 120);
     assertThat(r.exit()).as(r.output()).isZero();
     assertThat(r.output()).contains("node openai", "OK");
+  }
+
+  /** Anthropic's SDK on {@code /v1/messages}: a message, its stream helper, count_tokens, a 404 as NotFoundError. */
+  @Test
+  void officialAnthropicPythonSdk() throws Exception {
+    ExternalTools.Result r = ExternalTools.run(List.of(clients.get(0), script("anthropic_client.py").toString(),
+        "http://127.0.0.1:" + sim.port(), "client-model"), 120);
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertThat(r.output()).contains("python anthropic", "OK");
   }
 }

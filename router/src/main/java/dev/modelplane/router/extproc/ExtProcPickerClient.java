@@ -37,9 +37,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Client mode: the router asks an external endpoint picker over ext_proc, playing Envoy's part (request headers, body
- * in FULL_DUPLEX_STREAMED chunks, then response headers with the served endpoint). Any conformant EPP works. What
- * happens when the picker cannot be reached (fail open or closed) is the director's decision.
+ * Client mode: the router asks an external endpoint picker over ext_proc, playing Envoy's part (request headers with
+ * the request's method, body in FULL_DUPLEX_STREAMED chunks, then response headers with the served endpoint). A
+ * request without a body (a GET, a DELETE) ends its stream with its headers, whose answer is then the decision. Any
+ * conformant EPP works. What happens when the picker cannot be reached (fail open or closed) is the director's
+ * decision.
  */
 public final class ExtProcPickerClient implements ExternalPicker {
   private final ManagedChannel channel;
@@ -105,7 +107,7 @@ public final class ExtProcPickerClient implements ExternalPicker {
 
     void start(String path) {
       Map<String, String> h = new LinkedHashMap<>();
-      h.put(":method", "POST");
+      h.put(":method", headers.getOrDefault(":method", "POST"));
       h.put(":path", headers.getOrDefault(":path", path));
       headers.forEach((k, v) -> {
         if (!k.startsWith(":") && !k.equals("content-length") && !k.equals("host")) {
@@ -114,22 +116,22 @@ public final class ExtProcPickerClient implements ExternalPicker {
       });
       h.put(":authority", headers.getOrDefault("host", "gateway"));
       h.put(RequestIds.HEADER, requestId);
-      h.put("content-length", String.valueOf(body.length));
+      if (body.length > 0 || headers.containsKey("content-length")) {
+        h.put("content-length", String.valueOf(body.length));
+      }
       try {
         stream = ExternalProcessorGrpc.newStub(channel).process(this);
         stream.onNext(ProcessingRequest.newBuilder()
-            .setRequestHeaders(HttpHeaders.newBuilder().setHeaders(headerMap(h)))
+            .setRequestHeaders(HttpHeaders.newBuilder().setHeaders(headerMap(h)).setEndOfStream(body.length == 0))
             .setProtocolConfig(ProtocolConfiguration.newBuilder()
                 .setRequestBodyMode(ProcessingMode.BodySendMode.FULL_DUPLEX_STREAMED)
                 .setResponseBodyMode(ProcessingMode.BodySendMode.NONE))
             .build());
-        int off = 0;
-        do {
+        for (int off = 0; off < body.length; off += 64 * 1024) {
           int len = Math.min(body.length - off, 64 * 1024);
           stream.onNext(ProcessingRequest.newBuilder().setRequestBody(HttpBody.newBuilder()
               .setBody(ByteString.copyFrom(body, off, len)).setEndOfStream(off + len >= body.length)).build());
-          off += len;
-        } while (off < body.length);
+        }
       } catch (RuntimeException e) {
         pickerFailed(e);
         return;
@@ -160,6 +162,9 @@ public final class ExtProcPickerClient implements ExternalPicker {
               Value d = ns.getStructValue().getFieldsMap().get(EppProtocol.DESTINATION_ENDPOINT_KEY);
               destination = d == null ? null : d.getStringValue();
             }
+          }
+          if (body.length == 0) {
+            decided(); // no body: the headers' answer is the decision, as Envoy takes it
           }
         }
         case REQUEST_BODY -> {

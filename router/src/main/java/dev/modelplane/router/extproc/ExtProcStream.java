@@ -7,9 +7,10 @@ import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.request.Destination;
 import dev.modelplane.router.request.ErrorCode;
 import dev.modelplane.router.request.InflightBytes;
-import dev.modelplane.router.request.OpenAiErrors;
+import dev.modelplane.router.request.PathPolicy;
 import dev.modelplane.router.request.RequestDirector;
 import dev.modelplane.router.request.RequestInput;
+import dev.modelplane.router.request.RequestParsers;
 import dev.modelplane.router.request.RouterException;
 import dev.modelplane.router.request.RoutingDecision;
 import dev.modelplane.router.scheduling.ResponseOutcome;
@@ -43,8 +44,11 @@ import org.slf4j.MDC;
  * streams chunk by chunk, other bodies held up to the body cap only when they need it). A request body over the cap
  * is answered 413, one that does not fit the in-flight bytes budget 429 with {@code retry-after} (its reservation is
  * released when the stream or the response ends), and nothing is routed before endpoint discovery has synced (503
- * with the reason). Errors with a known HTTP status become an ImmediateResponse; anything else fails the gRPC stream
- * so the proxy's failure mode (FailOpen/FailClose) applies.
+ * with the reason); a method or path the {@link PathPolicy} does not forward is answered 404 from its headers. Errors
+ * with a known HTTP status become an ImmediateResponse; anything else fails the gRPC stream so the proxy's failure
+ * mode (FailOpen/FailClose) applies. It is one class, over 400 lines, because every message of the stream reads and
+ * changes the same per-request state (phase, headers, body, budget reservation, decision) under the stream's lock;
+ * split up, that state's invariants would span classes.
  */
 final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ExtProcStream.class);
@@ -61,6 +65,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private Phase phase = Phase.HEADERS;
   private final Map<String, String> headers = new HashMap<>();
+  /** The request's path, normalized, with its query: what its parser is chosen by. */
+  private String path;
   private boolean requestIdGenerated;
   private ByteArrayOutputStream body = new ByteArrayOutputStream();
   /** This request's share of the in-flight bytes budget; released when the stream or the response ends. */
@@ -127,6 +133,12 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       String value = hv.getRawValue().isEmpty() ? hv.getValue() : hv.getRawValue().toString(StandardCharsets.UTF_8);
       headers.put(hv.getKey().toLowerCase(Locale.ROOT), value);
     }
+    String raw = headers.getOrDefault(":path", pathFallback());
+    PathPolicy.checkMethod(headers.get(":method"), raw);
+    int query = raw.indexOf('?');
+    String normal = PathPolicy.normalize(query < 0 ? raw : raw.substring(0, query));
+    director.limits().paths().check(headers.get(":method"), normal);
+    path = query < 0 ? normal : normal + raw.substring(query);
     String id = headers.get(RequestDirector.REQUEST_ID);
     if (id == null || id.isEmpty()) {
       headers.put(RequestDirector.REQUEST_ID, RequestIds.newId());
@@ -189,7 +201,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     EndpointPool pool = pool();
     byte[] bytes = body.toByteArray();
     body = new ByteArrayOutputStream(0); // only the copy stays
-    RequestInput input = new RequestInput(pool, headers.getOrDefault(":path", pathFallback()), headers,
+    RequestInput input = new RequestInput(pool, path, headers,
         bytes, disableSubsetFilter ? null : subsetHint, startNanos);
     pending = director.route(input);
     pending.decision().whenComplete((d, err) -> {
@@ -346,8 +358,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private void reject(RouterException e) {
     reservation.release();
-    send(ExtProcMessages.immediate(e.code().httpStatus(), "application/json", OpenAiErrors.body(e.code(),
-        e.getMessage()), e.retryAfterSeconds()));
+    send(ExtProcMessages.immediate(e.code().httpStatus(), "application/json", RequestParsers.defaults()
+        .errorShape(path != null ? path : headers.get(":path")).body(e.code(), e.getMessage()), e.retryAfterSeconds()));
     metrics.extProcStreams.inc("immediate_" + e.code().httpStatus());
     phase = Phase.DONE;
     out.onCompleted();

@@ -2,7 +2,7 @@ package dev.modelplane.router.gateway;
 
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.request.ErrorCode;
-import dev.modelplane.router.request.OpenAiErrors;
+import dev.modelplane.router.request.RequestParsers;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps one client connection from holding the gateway: with no request in progress (just opened, or after its last
  * response) it must deliver a request head within the idle timeout — which also ends a client trickling its headers
- * — and a request's body must then arrive within the request timeout (408 otherwise). A request in progress is never
+ * — and a request's body must then arrive within the request timeout (408 otherwise, in the error shape of the
+ * request path's API). A request in progress is never
  * timed out here: waiting for a long generation is the upstream timeouts' business. Runs on the connection's event
  * loop.
  */
@@ -89,8 +90,8 @@ final class ClientConnectionGuard {
       resp.setStatusCode(ErrorCode.REQUEST_TIMEOUT.httpStatus())
           .putHeader(HttpHeaders.CONNECTION, "close")
           .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(OpenAiErrors.body(ErrorCode.REQUEST_TIMEOUT, "request not received within " + timeout.toSeconds()
-              + " s"))
+          .end(RequestParsers.defaults().errorShape(req.path()).body(ErrorCode.REQUEST_TIMEOUT,
+              "request not received within " + timeout.toSeconds() + " s"))
           .onComplete(ar -> connection.close());
     } else {
       connection.close();

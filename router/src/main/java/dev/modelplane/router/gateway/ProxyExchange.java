@@ -2,8 +2,8 @@ package dev.modelplane.router.gateway;
 
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.request.ErrorCode;
-import dev.modelplane.router.request.OpenAiErrors;
 import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.request.RequestParsers;
 import dev.modelplane.router.request.RouterException;
 import dev.modelplane.router.request.RoutingDecision;
 import io.vertx.core.Context;
@@ -63,7 +63,7 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
     resp.closeHandler(v -> clientGone());
     resp.exceptionHandler(t -> clientGone());
     try {
-      route = RequestRoute.resolve(req, ctx.pools());
+      route = RequestRoute.resolve(req, ctx.pools(), ctx.director().limits().paths());
     } catch (RouterException e) {
       fail(e);
       return;
@@ -75,7 +75,6 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
         body.read(req, guard, this);
       }
       case MODEL_LIST -> passThrough();
-      case UNSUPPORTED -> fail(route.unsupported(req.method()));
     }
   }
 
@@ -153,7 +152,7 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
       finish(499, "client disconnected");
       return;
     }
-    RoutingDecision next = retries.next(a.decision(), cause, connectFailure, report.attempts());
+    RoutingDecision next = retries.next(a.decision(), cause, connectFailure, report.attempts(), req.method());
     if (next != null) {
       forward(next);
     } else {
@@ -257,7 +256,8 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
     RouterException e = t instanceof RouterException re ? re
         : new RouterException(ErrorCode.INTERNAL, "internal error");
     if (phase != ExchangePhase.ABANDONED && !resp.headWritten()) {
-      String json = OpenAiErrors.body(e.code(), e.getMessage());
+      String json = RequestParsers.defaults().errorShape(route != null ? route.path() : req.path())
+          .body(e.code(), e.getMessage());
       if (e.retryAfterSeconds() > 0) {
         resp.putHeader(HttpHeaders.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()));
       }

@@ -1,7 +1,7 @@
 package dev.modelplane.router.gateway;
 
 import dev.modelplane.router.request.ErrorCode;
-import dev.modelplane.router.request.OpenAiErrors;
+import dev.modelplane.router.request.RequestParsers;
 import dev.modelplane.router.scheduling.ResponseProgress;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * attempt, which can still be retried. Then the body goes out chunk by chunk with back-pressure: the upstream is
  * paused while the client's socket is full, and a client that leaves it full for the client idle timeout is dropped.
  * An upstream that fails mid-response, or pauses longer than the idle timeout on its own, ends the client's response
- * early: a stream gets an OpenAI-style error event first.
+ * early: a stream gets an error event (OpenAI's or Anthropic's shape) first.
  */
 final class ResponseRelay {
   /** The exchange's log lines, this relay's included, share one logger. */
@@ -146,8 +146,9 @@ final class ResponseRelay {
   }
 
   /**
-   * Ends a response the client already has bytes of: a stream gets an OpenAI-style error event, then the connection
-   * is closed without the body's end (so no client takes it for complete); any other body is cut off the same way.
+   * Ends a response the client already has bytes of: a stream gets an error event in its API's shape, then the
+   * connection is closed without the body's end (so no client takes it for complete); any other body is cut off the
+   * same way.
    * The exchange ends first, so that it does not take the reset for the client leaving.
    */
   private void abort(String reason, String message) {
@@ -156,8 +157,9 @@ final class ResponseRelay {
     ctx.metrics().gatewayAbortedStreams.inc(reason);
     attempt.listener().relayEnded(upstream.statusCode(), message);
     if (streamed && !resp.ended()) {
-      String json = OpenAiErrors.body(ErrorCode.GATEWAY_TIMEOUT, message);
-      resp.write(Buffer.buffer("data: " + json + "\n\n")).onComplete(ar -> resp.reset());
+      String event = RequestParsers.defaults().errorShape(attempt.decision().input().path())
+          .streamEvent(ErrorCode.GATEWAY_TIMEOUT, message);
+      resp.write(Buffer.buffer(event)).onComplete(ar -> resp.reset());
       ctx.vertx().setTimer(5_000, t -> resp.reset()); // a client not reading never completes the write
     } else if (!resp.ended()) {
       resp.reset();

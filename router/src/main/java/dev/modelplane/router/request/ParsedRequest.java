@@ -21,11 +21,16 @@ import java.util.concurrent.ThreadLocalRandom;
 record ParsedRequest(LlmRequestBody body, String incomingModel, String targetModel, int priority,
     String fairnessId, String requestId, byte[] forwardBody, boolean rewritten) {
 
-  /** Parses the body; a malformed one is a {@link RouterException} (400). */
+  /**
+   * Parses the body with the parser of its path and method ({@link RequestParsers}); one its API refuses is a
+   * {@link RouterException} (400). A model rewrite applies to a JSON body that names a model; any other body is
+   * forwarded as received, to its own model.
+   */
   static ParsedRequest read(RequestInput input, RequestJson json) {
-    LlmRequestBody body = OpenAiRequestParser.parse(input.path(), input.body(), json);
-    String incoming = OpenAiRequestParser.model(body);
-    String target = target(input, incoming);
+    RequestParser parser = parser(input);
+    LlmRequestBody body = parser.parse(input.body(), input.headers().get("content-type"), json);
+    String incoming = RequestParsers.model(parser, body);
+    String target = !body.fields().object() || body.fields().model() == null ? incoming : target(input, incoming);
     byte[] forward = input.body();
     boolean rewritten = false;
     if (!target.equals(incoming)) {
@@ -58,8 +63,9 @@ record ParsedRequest(LlmRequestBody body, String incomingModel, String targetMod
     String model = "";
     LlmRequestBody body = null;
     try {
-      body = OpenAiRequestParser.parse(input.path(), input.body(), json);
-      model = OpenAiRequestParser.model(body);
+      RequestParser parser = parser(input);
+      body = parser.parse(input.body(), input.headers().get("content-type"), json);
+      model = RequestParsers.model(parser, body);
     } catch (RouterException e) {
       // the picker decides what to answer
     }
@@ -67,6 +73,10 @@ record ParsedRequest(LlmRequestBody body, String incomingModel, String targetMod
     String target = rewrite == null || rewrite.isEmpty() ? model : rewrite;
     return new ParsedRequest(body, model, target, input.pool().priorityOf(input.headers().get(RequestDirector.OBJECTIVE)),
         fairnessId(input), requestId(input), input.body(), false);
+  }
+
+  private static RequestParser parser(RequestInput input) {
+    return RequestParsers.defaults().forRequest(input.headers().get(":method"), input.path());
   }
 
   private static String fairnessId(RequestInput input) {

@@ -10,8 +10,9 @@ import dev.modelplane.router.scheduling.RequestJson;
  * @param json depth, element and string limits of a body's JSON (400 above)
  * @param maxInflightBytes request body bytes held at once across all requests — being received, queued in flow
  *     control or in progress; a request that would go over is answered 429 with {@code Retry-After}
+ * @param paths the methods and paths forwarded at all (404 for any other)
  */
-public record RequestLimits(long maxBodyBytes, RequestJson.Limits json, long maxInflightBytes) {
+public record RequestLimits(long maxBodyBytes, RequestJson.Limits json, long maxInflightBytes, PathPolicy paths) {
   /**
    * 8 MiB: a chat request's text is about 4 bytes a token, so even a 1M-token context with JSON overhead fits, and
    * so do a few inline images; larger multimodal bodies need the flag raised.
@@ -35,18 +36,22 @@ public record RequestLimits(long maxBodyBytes, RequestJson.Limits json, long max
 
   public static RequestLimits defaults() {
     return new RequestLimits(DEFAULT_MAX_BODY_BYTES, RequestJson.Limits.DEFAULT,
-        defaultMaxInflightBytes(DEFAULT_MAX_BODY_BYTES));
+        defaultMaxInflightBytes(DEFAULT_MAX_BODY_BYTES), PathPolicy.defaults());
   }
 
   public RequestLimits withMaxBodyBytes(long max) {
-    return new RequestLimits(max, json, Math.max(max, maxInflightBytes));
+    return new RequestLimits(max, json, Math.max(max, maxInflightBytes), paths);
   }
 
   public RequestLimits withMaxInflightBytes(long max) {
-    return new RequestLimits(maxBodyBytes, json, max);
+    return new RequestLimits(maxBodyBytes, json, max, paths);
   }
 
   public RequestLimits withJson(RequestJson.Limits limits) {
-    return new RequestLimits(maxBodyBytes, limits, maxInflightBytes);
+    return new RequestLimits(maxBodyBytes, limits, maxInflightBytes, paths);
+  }
+
+  public RequestLimits withPaths(PathPolicy policy) {
+    return new RequestLimits(maxBodyBytes, json, maxInflightBytes, policy);
   }
 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Reads an OpenAI request body as a stream of JSON tokens, never as a tree: one pass checks the whole document
@@ -57,11 +59,29 @@ public final class RequestJson {
    * @param itemsNonEmpty {@code items} is a non-empty array
    * @param promptNonEmpty {@code prompt} is a non-empty string or a non-empty array
    * @param inputPresent {@code input} is present and not null
+   * @param present which of the other members some API requires ({@link #TRACKED}) are present and not null
    */
   public record Fields(boolean object, String model, boolean stream, String cacheSalt, Integer maxCompletionTokens,
       Integer maxTokens, Integer maxOutputTokens, boolean messagesNonEmpty, boolean itemsNonEmpty,
-      boolean promptNonEmpty, boolean inputPresent) {
+      boolean promptNonEmpty, boolean inputPresent, Set<String> present) {
+    /** What is known of a body that is not read as JSON (a form, or anything passed through): its model at most. */
+    public static Fields opaque(String model) {
+      return new Fields(false, model, false, "", null, null, null, false, false, false, false, Set.of());
+    }
+
+    /** Whether top-level member {@code name}, one of {@link #TRACKED}, is present and not null. */
+    public boolean has(String name) {
+      return present.contains(name);
+    }
   }
+
+  /**
+   * The top-level members whose presence {@link Fields#has} reports: what the rerank, score, tokenize and detokenize
+   * APIs require (score takes any of four pairs: {@code queries} with {@code documents} or {@code items},
+   * {@code data_1} with {@code data_2}, {@code text_1} with {@code text_2}).
+   */
+  public static final Set<String> TRACKED = Set.of("query", "documents", "text_1", "text_2", "queries", "items",
+      "data_1", "data_2", "prompt", "messages", "tokens");
 
   /**
    * Longest number, in chars, anywhere in a body (Jackson allows 1,000): token ids, floats in any notation and the
@@ -152,12 +172,20 @@ public final class RequestJson {
     boolean items;
     boolean prompt;
     boolean input;
+    final Set<String> present = new HashSet<>();
 
     /**
      * Records top-level member {@code name}; {@code p} is at the end of its value, {@code first} the value's first
      * token, {@code nonEmpty} whether a container value held anything.
      */
     void top(String name, JsonParser p, JsonToken first, boolean nonEmpty) throws IOException, Refused {
+      if (TRACKED.contains(name)) {
+        if (first == JsonToken.VALUE_NULL) {
+          present.remove(name);
+        } else {
+          present.add(name);
+        }
+      }
       switch (name) {
         case "model" -> model = first == JsonToken.VALUE_STRING ? model(p) : null;
         case "stream" -> stream = first == JsonToken.VALUE_TRUE;
@@ -176,7 +204,7 @@ public final class RequestJson {
 
     Fields fields() {
       return new Fields(true, model, stream, cacheSalt, maxCompletionTokens, maxTokens, maxOutputTokens, messages,
-          items, prompt, input);
+          items, prompt, input, Set.copyOf(present));
     }
 
     private static String model(JsonParser p) throws IOException, Refused {

@@ -6,9 +6,12 @@ package dev.modelplane.router.scheduling;
  * @param status the HTTP status the model server answered (0 when it never answered)
  * @param completed whether the response reached its end normally (not reset, not abandoned by the client)
  * @param responseBytes response body bytes relayed to the client
- * @param firstByteNanos when the first body byte was relayed ({@link System#nanoTime()} based), −1 when none was
- * @param lastByteNanos when the last body byte was relayed, −1 when none was
- * @param events server-sent events relayed (streamed chunks, without {@code [DONE]}); 0 for a plain body
+ * @param firstByteNanos when the first token-bearing event of a stream, or the first byte of any other body, was
+ *     relayed ({@link System#nanoTime()} based), −1 when none was: a stream's opening events (Anthropic's
+ *     {@code message_start}, the Responses API's {@code response.created}) may come before the prefill is over
+ * @param lastByteNanos when the last token-bearing event of a stream, or the last byte of any other body, was
+ *     relayed, −1 when none was
+ * @param events token-bearing server-sent events relayed ({@link ResponseProgress}); 0 for a plain body
  */
 public record ResponseOutcome(int status, boolean completed, long responseBytes, long firstByteNanos,
     long lastByteNanos, int events) {
@@ -23,8 +26,12 @@ public record ResponseOutcome(int status, boolean completed, long responseBytes,
     if (progress == null) {
       return new ResponseOutcome(status, completed, responseBytes);
     }
+    if (progress.events() > 0) {
+      return new ResponseOutcome(status, completed, responseBytes, progress.firstEventNanos(),
+          progress.lastEventNanos(), progress.events());
+    }
     return new ResponseOutcome(status, completed, responseBytes, progress.firstByteNanos(), progress.lastByteNanos(),
-        progress.events());
+        0);
   }
 
   /** Whether the model server answered with a success status and the response finished. */

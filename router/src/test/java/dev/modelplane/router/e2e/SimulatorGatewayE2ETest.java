@@ -263,6 +263,49 @@ class SimulatorGatewayE2ETest {
   }
 
   @Test
+  void everyApiTheSimulatorServesIsReachedThroughTheGateway() throws Exception {
+    startSims(2, c -> c.mode("echo"));
+    String base = startRouter();
+    String root = base.substring(0, base.length() - "/v1".length());
+    HttpResponse<String> responses = post(base, "/responses", "{\"model\":\"m\",\"input\":\"one two\"}");
+    assertThat(responses.statusCode()).as(responses.body()).isEqualTo(200);
+    assertThat(JSON.readTree(responses.body()).at("/output/0/content/0/text").asText()).isEqualTo("one two");
+    HttpResponse<String> messages = post(base, "/messages", "{\"model\":\"m\",\"max_tokens\":8,\"system\":\"hi\","
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"three four\"}]}");
+    assertThat(messages.statusCode()).as(messages.body()).isEqualTo(200);
+    assertThat(JSON.readTree(messages.body()).at("/content/0/text").asText()).isEqualTo("three four");
+    HttpResponse<String> stream = post(base, "/messages", "{\"model\":\"m\",\"max_tokens\":8,\"stream\":true,"
+        + "\"messages\":[{\"role\":\"user\",\"content\":\"five six\"}]}");
+    assertThat(stream.body()).contains("event: message_start", "\"text\":\"five \"", "event: message_stop");
+    HttpResponse<String> count = post(base, "/messages/count_tokens", "{\"model\":\"m\",\"messages\":"
+        + "[{\"role\":\"user\",\"content\":\"x\"}]}");
+    assertThat(JSON.readTree(count.body()).get("input_tokens").asInt()).isPositive();
+    HttpResponse<String> rerank = post(base, "/rerank", "{\"model\":\"m\",\"query\":\"cat\",\"documents\":"
+        + "[\"dog\",\"cat\"]}");
+    assertThat(JSON.readTree(rerank.body()).at("/results/0/index").asInt()).as(rerank.body()).isEqualTo(1);
+    HttpResponse<String> score = post(root, "/score", "{\"text_1\":\"cat\",\"text_2\":[\"dog\",\"cat\"]}");
+    assertThat(JSON.readTree(score.body()).get("data")).as(score.body()).hasSize(2);
+    HttpResponse<String> embeddings = post(base, "/embeddings", "{\"model\":\"m\",\"input\":\"cat\"}");
+    assertThat(embeddings.statusCode()).as(embeddings.body()).isEqualTo(200);
+    HttpResponse<String> detokenize = post(root, "/detokenize", "{\"model\":\"m\",\"tokens\":[7]}");
+    assertThat(JSON.readTree(detokenize.body()).get("prompt").asText()).isEqualTo("t7");
+    // Refused by the router in Anthropic's shape; refused by the model server (max_tokens missing) and passed on.
+    HttpResponse<String> empty = post(base, "/messages", "{\"model\":\"m\",\"max_tokens\":8,\"messages\":[]}");
+    assertThat(empty.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(empty.body()).get("type").asText()).isEqualTo("error");
+    HttpResponse<String> noMax = post(base, "/messages", "{\"model\":\"m\",\"messages\":[{\"role\":\"user\","
+        + "\"content\":\"x\"}]}");
+    assertThat(noMax.statusCode()).isEqualTo(400);
+    assertThat(noMax.headers().firstValue(SERVED)).isPresent();
+    assertThat(JSON.readTree(noMax.body()).at("/error/message").asText()).contains("max_tokens");
+    // A path nobody parses reaches a model server, whose own answer comes back.
+    HttpResponse<String> unknown = post(base, "/images/generations", "{\"model\":\"m\",\"prompt\":\"a cat\"}");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.headers().firstValue(SERVED)).isPresent();
+    assertThat(unknown.body()).contains("No route for POST /v1/images/generations");
+  }
+
+  @Test
   void noReachableEndpointIs503WithAnOpenAiErrorBody() throws Exception {
     int dead;
     try (ServerSocket s = new ServerSocket(0)) {

@@ -82,6 +82,34 @@ class ExtProcLimitsTest {
   }
 
   @Test
+  void limitsOnAnthropicsPathAnswerInAnthropicsShape() throws Exception {
+    Map<String, String> messages = Map.of(":method", "POST", ":path", "/v1/messages", ":authority", "gw",
+        "content-type", "application/json");
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(messages, false);
+      envoy.requestBody("{\"model\":\"m\",\"messages\":[\"" + "x".repeat(CAP * 2), false);
+      ImmediateResponse ir = envoy.next().getImmediateResponse();
+      assertThat(ir.getStatus().getCodeValue()).isEqualTo(413);
+      assertThat(ir.getBody().toStringUtf8()).startsWith("{\"type\":\"error\",\"error\":{\"type\":"
+          + "\"request_too_large\"");
+    }
+    RequestDirector director = director(RequestLimits.defaults().withMaxBodyBytes(CAP)
+        .withMaxInflightBytes(CAP + CAP / 2));
+    ManagedChannel ch = serverWith(director);
+    try (EnvoySimulator first = new EnvoySimulator(ch); EnvoySimulator second = new EnvoySimulator(ch)) {
+      first.requestHeaders(headers(), false);
+      first.requestBody("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(3000), false);
+      second.requestHeaders(messages, false);
+      second.requestBody("{\"model\":\"m\",\"messages\":[\"" + "y".repeat(3500) + "\"]}", true);
+      ImmediateResponse ir = second.next().getImmediateResponse();
+      assertThat(ir.getStatus().getCodeValue()).isEqualTo(429);
+      assertThat(ir.getBody().toStringUtf8()).startsWith("{\"type\":\"error\",\"error\":{\"type\":"
+          + "\"rate_limit_error\"");
+    }
+    ch.shutdownNow();
+  }
+
+  @Test
   void aResponseBodyOverTheCapStreamsThroughUnbufferedAndUnchanged() throws Exception {
     try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
       Map<String, String> rewritten = new java.util.HashMap<>(headers());

@@ -204,6 +204,62 @@ class ExtProcServerTest {
   }
 
   @Test
+  void rerankMessagesAndUnknownPathsAreRoutedNotRefused() throws Exception {
+    Map<String, String> bodies = new LinkedHashMap<>();
+    bodies.put("/v1/rerank", "{\"model\":\"m\",\"query\":\"q\",\"documents\":[\"a\",\"b\"]}");
+    bodies.put("/v1/messages", "{\"model\":\"m\",\"max_tokens\":8,\"messages\":[{\"role\":\"user\","
+        + "\"content\":\"hi\"}]}");
+    bodies.put("/v1/some/new/api", "not json at all");
+    for (Map.Entry<String, String> e : bodies.entrySet()) {
+      try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+        envoy.requestHeaders(headers(e.getKey()), false).requestBody(e.getValue(), true);
+        ProcessingResponse r = envoy.next();
+        assertThat(r.hasImmediateResponse()).as(e.getKey() + " answered " + r).isFalse();
+        assertThat(setHeaders(r.getRequestHeaders().getResponse()).get(EppProtocol.DESTINATION_ENDPOINT_KEY))
+            .as(e.getKey()).isIn(A, B);
+        assertThat(new String(collectBody(envoy, envoy.next(), true, new int[1]), StandardCharsets.UTF_8))
+            .isEqualTo(e.getValue());
+      }
+    }
+  }
+
+  @Test
+  void adminPathsAndTraceAreAnImmediate404FromTheHeaders() throws Exception {
+    for (String path : new String[] {"/sleep", "/v1/load_lora_adapter", "/v1/../collective_rpc", "/%73erver_info"}) {
+      try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+        envoy.requestHeaders(headers(path), false);
+        ProcessingResponse r = envoy.next();
+        assertThat(r.getImmediateResponse().getStatus().getCodeValue()).as(path).isEqualTo(404);
+        assertThat(r.getImmediateResponse().getBody().toStringUtf8()).as(path).contains("unsupported route POST");
+      }
+    }
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      Map<String, String> trace = headers("/v1/messages");
+      trace.put(":method", "TRACE");
+      envoy.requestHeaders(trace, true);
+      ProcessingResponse r = envoy.next();
+      assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(404);
+      assertThat(r.getImmediateResponse().getBody().toStringUtf8()).startsWith("{\"type\":\"error\"");
+    }
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers("/v1%2Fload_lora_adapter"), false);
+      assertThat(envoy.next().getImmediateResponse().getStatus().getCodeValue()).isEqualTo(400);
+    }
+  }
+
+  @Test
+  void anInvalidAnthropicMessagesRequestIsAnImmediate400InAnthropicsShape() throws Exception {
+    try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
+      envoy.requestHeaders(headers("/v1/messages"), false).requestBody("{\"model\":\"m\",\"messages\":[]}", true);
+      ProcessingResponse r = envoy.next();
+      assertThat(r.getImmediateResponse().getStatus().getCodeValue()).isEqualTo(400);
+      assertThat(r.getImmediateResponse().getBody().toStringUtf8()).isEqualTo("{\"type\":\"error\",\"error\":"
+          + "{\"type\":\"invalid_request_error\",\"message\":\"invalid messages request: must have at least one "
+          + "message\"}}");
+    }
+  }
+
+  @Test
   void malformedJsonIsAnImmediate400() throws Exception {
     try (EnvoySimulator envoy = new EnvoySimulator(channel)) {
       envoy.requestHeaders(headers("/v1/chat/completions"), false).requestBody("{\"model\":", true);

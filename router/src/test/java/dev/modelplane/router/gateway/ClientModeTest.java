@@ -80,6 +80,24 @@ class ClientModeTest {
   }
 
   @Test
+  void aRequestWithoutABodyIsAskedWithItsMethodAndEndsItsStreamWithItsHeaders() throws Exception {
+    Router gw = gateway("127.0.0.1:" + epp.extProcPort(), false);
+    String base = "http://127.0.0.1:" + gw.gatewayPort();
+    // A picker that took these for POSTs would read their empty bodies as chat requests and refuse them.
+    HttpResponse<String> get = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+        .timeout(Duration.ofSeconds(20)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(get.statusCode()).as(get.body()).isEqualTo(200);
+    HttpResponse<String> delete = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+        .timeout(Duration.ofSeconds(20)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(delete.statusCode()).as(delete.body()).isEqualTo(200);
+    List<String> methods = new ArrayList<>(a.methods());
+    methods.addAll(b.methods());
+    assertThat(methods).containsExactlyInAnyOrder("GET", "DELETE");
+    assertThat(a.rawBodies().stream().mapToInt(io.vertx.core.buffer.Buffer::length).sum()
+        + b.rawBodies().stream().mapToInt(io.vertx.core.buffer.Buffer::length).sum()).isZero();
+  }
+
+  @Test
   void delegatesPickingToTheExternalEpp() throws Exception {
     Router gw = gateway("127.0.0.1:" + epp.extProcPort(), false);
     for (int i = 0; i < 4; i++) {

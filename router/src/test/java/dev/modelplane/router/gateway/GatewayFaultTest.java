@@ -95,6 +95,24 @@ class GatewayFaultTest extends GatewayHarness {
   }
 
   @Test
+  void anAnthropicStreamThatStallsEndsWithAnthropicsErrorEvent() throws Exception {
+    FakeModelServer a = server("a").stream(5, 0);
+    a.holdAfterFirstChunk();
+    router(a.hostPort(), limits());
+    HttpRequest req = HttpRequest.newBuilder(uri("/v1/messages")).timeout(Duration.ofSeconds(20))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"max_tokens\":8,\"stream\":true,"
+            + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")).build();
+    HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+    assertThat(r.statusCode()).isEqualTo(200);
+    List<String> lines = new ArrayList<>();
+    assertThat(SseLines.read(r.body(), lines).get(15, TimeUnit.SECONDS)).as("cut off, not ended").isNotNull();
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0)).contains("tok0");
+    assertThat(lines.get(1)).isEqualTo("event: error");
+    assertThat(lines.get(2)).startsWith("data: {\"type\":\"error\",\"error\":{\"type\":").contains("sent no data for");
+  }
+
+  @Test
   void aLongGenerationIsNotCutByTheIdleTimeoutsWhileItsFirstByteIsWithinTheResponseTimeout() throws Exception {
     FakeModelServer a = server("a").responseDelay(1200);
     // Client idle and upstream idle are far shorter than the generation: neither applies before the first byte.

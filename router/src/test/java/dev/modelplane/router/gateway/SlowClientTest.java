@@ -99,6 +99,21 @@ class SlowClientTest extends GatewayHarness {
   }
 
   @Test
+  void aMessagesBodyThatDoesNotArriveInTimeGetsAnAnthropic408() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), GatewayOptions.Limits.defaults().withClient(Duration.ofSeconds(30), SHORT));
+    try (Socket s = connect()) {
+      String body = "{\"model\":\"m\",\"max_tokens\":8,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+      String full = request(body).replace("POST /v1/chat/completions", "POST /v1/messages");
+      s.getOutputStream().write(full.substring(0, full.length() - body.length() / 2)
+          .getBytes(StandardCharsets.UTF_8));
+      assertThat(readToClose(s)).startsWith("HTTP/1.1 408").contains("{\"type\":\"error\",\"error\":"
+          + "{\"type\":\"invalid_request_error\",\"message\":\"request not received within");
+    }
+    assertThat(a.requests()).isZero();
+  }
+
+  @Test
   void anIdleKeepAliveConnectionIsClosedAfterItsResponse() throws Exception {
     FakeModelServer a = server("a");
     router(a.hostPort(), GatewayOptions.Limits.defaults().withClient(SHORT, Duration.ofSeconds(30)));

@@ -2,10 +2,15 @@ package dev.modelplane.router.prefix;
 
 import dev.modelplane.router.plugin.PluginObserver;
 import dev.modelplane.router.pool.MetricsSnapshot;
+import dev.modelplane.router.request.RequestParser;
+import dev.modelplane.router.request.RequestParsers;
 import dev.modelplane.router.scheduling.Candidate;
 import dev.modelplane.router.scheduling.InferenceRequest;
+import dev.modelplane.router.scheduling.LlmRequestBody;
 import dev.modelplane.router.scheduling.ProfileRunResult;
+import dev.modelplane.router.scheduling.RequestJson;
 import dev.modelplane.router.scheduling.SchedulingResult;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +51,29 @@ class ApproxPrefixCacheProducerTest {
     assertThat(c2.get(1).prefixMatch().matchBlocks()).isEqualTo(5);
     producer.preRequest(second, new SchedulingResult("default", Map.of("default", new ProfileRunResult(List.of(c2.get(1))))));
     assertThat(observed.get(1)).containsExactly(5 * 64, 5 * 64);
+  }
+
+  @Test
+  void tokenizeAndRenderRequestsAreNotIndexed() {
+    String prompt = "w".repeat(64 * 4);
+    String[][] requests = {
+        {"/tokenize", "{\"model\":\"m\",\"prompt\":\"" + prompt + "\"}"},
+        {"/v1/completions/render", "{\"model\":\"m\",\"prompt\":\"" + prompt + "\"}"},
+        {"/v1/chat/completions/render", "{\"model\":\"m\",\"messages\":[\"" + prompt + "\"]}"}};
+    for (String[] r : requests) {
+      RequestParser parser = RequestParsers.defaults().forPath(r[0]);
+      LlmRequestBody body = parser.parse(r[1].getBytes(StandardCharsets.UTF_8), "application/json",
+          RequestJson.defaults());
+      InferenceRequest request = new InferenceRequest("req-" + r[0], "m", "m", body, Map.of(), 0, "flow", 0);
+      List<Candidate> c = candidates(MetricsSnapshot.NONE, MetricsSnapshot.NONE);
+      producer.prepareRequestData(request, c);
+      assertThat(c.get(0).prefixMatch().totalBlocks()).as(r[0]).isZero();
+      producer.preRequest(request, new SchedulingResult("d", Map.of("d", new ProfileRunResult(List.of(c.get(1))))));
+    }
+    List<Candidate> next = candidates(MetricsSnapshot.NONE, MetricsSnapshot.NONE);
+    producer.prepareRequestData(completion("m", prompt), next);
+    assertThat(next.get(1).prefixMatch().matchBlocks()).as("nothing was learnt from them").isZero();
+    assertThat(next.get(1).prefixMatch().totalBlocks()).isEqualTo(4);
   }
 
   @Test

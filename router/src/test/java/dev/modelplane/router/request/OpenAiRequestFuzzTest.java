@@ -37,17 +37,21 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
 
 /**
- * The OpenAI request parser and the whole request path behind it ({@link RequestDirector#route}) on generated
- * requests, mutations of them and random bytes: a routing decision, or a {@link RouterException} whose status is a
- * 4xx and whose body is an OpenAI-style error; never another exception, a 5xx or a hang.
+ * The request parsers ({@link RequestParsers}: OpenAI, Anthropic, rerank/score, tokenizer, audio, passthrough) and
+ * the whole request path behind them ({@link RequestDirector#route}) on generated requests, mutations of them and
+ * random bytes: a routing decision, or a {@link RouterException} whose status is a 4xx and whose body is an error in
+ * the shape of the path's API; never another exception, a 5xx or a hang. A path no parser claims is never refused.
  */
 class OpenAiRequestFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> PATHS = List.of("/v1/chat/completions", "/v1/completions", "/v1/embeddings",
-      "/v1/responses", "/v1/conversations", "/v1/chat/completions?x=1", "/", "", "/v1/unknown", "/\u00e9/completions");
+      "/v1/responses", "/v1/conversations", "/v1/chat/completions?x=1", "/", "", "/v1/unknown", "/\u00e9/completions",
+      "/v1/messages", "/v1/messages/count_tokens", "/v1/threads/t/messages", "/v1/rerank", "/rerank", "/v2/rerank/",
+      "/score", "/v1/score", "/tokenize", "/detokenize", "/v1/audio/transcriptions", "/v1/chat/completions/render");
   private static final Mutations MUTATIONS = new Mutations(List.of("{", "}", "[", "]", "\"", ":", ",", "null",
       "true", "-0", "1e999999", "9".repeat(2000), "\"model\":", "\"messages\":", "\"prompt\":", "\"stream\":",
-      "\\u0000", "\\ud800", "[[[[[[[[", "{\"a\":{\"a\":"), 1 << 20);
+      "\\u0000", "\\ud800", "[[[[[[[[", "{\"a\":{\"a\":", "\"query\":", "\"documents\":", "\"text_1\":",
+      "\"tokens\":"), 1 << 20);
   /** The tree parser's limits (depth 256, no element or string cap), so that both accept the same inputs. */
   private static final RequestJson SAME_LIMITS_AS_TREE = new RequestJson(new RequestJson.Limits(256, Long.MAX_VALUE,
       Integer.MAX_VALUE));
@@ -79,10 +83,12 @@ class OpenAiRequestFuzzTest {
     Statistics.label("outcome").collect(Hostile.outcome(() -> {
       TreeReference.Result expected = TreeReference.parse(path, body);
       try {
-        LlmRequestBody parsed = OpenAiRequestParser.parse(path, body, SAME_LIMITS_AS_TREE);
-        String model = OpenAiRequestParser.model(parsed);
+        RequestParser parser = RequestParsers.defaults().forPath(path);
+        LlmRequestBody parsed = parser.parse(body, null, SAME_LIMITS_AS_TREE);
+        String model = RequestParsers.model(parser, parsed);
         // Whatever the tree-based parser accepted is accepted, and reads the same.
         assertThat(expected.error()).as("the tree parser refused it").isNull();
+        assertThat(parsed.api()).isEqualTo(TreeReference.api(path));
         assertThat(model).isEqualTo(expected.model());
         assertThat(parsed.stream()).isEqualTo(expected.stream());
         assertThat(parsed.cacheSalt()).isEqualTo(expected.cacheSalt());
@@ -90,14 +96,17 @@ class OpenAiRequestFuzzTest {
         if (!TreeReference.hasDuplicateKeys(body)) {
           assertThat(parsed.userInputBytes()).isEqualTo(expected.userInput());
         }
-        byte[] rewritten = OpenAiRequestParser.withModel(parsed, "rewritten");
-        assertThat(JSON.readTree(rewritten)).isEqualTo(expected.rewritten("rewritten"));
+        // A model is replaced, never added.
+        if (parsed.fields().object() && expected.json() != null && expected.json().has("model")) {
+          byte[] rewritten = OpenAiRequestParser.withModel(parsed, "rewritten");
+          assertThat(JSON.readTree(rewritten)).isEqualTo(expected.rewritten("rewritten"));
+        }
         return model;
       } catch (RouterException e) {
         assertThat(expected.error()).as("the tree parser accepted what this one refused: " + e.getMessage())
             .isNotNull();
         assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
-        assertOpenAiError(e);
+        assertErrorShape(path, e);
         throw e;
       }
     }, RouterException.class));
@@ -121,7 +130,11 @@ class OpenAiRequestFuzzTest {
           throw new AssertionError("the request path failed with " + e.getCause(), e.getCause());
         }
         assertThat(re.code().httpStatus()).as(re.getMessage()).isBetween(400, 499);
-        assertOpenAiError(re);
+        if (re.code() == ErrorCode.BAD_REQUEST) {
+          assertThat(TreeReference.api(path)).as("a path no parser claims is never refused for its body")
+              .isNotIn(LlmRequestBody.Api.PASSTHROUGH, LlmRequestBody.Api.AUDIO);
+        }
+        assertErrorShape(path, re);
         throw re;
       }
     }, RouterException.class));
@@ -155,7 +168,7 @@ class OpenAiRequestFuzzTest {
       case CHAT_COMPLETIONS -> node.set("messages", items);
       case CONVERSATIONS -> node.set("items", items);
       case RESPONSES, EMBEDDINGS -> node.set("input", items);
-      case COMPLETIONS -> {
+      case COMPLETIONS, TOKENIZE -> {
         if (r.nextBoolean()) {
           node.put("prompt", big);
         } else {
@@ -165,15 +178,58 @@ class OpenAiRequestFuzzTest {
           }
         }
       }
+      case MESSAGES -> {
+        node.set("messages", items);
+        node.put("system", "be brief");
+      }
+      case RERANK -> {
+        node.put("query", big);
+        var documents = node.putArray("documents");
+        items.forEach(m -> documents.add(m.get("content")));
+      }
+      case SCORE -> {
+        String[][] pairs = {{"text_1", "text_2"}, {"queries", "documents"}, {"queries", "items"},
+            {"data_1", "data_2"}};
+        String[] pair = pairs[r.nextInt(pairs.length)];
+        node.put(pair[0], big);
+        var texts = node.putArray(pair[1]);
+        items.forEach(m -> texts.add(m.get("content")));
+      }
+      case DETOKENIZE -> {
+        var ids = node.putArray("tokens");
+        for (int i = 0; i < size; i++) {
+          ids.add(r.nextInt(150_000));
+        }
+      }
+      case AUDIO, PASSTHROUGH -> node.set("input", items);
     }
     byte[] body = JSON.writeValueAsBytes(node);
-    LlmRequestBody parsed = OpenAiRequestParser.parse("/v1/" + api.pathSuffix(), body);
-    assertThat(OpenAiRequestParser.model(parsed)).isEqualTo(model);
+    RequestParser parser = RequestParsers.defaults().forPath(path(api));
+    LlmRequestBody parsed = parser.parse(body, "application/json", RequestJson.defaults());
+    assertThat(RequestParsers.model(parser, parsed)).isEqualTo(model);
     assertThat(parsed.api()).isEqualTo(api);
     assertThat(parsed.stream()).isEqualTo(stream);
-    assertThat(parsed.userInputBytes()).isEqualTo(TreeReference.parse("/v1/" + api.pathSuffix(), body).userInput());
+    assertThat(parsed.userInputBytes()).isEqualTo(TreeReference.parse(path(api), body).userInput());
     assertThat(JSON.readTree(OpenAiRequestParser.withModel(parsed, "t")).get("model").asText()).isEqualTo("t");
     Statistics.label("size").collect(body.length < 1 << 16 ? "<64KiB" : body.length < 1 << 20 ? "<1MiB" : ">=1MiB");
+  }
+
+  /** A path whose parser reads {@code api}'s bodies. */
+  private static String path(LlmRequestBody.Api api) {
+    return switch (api) {
+      case CONVERSATIONS -> "/v1/conversations";
+      case RESPONSES -> "/v1/responses";
+      case CHAT_COMPLETIONS -> "/v1/chat/completions";
+      case COMPLETIONS -> "/v1/completions";
+      case EMBEDDINGS -> "/v1/embeddings";
+      case MESSAGES -> "/v1/messages";
+      case RERANK -> "/v1/rerank";
+      case SCORE -> "/v1/score";
+      case TOKENIZE -> "/tokenize";
+      case DETOKENIZE -> "/detokenize";
+      case AUDIO -> "/v1/audio/transcriptions";
+      case PASSTHROUGH -> "/v1/files";
+    };
   }
 
   @Provide
@@ -198,11 +254,18 @@ class OpenAiRequestFuzzTest {
     };
   }
 
-  private static void assertOpenAiError(RouterException e) {
+  /** The error body of the path's API: Anthropic's for its Messages API, OpenAI's for any other. */
+  private static void assertErrorShape(String path, RouterException e) {
     try {
-      JsonNode error = JSON.readTree(OpenAiErrors.body(e.code(), e.getMessage())).path("error");
+      JsonNode body = JSON.readTree(RequestParsers.defaults().errorShape(path).body(e.code(), e.getMessage()));
+      JsonNode error = body.path("error");
       assertThat(error.path("message").asText()).isNotBlank();
-      assertThat(error.path("type").asText()).isEqualTo(e.code().openAiType());
+      if (path.contains("/v1/messages")) {
+        assertThat(body.path("type").asText()).isEqualTo("error");
+        assertThat(error.path("type").asText()).isEqualTo(e.code().anthropicType());
+      } else {
+        assertThat(error.path("type").asText()).isEqualTo(e.code().openAiType());
+      }
     } catch (java.io.IOException io) {
       throw new AssertionError("error body is not JSON", io);
     }
@@ -237,7 +300,7 @@ class OpenAiRequestFuzzTest {
     return Arbitraries.randoms().map(OpenAiRequestFuzzTest::body);
   }
 
-  /** A plausible request of any API: chat, completions, embeddings, responses or conversations. */
+  /** A plausible request of any API: chat, completions, embeddings, responses, conversations, messages, rerank, …. */
   private static byte[] body(Random r) {
     var node = JSON.createObjectNode();
     if (r.nextInt(5) > 0) {
@@ -271,6 +334,20 @@ class OpenAiRequestFuzzTest {
     }
     if (r.nextInt(4) > 0) {
       node.putArray("items").addObject().put("type", "message").put("content", text);
+    }
+    if (r.nextInt(3) == 0) {
+      node.put("query", text);
+      node.putArray("documents").add(text).add("other");
+    }
+    if (r.nextInt(3) == 0) {
+      node.put("text_1", text);
+      node.put("text_2", r.nextBoolean() ? text : null);
+    }
+    if (r.nextInt(3) == 0) {
+      node.putArray("tokens").add(r.nextInt(1000)).add(1);
+    }
+    if (r.nextInt(4) == 0) {
+      node.put("system", "be brief");
     }
     if (r.nextInt(4) == 0) {
       node.put("max_tokens", r.nextInt());

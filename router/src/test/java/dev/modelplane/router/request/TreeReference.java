@@ -55,25 +55,74 @@ final class TreeReference {
     }
   }
 
+  /**
+   * The API of a POST to {@code path}, by the longest matching suffix of a table written out here (not the router's
+   * registry); {@code PASSTHROUGH} for none.
+   */
+  static LlmRequestBody.Api api(String path) {
+    String p = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+    p = p.replaceAll("/+$", "");
+    LlmRequestBody.Api best = LlmRequestBody.Api.PASSTHROUGH;
+    int longest = -1;
+    for (var e : SUFFIXES.entrySet()) {
+      if (p.endsWith("/" + e.getKey()) && e.getKey().length() > longest) {
+        best = e.getValue();
+        longest = e.getKey().length();
+      }
+    }
+    return best;
+  }
+
+  private static final java.util.Map<String, LlmRequestBody.Api> SUFFIXES = java.util.Map.ofEntries(
+      java.util.Map.entry("conversations", LlmRequestBody.Api.CONVERSATIONS),
+      java.util.Map.entry("responses", LlmRequestBody.Api.RESPONSES),
+      java.util.Map.entry("chat/completions", LlmRequestBody.Api.CHAT_COMPLETIONS),
+      java.util.Map.entry("chat/completions/render", LlmRequestBody.Api.CHAT_COMPLETIONS),
+      java.util.Map.entry("completions", LlmRequestBody.Api.COMPLETIONS),
+      java.util.Map.entry("completions/render", LlmRequestBody.Api.COMPLETIONS),
+      java.util.Map.entry("embeddings", LlmRequestBody.Api.EMBEDDINGS),
+      java.util.Map.entry("v1/messages", LlmRequestBody.Api.MESSAGES),
+      java.util.Map.entry("v1/messages/count_tokens", LlmRequestBody.Api.PASSTHROUGH),
+      java.util.Map.entry("rerank", LlmRequestBody.Api.RERANK),
+      java.util.Map.entry("score", LlmRequestBody.Api.SCORE),
+      java.util.Map.entry("tokenize", LlmRequestBody.Api.TOKENIZE),
+      java.util.Map.entry("detokenize", LlmRequestBody.Api.DETOKENIZE),
+      java.util.Map.entry("audio/transcriptions", LlmRequestBody.Api.AUDIO),
+      java.util.Map.entry("audio/translations", LlmRequestBody.Api.AUDIO));
+
+  /** Whether a request of {@code api} without a string model is refused. */
+  static boolean requiresModel(LlmRequestBody.Api api) {
+    return switch (api) {
+      case CONVERSATIONS, RESPONSES, CHAT_COMPLETIONS, COMPLETIONS, EMBEDDINGS, MESSAGES -> true;
+      default -> false;
+    };
+  }
+
   static Result parse(String path, byte[] body) {
+    LlmRequestBody.Api api = api(path);
     JsonNode node;
     try {
       node = JSON.readTree(body);
     } catch (java.io.IOException e) {
-      return refused("unmarshal");
+      return passedThrough(api) ? opaque() : refused("unmarshal");
     }
     if (node == null || node.isMissingNode() || !(node instanceof ObjectNode o)) {
-      return refused("not an object");
+      return passedThrough(api) ? opaque() : refused("not an object");
     }
-    LlmRequestBody.Api api = LlmRequestBody.Api.fromPath(path);
     boolean ok = switch (api) {
       case CONVERSATIONS -> nonEmptyArray(o.get("items"));
       case RESPONSES, EMBEDDINGS -> o.get("input") != null && !o.get("input").isNull();
-      case CHAT_COMPLETIONS -> nonEmptyArray(o.get("messages"));
+      case CHAT_COMPLETIONS, MESSAGES -> nonEmptyArray(o.get("messages"));
       case COMPLETIONS -> nonEmptyPrompt(o.get("prompt"));
+      case RERANK -> o.hasNonNull("query") && o.hasNonNull("documents");
+      case SCORE -> scorePair(o) != null;
+      case TOKENIZE -> o.hasNonNull("prompt") || o.hasNonNull("messages");
+      case DETOKENIZE -> o.hasNonNull("tokens");
+      case AUDIO, PASSTHROUGH -> true;
     };
     JsonNode model = o.get("model");
-    if (!ok || model == null || !model.isTextual()) {
+    boolean named = model != null && model.isTextual();
+    if (!ok || requiresModel(api) && !named) {
       return refused("invalid");
     }
     JsonNode s = o.get("stream");
@@ -86,8 +135,18 @@ final class TreeReference {
         break;
       }
     }
-    return new Result(null, o, model.textValue(), s != null && s.isBoolean() && s.booleanValue(),
-        salt != null && salt.isTextual() ? salt.textValue() : "", max, userInput(api, o));
+    boolean render = path.replaceAll("[?].*", "").replaceAll("/+$", "").endsWith("/render");
+    return new Result(null, o, named ? model.textValue() : "", s != null && s.isBoolean() && s.booleanValue(),
+        salt != null && salt.isTextual() ? salt.textValue() : "", max, render ? new byte[0] : userInput(api, o));
+  }
+
+  /** A body no parser reads as JSON: passed through without a model. */
+  private static boolean passedThrough(LlmRequestBody.Api api) {
+    return api == LlmRequestBody.Api.AUDIO || api == LlmRequestBody.Api.PASSTHROUGH;
+  }
+
+  private static Result opaque() {
+    return new Result(null, null, "", false, "", 0, new byte[0]);
   }
 
   private static Result refused(String why) {
@@ -98,24 +157,41 @@ final class TreeReference {
     try {
       return switch (api) {
         case CONVERSATIONS -> WRITER.writeValueAsBytes(json.get("items"));
-        case RESPONSES -> {
-          ArrayNode combined = WRITER.createArrayNode();
-          if (json.hasNonNull("instructions")) {
-            combined.addObject().set("instructions", json.get("instructions"));
-          }
-          if (json.hasNonNull("tools")) {
-            combined.addObject().set("tools", json.get("tools"));
-          }
-          combined.addObject().set("input", json.get("input"));
-          yield WRITER.writeValueAsBytes(combined);
-        }
+        case RESPONSES -> combined(json, 2, "instructions", "tools", "input");
         case CHAT_COMPLETIONS -> WRITER.writeValueAsBytes(json.get("messages"));
         case COMPLETIONS -> promptText(json.get("prompt")).getBytes(StandardCharsets.UTF_8);
         case EMBEDDINGS -> WRITER.writeValueAsBytes(json.get("input"));
+        case MESSAGES -> combined(json, 2, "system", "tools", "messages");
+        case RERANK -> combined(json, 0, "query", "documents");
+        case SCORE -> combined(json, 0, scorePair(json));
+        case TOKENIZE, DETOKENIZE, AUDIO, PASSTHROUGH -> new byte[0];
       };
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       return new byte[0];
     }
+  }
+
+  /** The first of vLLM's four score request forms whose two members are present and not null. */
+  private static String[] scorePair(ObjectNode o) {
+    for (String[] pair : new String[][] {{"queries", "documents"}, {"queries", "items"}, {"data_1", "data_2"},
+        {"text_1", "text_2"}}) {
+      if (o.hasNonNull(pair[0]) && o.hasNonNull(pair[1])) {
+        return pair;
+      }
+    }
+    return null;
+  }
+
+  /** {@code [{"<name>":…},…]}, the first {@code optional} members only when present and not null. */
+  private static byte[] combined(ObjectNode json, int optional, String... names)
+      throws com.fasterxml.jackson.core.JsonProcessingException {
+    ArrayNode combined = WRITER.createArrayNode();
+    for (int i = 0; i < names.length; i++) {
+      if (i >= optional || json.hasNonNull(names[i])) {
+        combined.addObject().set(names[i], json.get(names[i]));
+      }
+    }
+    return WRITER.writeValueAsBytes(combined);
   }
 
   private static String promptText(JsonNode prompt) {

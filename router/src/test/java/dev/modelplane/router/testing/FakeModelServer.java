@@ -29,6 +29,8 @@ public final class FakeModelServer implements AutoCloseable {
   private final List<JsonObject> bodies = new CopyOnWriteArrayList<>();
   private final List<io.vertx.core.MultiMap> headers = new CopyOnWriteArrayList<>();
   private final List<String> uris = new CopyOnWriteArrayList<>();
+  private final List<String> methods = new CopyOnWriteArrayList<>();
+  private final List<Buffer> rawBodies = new CopyOnWriteArrayList<>();
   private volatile int waiting;
   private volatile double kvUsage;
   private volatile int chunks = 3;
@@ -138,6 +140,16 @@ public final class FakeModelServer implements AutoCloseable {
     return uris;
   }
 
+  /** The methods of the requests received, in order. */
+  public List<String> methods() {
+    return methods;
+  }
+
+  /** The bodies received as sent (a body that is not a JSON object is an empty object in {@link #bodies()}). */
+  public List<Buffer> rawBodies() {
+    return rawBodies;
+  }
+
   public FakeModelServer metrics(int waitingRequests, double kv) {
     this.waiting = waitingRequests;
     this.kvUsage = kv;
@@ -190,10 +202,17 @@ public final class FakeModelServer implements AutoCloseable {
   private void completion(HttpServerRequest req, Buffer b) {
     requests.incrementAndGet();
     completionConnections.add(req.connection());
-    JsonObject body = b.toJsonObject();
+    JsonObject body;
+    try {
+      body = b.length() == 0 ? new JsonObject() : b.toJsonObject();
+    } catch (io.vertx.core.json.DecodeException | ClassCastException e) {
+      body = new JsonObject(); // a form, or anything else a passed-through request carries
+    }
     bodies.add(body);
+    rawBodies.add(b);
     headers.add(req.headers());
     uris.add(req.uri());
+    methods.add(req.method().name());
     var resp = req.response();
     resp.putHeader("x-fake-server", name);
     resp.closeHandler(v -> {
