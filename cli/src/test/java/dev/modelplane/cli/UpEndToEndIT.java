@@ -111,9 +111,22 @@ class UpEndToEndIT {
             messages=[{"role": "user", "content": "Hello from the SDK"}], extra_body={"ignore_eos": True})
         parts = [ch.choices[0].delta.content or "" for ch in s if ch.choices]
         print("chunks", len(parts))
+        print("models", ",".join(m.id for m in c.models.list()))
         """, base), 120);
     assertThat(sdk.exit()).as(sdk.output()).isZero();
     assertThat(Integer.parseInt(sdk.output().replaceAll("(?s).*chunks (\\d+).*", "$1"))).isEqualTo(8);
+    assertThat(sdk.output()).contains("models qwen2-5-0-5b-instruct\n");
+
+    // The official Anthropic Python SDK, given only the gateway's address, asks /v1/messages for the same model.
+    Run messages = run(List.of(clients.get(0), "-c", """
+        import sys, anthropic
+        c = anthropic.Anthropic(base_url=sys.argv[1], api_key="unused")
+        m = c.messages.create(model="qwen2-5-0-5b-instruct", max_tokens=8,
+            messages=[{"role": "user", "content": "Hello from the Anthropic SDK"}])
+        print("message", m.type, m.role, m.stop_reason in ("max_tokens", "end_turn"), len(m.content[0].text) > 0)
+        """, "http://127.0.0.1:" + port), 120);
+    assertThat(messages.exit()).as(messages.output()).isZero();
+    assertThat(messages.output()).contains("message message assistant True True");
 
     // The user CLI on the same platform: list, and chat streamed through the router.
     String kubeconfig = state.resolve("kubeconfig").toString();
