@@ -49,8 +49,8 @@ class GatewayPathPolicyTest extends GatewayHarness {
   void encodedAndDotSegmentSpellingsOfAdminPathsAreRefused() throws Exception {
     FakeModelServer a = server("a");
     router(a.hostPort(), null, 1 << 20);
-    for (String path : new String[] {"/v1/../sleep", "/v1/%2e%2e/sleep", "/%73leep", "/v1/./load_lora_adapter",
-        "/inference-pools/static/static/v1/../collective_rpc", "//v1//load_lora_adapter", "/v1/load_lora_adapter/"}) {
+    for (String path : new String[] {"/v1/../sleep", "/v1/%2e%2e/sleep", "/%73leep", "/v1/%6Coad_lora_adapter",
+        "/v1/./load_lora_adapter", "/inference-pools/static/static/v1/../collective_rpc", "//v1//load_lora_adapter", "/v1/load_lora_adapter/"}) {
       assertThat(raw("POST " + path)).as(path).startsWith("HTTP/1.1 404");
     }
     for (String path : new String[] {"/v1%2Fload_lora_adapter", "/v1/x%5c..%5csleep", "/v1/%"}) {
