@@ -23,7 +23,8 @@ main() {
     gateway-api) module=sigs.k8s.io/gateway-api version=v1.6.3
       files=(config/crd/standard/gateway.networking.k8s.io_gatewayclasses.yaml
         config/crd/standard/gateway.networking.k8s.io_gateways.yaml
-        config/crd/standard/gateway.networking.k8s.io_httproutes.yaml) ;;
+        config/crd/standard/gateway.networking.k8s.io_httproutes.yaml
+        config/crd/standard/gateway.networking.k8s.io_referencegrants.yaml) ;;
     istio) module=istio.io/api version=v1.29.1
       files=(kubernetes/customresourcedefinitions.gen.yaml) ;;
     prometheus-operator) module=github.com/prometheus-operator/prometheus-operator version=v0.90.1

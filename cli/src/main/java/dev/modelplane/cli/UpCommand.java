@@ -247,7 +247,8 @@ final class UpCommand implements Callable<Integer> {
     router.addAll(List.of(Main.class.getName(), "router", "--all-pools", "--pool-namespace", "*", "--host", host,
         "--port", Integer.toString(ports.gateway()), "--grpc-port", Integer.toString(ports.grpc()),
         "--grpc-health-port", Integer.toString(ports.grpcHealth()), "--metrics-port",
-        Integer.toString(ports.metrics())));
+        Integer.toString(ports.metrics()), "--gateway-controller-name",
+        dev.modelplane.router.gatewayapi.GatewayController.DEFAULT_CONTROLLER_NAME));
     Process rt = DevClusterProcess.startDetached(router, dir.resolve("router.log"), env);
     PlatformState state = new PlatformState(cluster.pid(), op.pid(), rt.pid(), host, ports);
     state.write(dir);

@@ -21,7 +21,8 @@ public enum UpstreamCrds {
   KNATIVE_SERVING("knative-serving"),
   /** KEDA (github.com/kedacore/keda/v2 v2.21.0): ScaledObject, TriggerAuthentication. */
   KEDA("keda"),
-  /** Gateway API, standard channel (sigs.k8s.io/gateway-api v1.6.3): GatewayClass, Gateway, HTTPRoute. */
+  /** Gateway API, standard channel (sigs.k8s.io/gateway-api v1.6.3): GatewayClass, Gateway, HTTPRoute,
+   * ReferenceGrant. */
   GATEWAY_API("gateway-api"),
   /** Istio's CRDs (istio.io/api v1.29.1), DestinationRule among them. */
   ISTIO("istio"),

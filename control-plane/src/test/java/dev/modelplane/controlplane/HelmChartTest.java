@@ -125,6 +125,31 @@ class HelmChartTest {
   }
 
   @Test
+  void theGatewayApiRouterGetsItsFlagListenerPortsClusterRoleAndGatewayClass(KubeTest test) throws Exception {
+    test.installUpstreamCrds(UpstreamCrds.GATEWAY_API);
+    List<JsonNode> chart = template(test.namespace(), "--set", "router.gatewayAPI.enabled=true",
+        "--set", "router.gatewayAPI.listenerPorts={8081,8082}");
+    assertThat(find(chart, "Deployment", "modelplane-router").at("/spec/template/spec/containers/0/args").toString())
+        .contains("\"--gateway-controller-name=modelplane.dev/gateway-controller\"");
+    assertThat(find(chart, "Deployment", "modelplane-router").at("/spec/template/spec/containers/0/ports").toString())
+        .contains("\"containerPort\":8081", "\"containerPort\":8082");
+    assertThat(find(chart, "Service", "modelplane-router").at("/spec/ports").toString())
+        .contains("\"port\":8081", "\"port\":8082");
+    assertThat(rules(find(chart, "ClusterRole", "mp-modelplane-router-gateway-api"))).contains(
+        "gateway.networking.k8s.io httproutes watch", "gateway.networking.k8s.io gateways/status patch",
+        "inference.networking.k8s.io inferencepools/status patch", " namespaces list")
+        .noneMatch(r -> r.endsWith(" create") || r.endsWith(" update") || r.endsWith(" delete"));
+    assertThat(find(chart, "GatewayClass", "modelplane").at("/spec/controllerName").asText())
+        .isEqualTo("modelplane.dev/gateway-controller");
+    dryRun(test, chart);
+    // Off by default: no cluster-wide reads, no class.
+    List<JsonNode> plain = template(test.namespace());
+    assertThat(plain).noneMatch(d -> "GatewayClass".equals(d.path("kind").asText()));
+    assertThat(find(plain, "Deployment", "modelplane-router").at("/spec/template/spec/containers/0/args").toString())
+        .doesNotContain("--gateway-controller-name");
+  }
+
+  @Test
   void theNamespacedKustomizeLayoutBindsNamespacedRulesOnlyInTheWatchedNamespaces() throws Exception {
     Path kubectl = ControlPlaneBinaries.find().orElseThrow().resolve("kubectl");
     Run built = run(List.of(kubectl.toString(), "kustomize", root().resolve("deploy/operator-namespaced").toString()),

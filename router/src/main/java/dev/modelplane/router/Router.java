@@ -60,6 +60,7 @@ public final class Router implements AutoCloseable {
   private ExtProcServer extProcServer;
   private ManagedChannel eppChannel;
   private AutoCloseable discovery;
+  private dev.modelplane.router.gatewayapi.GatewayController gatewayApi;
   private io.vertx.core.http.HttpServer metricsServer;
   private MetricsAccess metricsAccess = MetricsAccess.open();
   private ScheduledFuture<?> syncCheck;
@@ -279,6 +280,34 @@ public final class Router implements AutoCloseable {
     return extProcServer == null ? -1 : extProcServer.healthPort();
   }
 
+  /**
+   * Makes the gateway a Gateway API implementation for the GatewayClasses whose {@code controllerName} is
+   * {@code controllerName}: it listens on their Gateways' listener ports and routes by their HTTPRoutes, and writes
+   * their status. Call after {@link #start()}; closed with the router.
+   */
+  public dev.modelplane.router.gatewayapi.GatewayController serveGatewayApi(
+      io.fabric8.kubernetes.client.KubernetesClient client, String controllerName) {
+    GatewayServer gw = gateway;
+    if (gw == null) {
+      throw new IllegalStateException("the Gateway API needs the HTTP gateway (--port)");
+    }
+    String host = options.gateway().host();
+    gatewayApi = new dev.modelplane.router.gatewayapi.GatewayController(client, controllerName,
+        new dev.modelplane.router.gatewayapi.GatewayController.Listeners() {
+          @Override
+          public java.util.concurrent.CompletionStage<java.util.Map<Integer, String>> apply(
+              dev.modelplane.router.gatewayapi.GatewayModel model) {
+            return gw.routes(model).toCompletionStage();
+          }
+
+          @Override
+          public String address() {
+            return host;
+          }
+        }).start();
+    return gatewayApi;
+  }
+
   public int gatewayPort() {
     return gateway == null ? -1 : gateway.port();
   }
@@ -292,6 +321,7 @@ public final class Router implements AutoCloseable {
     if (syncCheck != null) {
       syncCheck.cancel(false);
     }
+    closeQuietly(gatewayApi);
     closeQuietly(discovery);
     closeQuietly(extProcServer);
     if (eppChannel != null) {

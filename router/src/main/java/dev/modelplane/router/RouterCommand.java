@@ -209,6 +209,13 @@ public final class RouterCommand implements Callable<Integer> {
           + "fails. Default: ${DEFAULT-VALUE}.")
   String failureMode;
 
+  @Option(names = "--gateway-controller-name", description = "Be the Gateway API implementation of the "
+      + "GatewayClasses whose spec.controllerName is this (modelplane's: "
+      + dev.modelplane.router.gatewayapi.GatewayController.DEFAULT_CONTROLLER_NAME + "): listen on their Gateways' "
+      + "listener ports, route by the HTTPRoutes attached to them and write their status. Needs --all-pools or "
+      + "--pool and the gateway. Off by default.")
+  String gatewayControllerName;
+
   @Option(names = "--disable-endpoint-subset-filter", description = "Ignore the proxy's subset hint.")
   boolean disableSubsetFilter;
 
@@ -291,6 +298,11 @@ public final class RouterCommand implements Callable<Integer> {
       System.err.println("router: " + invalid);
       return 2;
     }
+    if (gatewayControllerName != null && (port < 0 || (pools.isEmpty() && !allPools))) {
+      System.err.println("router: --gateway-controller-name needs the gateway (--port) and Kubernetes mode "
+          + "(--pool or --all-pools)");
+      return 2;
+    }
     String yaml = config != null ? Files.readString(config) : configText;
     if (yaml != null) {
       ConfigLoader.parse(yaml); // fail fast with the config's own message
@@ -365,6 +377,9 @@ public final class RouterCommand implements Callable<Integer> {
     router.start();
     if (discovery != null) {
       discovery.start(); // returns at once: an unreachable Kubernetes API is waited for, with 503 meanwhile
+    }
+    if (gatewayControllerName != null) {
+      router.serveGatewayApi(client, gatewayControllerName);
     }
     LOG.atInfo().addKeyValue("gateway_port", router.gatewayPort()).addKeyValue("grpc_port", router.extProcPort())
         .addKeyValue("metrics_port", router.metricsPort()).log("router ready");

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,18 +55,36 @@ public final class ClusterAddons {
 
   /**
    * Installs the CRDs of the optional projects whose objects the operator creates and that need no controller to
-   * be useful here: KEDA (ScaledObjects are accepted; nothing scales on them) and the Gateway API (routes are
-   * accepted; the router serves the pools directly). Fetched once into the cache; a failure is logged and the
-   * cluster goes on without them (services that need them say which CRD is missing).
+   * be useful here: KEDA (ScaledObjects are accepted; nothing scales on them) and the Gateway API, with the
+   * GatewayClass {@value #GATEWAY_CLASS} whose Gateways the router serves (listeners on its host, routes by their
+   * HTTPRoutes). Fetched once into the cache; a failure is logged and the cluster goes on without them (services
+   * that need them say which CRD is missing).
    */
   public static void installUpstreamCrds(ControlPlane cp) {
     for (UpstreamCrds set : List.of(UpstreamCrds.KEDA, UpstreamCrds.GATEWAY_API)) {
       try {
         cp.installCrdFiles(set.files());
+        if (set == UpstreamCrds.GATEWAY_API) {
+          cp.client().resource(gatewayClass()).fieldManager(MANAGER).forceConflicts().serverSideApply();
+        }
       } catch (IOException | RuntimeException e) {
         LOG.atWarn().addKeyValue("crds", set).addKeyValue("error", e.getMessage())
             .log("optional CRDs not installed");
       }
     }
+  }
+
+  /** The GatewayClass of modelplane's gateway, in every dev cluster. */
+  public static final String GATEWAY_CLASS = "modelplane";
+
+  static io.fabric8.kubernetes.api.model.GenericKubernetesResource gatewayClass() {
+    io.fabric8.kubernetes.api.model.GenericKubernetesResource gc =
+        new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+            .withApiVersion("gateway.networking.k8s.io/v1").withKind("GatewayClass").withNewMetadata()
+            .withName(GATEWAY_CLASS).addToLabels("app.kubernetes.io/managed-by", MANAGER).endMetadata().build();
+    gc.setAdditionalProperty("spec", Map.of("controllerName",
+        dev.modelplane.router.gatewayapi.GatewayController.DEFAULT_CONTROLLER_NAME,
+        "description", "modelplane's gateway: Gateways of this class get listeners on the router's host"));
+    return gc;
   }
 }

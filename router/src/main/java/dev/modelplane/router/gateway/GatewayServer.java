@@ -1,6 +1,7 @@
 package dev.modelplane.router.gateway;
 
 
+import dev.modelplane.router.gatewayapi.GatewayModel;
 import dev.modelplane.router.metrics.MetricsAccess;
 import dev.modelplane.router.metrics.RouterMetrics;
 import dev.modelplane.router.models.ModelCatalog;
@@ -44,6 +45,11 @@ public final class GatewayServer {
   private final java.util.List<String> deploymentIds = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile MetricsAccess metricsAccess = MetricsAccess.open();
   private volatile ModelCatalog models;
+  /** The Gateway API routes: requests to a port a listener of ours names are routed by them alone. */
+  private volatile GatewayModel routes = GatewayModel.empty();
+  /** The deployments serving Gateway listener ports other than the main one, by port. */
+  private final Map<Integer, String> listenerDeployments = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile GatewayOptions started;
 
   public GatewayServer(Vertx vertx, GatewayOptions options, RequestDirector director, PoolRegistry pools,
       RouterMetrics metrics, AccessLog accessLog, LongSupplier nanoClock) {
@@ -85,19 +91,67 @@ public final class GatewayServer {
         return Future.failedFuture(e);
       }
     }
-    return deploy(opts, instances).map(id -> boundPort.get());
+    GatewayOptions chosen = opts;
+    return deploy(opts, instances, true).map(id -> {
+      started = chosen.withPort(boundPort.get());
+      return boundPort.get();
+    });
   }
 
-  private Future<String> deploy(GatewayOptions opts, int instances) {
+  private Future<String> deploy(GatewayOptions opts, int instances, boolean main) {
     if (instances <= 0) {
       return Future.succeededFuture("");
     }
-    return vertx.deployVerticle(() -> new GatewayVerticle(opts), new DeploymentOptions().setInstances(instances))
-        .onSuccess(id -> {
+    return vertx.deployVerticle(() -> new GatewayVerticle(opts, main), new DeploymentOptions()
+        .setInstances(instances)).onSuccess(id -> {
           deploymentIds.add(id);
-          LOG.atInfo().addKeyValue("host", opts.host()).addKeyValue("port", boundPort.get())
-              .addKeyValue("event_loops", instances).log("gateway listening");
+          LOG.atInfo().addKeyValue("host", opts.host()).addKeyValue("port", main ? boundPort.get() : opts.port())
+              .addKeyValue("event_loops", instances).log(main ? "gateway listening" : "gateway listener listening");
         });
+  }
+
+  /**
+   * Routes requests by {@code model}'s HTTPRoutes from now on, and listens on exactly the ports its listeners name
+   * (besides the main port, which keeps listening: with a listener on it, it too is routed by the routes alone).
+   * Completes with the ports that could not be bound, each with the reason.
+   */
+  public Future<Map<Integer, String>> routes(GatewayModel model) {
+    this.routes = model;
+    GatewayOptions base = started;
+    if (base == null) {
+      return Future.failedFuture(new IllegalStateException("the gateway has not started"));
+    }
+    java.util.List<Future<?>> changes = new java.util.ArrayList<>();
+    Map<Integer, String> failed = new java.util.concurrent.ConcurrentHashMap<>();
+    for (var it = listenerDeployments.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      if (!model.serves(e.getKey())) {
+        it.remove();
+        deploymentIds.remove(e.getValue());
+        changes.add(vertx.undeploy(e.getValue()).onSuccess(v -> LOG.atInfo().addKeyValue("port", e.getKey())
+            .log("gateway listener closed")));
+      }
+    }
+    for (int port : model.listenerPorts()) {
+      if (port == base.port() || listenerDeployments.containsKey(port)) {
+        continue;
+      }
+      listenerDeployments.put(port, "");
+      changes.add(deploy(base.withPort(port), Math.max(1, base.eventLoops()), false)
+          .onSuccess(id -> listenerDeployments.put(port, id))
+          .onFailure(t -> {
+            listenerDeployments.remove(port);
+            failed.put(port, t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
+            LOG.atWarn().addKeyValue("port", port).addKeyValue("error", t.getMessage())
+                .log("cannot listen on a Gateway listener's port");
+          }));
+    }
+    return Future.join(changes).transform(ar -> Future.succeededFuture(Map.copyOf(failed)));
+  }
+
+  /** The Gateway API routes in force. */
+  public GatewayModel routes() {
+    return routes;
   }
 
   public int port() {
@@ -106,12 +160,14 @@ public final class GatewayServer {
 
   private final class GatewayVerticle extends VerticleBase {
     private final GatewayOptions opts;
+    private final boolean main;
     private HttpServer server;
     private HttpClient client;
     private HttpClient h2cClient;
 
-    GatewayVerticle(GatewayOptions opts) {
+    GatewayVerticle(GatewayOptions opts, boolean main) {
       this.opts = opts;
+      this.main = main;
     }
 
     private HttpClientOptions upstreamOptions() {
@@ -143,7 +199,7 @@ public final class GatewayServer {
           .setMaxHeaderSize(opts.limits().maxHeaderBytes())
           .setInitialSettings(new Http2Settings().setMaxConcurrentStreams(opts.limits().maxHttp2Streams())));
       GatewayContext ctx = new GatewayContext(opts, pools, director, metrics, accessLog, nanoClock, vertx, client,
-          h2cClient, models);
+          h2cClient, models, () -> routes);
       AdminEndpoints admin = new AdminEndpoints(pools, metrics, metricsAccess, vertx);
       // The connection's own timeouts (Vert.x's idle timeout would also cut a long generation in progress).
       Map<HttpConnection, ClientConnectionGuard> guards = new HashMap<>();
@@ -168,6 +224,10 @@ public final class GatewayServer {
       });
       Promise<Void> started = Promise.promise();
       server.listen().onSuccess(s -> {
+        if (!main) {
+          started.complete();
+          return;
+        }
         int previous = boundPort.compareAndExchange(0, s.actualPort());
         if (previous != 0 && previous != s.actualPort()) {
           LOG.atWarn().addKeyValue("first", previous).addKeyValue("this", s.actualPort())

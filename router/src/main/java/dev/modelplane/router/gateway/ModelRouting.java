@@ -10,6 +10,7 @@ import dev.modelplane.router.models.ModelCatalog;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
 import dev.modelplane.router.request.ErrorCode;
+import dev.modelplane.router.request.RequestParsers;
 import dev.modelplane.router.request.RouterException;
 import java.io.IOException;
 import java.util.Comparator;
@@ -35,8 +36,8 @@ final class ModelRouting {
    * @throws RouterException 400 when the body names no model, 404 ({@code model_not_found}) when no pool serves it,
    *     503 when that is not known yet
    */
-  static EndpointPool choose(ModelCatalog catalog, byte[] body) {
-    String model = model(body);
+  static EndpointPool choose(ModelCatalog catalog, String contentType, byte[] body) {
+    String model = model(contentType, body);
     if (model == null || model.isEmpty()) {
       throw new RouterException(ErrorCode.BAD_REQUEST, "the request names no model; this gateway serves several "
           + "inference pools and chooses one by the body's \"model\"");
@@ -63,6 +64,15 @@ final class ModelRouting {
       inFlight += e.inFlight();
     }
     return (double) inFlight / endpoints.size();
+  }
+
+  /**
+   * The model a body names: the {@code model} field of a multipart form (an audio upload), else the top-level
+   * {@code model} string of a JSON object; {@code null} when there is none.
+   */
+  static String model(String contentType, byte[] body) {
+    String multipart = RequestParsers.multipartModel(contentType, body);
+    return multipart != null ? multipart : model(body);
   }
 
   /** The body's top-level {@code model} string, or {@code null} (not JSON, not an object, no such string). */

@@ -63,7 +63,9 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
     resp.closeHandler(v -> clientGone());
     resp.exceptionHandler(t -> clientGone());
     try {
-      route = RequestRoute.resolve(req, ctx.pools(), ctx.director().limits().paths());
+      int port = req.localAddress() == null ? -1 : req.localAddress().port();
+      route = RequestRoute.resolve(req, ctx.pools(), ctx.director().limits().paths(),
+          ctx.routes() != null && ctx.routes().get().serves(port));
     } catch (RouterException e) {
       fail(e);
       return;
@@ -97,7 +99,10 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
   public void bodyRead(byte[] bytes) {
     enter(ExchangePhase.DECIDING);
     try {
-      if (route.pool() == null) {
+      if (route.routed()) {
+        route = GatewayRouting.apply(route, req, bytes, ctx.routes().get(), ctx.pools());
+        report.routed(route);
+      } else if (route.pool() == null) {
         route = route.withPool(choosePool(bytes));
         report.routed(route);
       }
@@ -130,7 +135,7 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
     report.decided(decision);
     report.attempting(decision.destination());
     attempt = new UpstreamAttempt(ctx, decision, this);
-    attempt.start(req, route.uri(), report.progress());
+    attempt.start(req, route.uri(), route.host(), report.progress());
   }
 
   @Override
@@ -181,7 +186,7 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
       }
       return fallback;
     }
-    return ModelRouting.choose(ctx.models(), bytes);
+    return ModelRouting.choose(ctx.models(), req.getHeader(HttpHeaders.CONTENT_TYPE), bytes);
   }
 
   private void passThrough() {
@@ -189,7 +194,15 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
     if (guard != null) {
       guard.bodyRead(req); // nothing to read: its answer is the upstream's business
     }
-    if (route.pool() == null && ctx.models() != null) {
+    if (route.routed()) {
+      try {
+        route = GatewayRouting.apply(route, req, null, ctx.routes().get(), ctx.pools());
+      } catch (RouterException e) {
+        fail(e);
+        return;
+      }
+      report.routed(route);
+    } else if (route.pool() == null && ctx.models() != null) {
       listModels();
       return;
     }

@@ -23,8 +23,11 @@ import java.util.Map;
  * @param uri the URI forwarded: the client's with its path normalized, or what follows a pool path prefix
  * @param path {@code uri}'s path
  * @param kind what the gateway does with the request
+ * @param routed whether the request came to a port a Gateway listener of ours names: its HTTPRoutes choose the pool
+ *     (after the body is read, {@link GatewayRouting}), never a pool header, pool path or the model catalog
+ * @param host the {@code Host} an HTTPRoute's URL rewrite sends upstream, or {@code null}
  */
-record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
+record RequestRoute(EndpointPool pool, String uri, String path, Kind kind, boolean routed, String host) {
   /** What the gateway does with a request of its pool. */
   enum Kind {
     /**
@@ -43,10 +46,11 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
    * The route of {@code req}. Its path is {@link PathPolicy#normalize normalized} first: the pool prefix, the
    * parser, the path policy and the forwarded URI all see that one path.
    *
+   * @param routed whether the request came to a port a Gateway listener of ours names (no pool is chosen here then)
    * @throws RouterException 503 before endpoint discovery has synced, 400 for a malformed path or pool path, 404 for
    *     a pool the router does not serve or a method or path {@code paths} does not forward
    */
-  static RequestRoute resolve(HttpServerRequest req, PoolRegistry pools, PathPolicy paths) {
+  static RequestRoute resolve(HttpServerRequest req, PoolRegistry pools, PathPolicy paths, boolean routed) {
     String unavailable = pools.unavailableReason();
     if (unavailable != null) {
       throw new RouterException(ErrorCode.SERVICE_UNAVAILABLE, unavailable);
@@ -57,6 +61,11 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
     String query = queryStart < 0 ? "" : raw.substring(queryStart);
     String path = PathPolicy.normalize(queryStart < 0 ? raw : raw.substring(0, queryStart));
     String uri = path + query;
+    Kind kind = req.method() == HttpMethod.GET && path.startsWith("/v1/models") ? Kind.MODEL_LIST : Kind.INFERENCE;
+    if (routed) {
+      PathPolicy.checkRouted(req.method().name(), path);
+      return new RequestRoute(null, uri, path, kind, true, null);
+    }
     PoolPath poolPath = PoolPath.parse(uri);
     String poolName = poolPath != null ? poolPath.pool().toString() : req.getHeader(PoolRegistry.POOL_HEADER);
     if (poolPath != null) {
@@ -74,13 +83,20 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind) {
     } else {
       pool = pools.single();
     }
-    Kind kind = req.method() == HttpMethod.GET && path.startsWith("/v1/models") ? Kind.MODEL_LIST : Kind.INFERENCE;
-    return new RequestRoute(pool, uri, path, kind);
+    kind = req.method() == HttpMethod.GET && path.startsWith("/v1/models") ? Kind.MODEL_LIST : Kind.INFERENCE;
+    return new RequestRoute(pool, uri, path, kind, false, null);
   }
 
   /** This route, served by {@code chosen}. */
   RequestRoute withPool(EndpointPool chosen) {
-    return new RequestRoute(chosen, uri, path, kind);
+    return new RequestRoute(chosen, uri, path, kind, routed, host);
+  }
+
+  /** This route as an HTTPRoute rule sends it: to {@code chosen}, at {@code newPath}, with {@code newHost}. */
+  RequestRoute rewritten(EndpointPool chosen, String newPath, String newHost) {
+    int queryStart = uri.indexOf('?');
+    String query = queryStart < 0 ? "" : uri.substring(queryStart);
+    return new RequestRoute(chosen, newPath + query, newPath, kind, routed, newHost);
   }
 
   /**

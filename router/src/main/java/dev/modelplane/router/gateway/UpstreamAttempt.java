@@ -67,8 +67,12 @@ final class UpstreamAttempt {
     return listener;
   }
 
-  /** Sends {@code client}'s request to the destination, with the decision's changes, and relays the response. */
-  void start(HttpServerRequest client, String uri, ResponseProgress progress) {
+  /**
+   * Sends {@code client}'s request to the destination, with the decision's changes, and relays the response.
+   *
+   * @param host the {@code Host} to send (an HTTPRoute's URL rewrite), or {@code null} for the destination's
+   */
+  void start(HttpServerRequest client, String uri, String host, ResponseProgress progress) {
     Destination target = target();
     RequestOptions ro = new RequestOptions()
         .setMethod(client.method())
@@ -76,6 +80,9 @@ final class UpstreamAttempt {
         .setPort(target.port())
         .setURI(ForwardedHeaders.upstreamUri(uri, decision))
         .setHeaders(ForwardedHeaders.upstreamRequest(client.headers(), decision));
+    if (host != null) {
+      ro.putHeader(io.vertx.core.http.HttpHeaders.HOST, host);
+    }
     ctx.director().started(decision);
     open = true;
     ctx.clientFor(decision.input().pool()).request(ro).onComplete(ar -> {

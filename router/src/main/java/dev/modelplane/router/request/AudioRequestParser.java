@@ -42,6 +42,15 @@ final class AudioRequestParser implements RequestParser {
     return ErrorShape.OPENAI;
   }
 
+  /**
+   * The {@code model} field of a {@code multipart/form-data} body (an audio upload), or {@code null}: another content
+   * type, or no such field.
+   */
+  static String multipartModel(String contentType, byte[] body) {
+    String boundary = boundary(contentType);
+    return boundary == null ? null : formField(body, boundary, "model");
+  }
+
   /** The boundary of a {@code multipart/form-data} content type; {@code null} for anything else. */
   static String boundary(String contentType) {
     if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) {

@@ -33,6 +33,20 @@ public final class PathPolicy {
   /** Paths under an allowed prefix that are never forwarded (compared without case, with what lies under them). */
   public static final List<String> DENIED = List.of("/v1/load_lora_adapter", "/v1/unload_lora_adapter");
 
+  /**
+   * Administrative paths of the model servers modelplane deploys (vLLM, SGLang, llama.cpp), refused on a Gateway
+   * listener too, whatever an HTTPRoute matches ({@link #checkRouted}); compared without case, with what lies under
+   * them.
+   */
+  public static final List<String> ADMIN_PATHS = List.of("/sleep", "/wake_up", "/is_sleeping", "/collective_rpc",
+      "/reset_prefix_cache", "/reset_mm_cache", "/metrics", "/server_info", "/get_server_info", "/start_profile",
+      "/stop_profile", "/pause", "/resume", "/scale_elastic_ep", "/is_scaling_elastic_ep", "/update_weights",
+      "/update_weights_from_disk", "/update_weights_from_distributed", "/update_weights_from_tensor",
+      "/init_weights_update_group", "/flush_cache", "/release_memory_occupation", "/resume_memory_occupation",
+      "/load_lora_adapter", "/unload_lora_adapter", "/configure_logging", "/set_internal_state",
+      "/start_expert_distribution_record", "/stop_expert_distribution_record", "/dump_expert_distribution_record",
+      "/slots", "/lora-adapters", "/props", "/abort_request");
+
   private static final PathPolicy DEFAULT = new PathPolicy(concat(List.of("/v1/"), INFERENCE_PATHS));
   private static final String UNRESERVED_PUNCTUATION = "-._~";
 
@@ -97,6 +111,28 @@ public final class PathPolicy {
     boolean allowedPath = allowed.stream().anyMatch(a -> a.endsWith("/") ? merged.startsWith(a)
         : merged.equals(a) || merged.startsWith(a + "/"));
     if (denied || !allowedPath) {
+      throw new RouterException(ErrorCode.NOT_FOUND, "unsupported route " + (method == null ? "" : method + " ")
+          + shown(path));
+    }
+  }
+
+  /**
+   * The rule on a Gateway listener, where the HTTPRoutes say which paths reach which pool: the methods and the
+   * encoded-slash rule of {@link #check}, and no path of {@link #DENIED} or {@link #ADMIN_PATHS}, which no route can
+   * open to clients; any other path is the routes' business (one they do not match is a 404 there).
+   *
+   * @param path a {@link #normalize normalized} path, without its query
+   * @throws RouterException 404 for a method or an administrative path, 400 for an encoded slash or backslash
+   */
+  public static void checkRouted(String method, String path) {
+    checkMethod(method, path);
+    if (path.contains("%2F") || path.contains("%5C")) {
+      throw malformed(path, "an encoded slash or backslash");
+    }
+    String lower = trimSlashes(path.replaceAll("/{2,}", "/")).toLowerCase(Locale.ROOT);
+    boolean admin = java.util.stream.Stream.concat(DENIED.stream(), ADMIN_PATHS.stream())
+        .anyMatch(d -> lower.equals(d) || lower.startsWith(d + "/"));
+    if (admin) {
       throw new RouterException(ErrorCode.NOT_FOUND, "unsupported route " + (method == null ? "" : method + " ")
           + shown(path));
     }

@@ -125,6 +125,14 @@ public final class RequestParsers {
   }
 
   /**
+   * The {@code model} field of a {@code multipart/form-data} body (an audio upload), or {@code null}: another content
+   * type, or no such field.
+   */
+  public static String multipartModel(String contentType, byte[] body) {
+    return AudioRequestParser.multipartModel(contentType, body);
+  }
+
+  /**
    * The model a parsed request names: a 400 when its parser requires one and it is missing, else "" for none.
    */
   public static String model(RequestParser parser, LlmRequestBody body) {

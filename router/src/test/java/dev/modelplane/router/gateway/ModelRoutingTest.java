@@ -52,6 +52,21 @@ class ModelRoutingTest extends GatewayHarness {
   }
 
   @Test
+  void anAudioUploadGoesToThePoolServingTheModelOfItsForm() throws Exception {
+    twoPools();
+    String boundary = "b0undary";
+    String form = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n"
+        + "Content-Type: audio/wav\r\n\r\nRIFF....WAVE\r\n--" + boundary + "\r\n"
+        + "Content-Disposition: form-data; name=\"model\"\r\n\r\nqwen-0.5b\r\n--" + boundary + "--\r\n";
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/v1/audio/transcriptions"))
+        .timeout(Duration.ofSeconds(20)).header("content-type", "multipart/form-data; boundary=" + boundary)
+        .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(qwen.requests()).isEqualTo(1);
+    assertThat(llama.requests()).isZero();
+  }
+
+  @Test
   void aModelNoPoolServesIsOpenAisNotFound() throws Exception {
     twoPools();
     HttpResponse<String> r = post("/v1/chat/completions", "{\"model\":\"gpt-5\",\"messages\":[]}");

@@ -69,7 +69,8 @@ class ProxyExchangeTest {
     metrics = new RouterMetrics(pools, System::nanoTime, 2_000_000_000L);
     director = new RequestDirector(setup, metrics, System::nanoTime, flow);
     GatewayContext ctx = new GatewayContext(GatewayOptions.defaults().withPort(0).withAccessLog(false), pools,
-        director, metrics, null, System::nanoTime, vertx, vertx.createHttpClient(), null, null);
+        director, metrics, null, System::nanoTime, vertx, vertx.createHttpClient(), null, null,
+        dev.modelplane.router.gatewayapi.GatewayModel::empty);
     gateway = vertx.createHttpServer().requestHandler(req -> {
       loop = Vertx.currentContext();
       ProxyExchange exchange = new ProxyExchange(req, ctx, null);

@@ -97,4 +97,22 @@ class PathPolicyTest {
         .hasMessage("allowed path prefix '" + prefix + "' must be an absolute path in normal form (starting "
             + "with '/', no query, percent-encoding, '.' or '..' segments or '//')");
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/sleep", "/SLEEP/", "//collective_rpc", "/metrics", "/v1/load_lora_adapter",
+      "/load_lora_adapter", "/slots/0", "/update_weights_from_disk", "/server_info"})
+  void onAGatewayListenerNoRouteOpensAnAdministrativePath(String path) {
+    assertThatThrownBy(() -> PathPolicy.checkRouted("POST", path)).isInstanceOf(RouterException.class)
+        .hasMessageContaining("unsupported route POST");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/", "/invalid-epp-test", "/v1/chat/completions", "/v2/models/m/infer", "/sleepy",
+      "/generate"})
+  void onAGatewayListenerEveryOtherPathIsTheRoutesBusiness(String path) {
+    PathPolicy.checkRouted("POST", path);
+    assertThatThrownBy(() -> PathPolicy.checkRouted("TRACE", path)).isInstanceOf(RouterException.class);
+    assertThatThrownBy(() -> PathPolicy.checkRouted("GET", path + "/a%2Fb")).isInstanceOf(RouterException.class)
+        .hasMessageContaining("encoded slash");
+  }
 }

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * The state of a pool as reported by each parent (gateway) that references it.
  *
- * @param parents One entry per parent that routes to this pool, written by that parent's controller. A pool no
- *     parent references yet has an entry with parentRef kind {@code Status} and name {@code default}.
+ * @param parents One entry per parent (a Gateway) that routes to this pool, written by that parent's controller,
+ *     which leaves the other controllers' entries alone. An empty list means no parent is associated with the pool.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InferencePoolStatus(
