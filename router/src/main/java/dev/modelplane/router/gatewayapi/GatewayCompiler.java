@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.router.pool.PoolKey;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -63,7 +64,7 @@ final class GatewayCompiler {
       routeParents.put(spec.key(), attachRoute(spec));
     }
     Map<String, ObjectNode> gatewayStatuses = new TreeMap<>();
-    SortedPorts ports = new SortedPorts();
+    PortHostnames ports = new PortHostnames();
     for (GatewaySpec gateway : gateways.values()) {
       Map<String, Integer> counts = new HashMap<>();
       attached.getOrDefault(gateway.key(), Map.of()).forEach((listener, routes) -> counts.put(listener,
@@ -85,11 +86,12 @@ final class GatewayCompiler {
           in.controllerName())));
     }
     return new GatewayModel(new TreeSet<>(tables.keySet()), tables,
-        new GatewayStatuses(classStatuses, gatewayStatuses, routeParents, poolStatuses));
+        new GatewayStatuses(Collections.unmodifiableMap(classStatuses), Collections.unmodifiableMap(gatewayStatuses),
+            Collections.unmodifiableMap(routeParents), Collections.unmodifiableMap(poolStatuses)));
   }
 
   /** Ports with the hostnames of the listeners served on them (null: a listener without hostname). */
-  private static final class SortedPorts {
+  private static final class PortHostnames {
     final Map<Integer, Set<String>> hostnames = new TreeMap<>();
 
     void add(int port, String hostname) {

@@ -31,7 +31,7 @@ class RouteStatusTest {
               selector:
                 matchLabels: {gateway-access: "true"}
                 matchExpressions: [{key: env, operator: NotIn, values: [prod]}]
-        """;
+      """;
 
   private static List<ObjectNode> parents(GatewayModel model, String route) {
     return model.statuses().httpRouteParents().get(route);
