@@ -32,10 +32,12 @@ final class GatewayStatusBuilder {
       conditions.add(Conditions.of(Conditions.ACCEPTED, false, "ListenersNotValid",
           total == 0 ? "Gateway has no listeners" : "none of the Gateway's " + total + " listener(s) is valid",
           generation));
+    } else if (valid < total) {
+      // Accepted, and the reason says not every listener is: the Gateway API's convention for a partly valid one.
+      conditions.add(Conditions.of(Conditions.ACCEPTED, true, "ListenersNotValid", "Gateway is accepted; "
+          + (total - valid) + " of its " + total + " listeners are not valid", generation));
     } else {
-      conditions.add(Conditions.ok(Conditions.ACCEPTED, valid == total ? "Gateway is accepted"
-          : "Gateway is accepted; " + (total - valid) + " of its " + total + " listeners are not valid",
-          generation));
+      conditions.add(Conditions.ok(Conditions.ACCEPTED, "Gateway is accepted", generation));
     }
     if (programmed > 0) {
       conditions.add(Conditions.ok(Conditions.PROGRAMMED, programmed + " of " + total

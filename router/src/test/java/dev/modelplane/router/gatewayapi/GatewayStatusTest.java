@@ -90,7 +90,7 @@ class GatewayStatusTest {
         - {name: tcp, port: 9000, protocol: TCP}
         """)).compile();
     JsonNode status = model.statuses().gateways().get("default/gw");
-    check(status, "Accepted", true, "Accepted");
+    check(status, "Accepted", true, "ListenersNotValid");
     check(status, "Programmed", true, "Programmed");
     for (String name : new String[] {"https", "tcp"}) {
       assertThat(check(listener(status, name), "Accepted", false, "UnsupportedProtocol")).contains("HTTP");
