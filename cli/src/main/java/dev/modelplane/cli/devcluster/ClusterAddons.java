@@ -84,7 +84,7 @@ public final class ClusterAddons {
             .withName(GATEWAY_CLASS).addToLabels("app.kubernetes.io/managed-by", MANAGER).endMetadata().build();
     gc.setAdditionalProperty("spec", Map.of("controllerName",
         dev.modelplane.router.gatewayapi.GatewayController.DEFAULT_CONTROLLER_NAME,
-        "description", "modelplane's gateway: Gateways of this class get listeners on the router's host"));
+        "description", "modelplane router: listeners on the router host"));
     return gc;
   }
 }

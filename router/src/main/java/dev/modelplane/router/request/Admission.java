@@ -26,6 +26,11 @@ final class Admission implements AutoCloseable {
   private final LongSupplier nanoClock;
   private final ScheduledExecutorService flowExecutor;
   private final Map<PoolKey, FlowController> flowControllers = new ConcurrentHashMap<>();
+  /**
+   * The pool object each flow controller measures: the latest one admitted to under that key, since a pool deleted
+   * and created again under the same name is a new object (the old one stays empty, which reads as saturated).
+   */
+  private final Map<PoolKey, EndpointPool> currentPools = new ConcurrentHashMap<>();
 
   /** A request waiting for admission; {@link #cancel()} withdraws it from its queue. */
   record Ticket(CompletableFuture<Void> admitted, Runnable cancel) {
@@ -72,15 +77,20 @@ final class Admission implements AutoCloseable {
   /** A request left {@code pool} or its metrics changed: queued requests may now fit. */
   void capacityChanged(EndpointPool pool, boolean onlyIfQueued) {
     FlowController fc = flowControllers.get(pool.key());
+    if (fc != null) {
+      currentPools.put(pool.key(), pool);
+    }
     if (fc != null && (!onlyIfQueued || fc.queuedRequests() > 0)) {
       fc.signal();
     }
   }
 
   private FlowController flowController(EndpointPool pool) {
+    currentPools.put(pool.key(), pool);
     return flowControllers.computeIfAbsent(pool.key(), k -> {
       FlowControlConfig config = setup.flowControl();
-      FlowController fc = new FlowController(config, () -> setup.saturationDetector().saturation(pool.endpoints()),
+      FlowController fc = new FlowController(config,
+          () -> setup.saturationDetector().saturation(currentPools.get(k).endpoints()),
           setup.usageLimits(), nanoClock, flowExecutor, metrics.flowObserver(k.toString()), 2_000_000L);
       metrics.flowController(k.toString(), fc);
       return fc;

@@ -51,6 +51,20 @@ class GatewayFlowControlTest extends GatewayHarness {
   }
 
   @Test
+  void aPoolDeletedAndCreatedAgainUnderItsNameIsMeasuredAnewNotReadAsSaturated() throws Exception {
+    FakeModelServer a = server("a");
+    router(a.hostPort(), FLOW_CONTROL.replace("2s", "30s"), 1 << 20);
+    assertThat(post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"first\"}").statusCode()).isEqualTo(200);
+    List<dev.modelplane.router.pool.Endpoint> endpoints = router.pools().get(PoolKey.STATIC).endpoints().stream()
+        .map(dev.modelplane.router.pool.EndpointState::endpoint).toList();
+    router.pools().remove(PoolKey.STATIC); // as discovery does when the InferencePool is deleted
+    router.pools().getOrCreate(PoolKey.STATIC).setEndpoints(endpoints); // and created again
+    HttpResponse<String> again = post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"again\"}");
+    assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+    assertThat(a.requests()).isEqualTo(2);
+  }
+
+  @Test
   void flowControlReleasesQueuedRequestsOnceTheServerHasRoom() throws Exception {
     FakeModelServer a = server("a").metrics(50, 0.1);
     router(a.hostPort(), FLOW_CONTROL.replace("2s", "30s"), 1 << 20);
