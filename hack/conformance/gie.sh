@@ -41,6 +41,14 @@ kubectl=("$cp_bin/kubectl" --kubeconfig "$kubeconfig")
 "${kubectl[@]}" get gatewayclass modelplane >/dev/null \
   || { echo "gie-conformance: GatewayClass modelplane is missing: is this cluster from ./modelplane up?" >&2; exit 1; }
 
+# A previous run's namespaces may still be going away: wait (bounded) until they are gone.
+for ns in inference-conformance-infra inference-conformance-app-backend; do
+  for _ in $(seq 1 120); do
+    [[ "$("${kubectl[@]}" get namespace "$ns" -o jsonpath='{.status.phase}' 2>/dev/null)" == Terminating ]] || break
+    sleep 1
+  done
+done
+
 # The suite wants at least one Ready pod in every base namespace, and the Gateways' namespace holds none here (the
 # router runs beside the cluster, not in it): a placeholder pod stands in for a gateway's own pods, and the dev
 # cluster's fake nodes make it Ready.

@@ -174,6 +174,57 @@ class UpEndToEndIT {
       assertThat(ips.stream().map(ip -> afterShared.get(ip) - afterDistinct.get(ip)).toList())
           .as("requests per pod for 20 prompts sharing a prefix").contains(20.0);
 
+      // The Gateway API: up's GatewayClass is accepted; a Gateway of it gets a listener on the router, and an
+      // HTTPRoute matching the body's model (X-Gateway-Model-Name) sends the quickstart's model to its pool.
+      await().atMost(Duration.ofSeconds(30)).until(() -> String.valueOf(client.genericKubernetesResources(
+          "gateway.networking.k8s.io/v1", "GatewayClass").withName("modelplane").get().getAdditionalProperties()
+          .get("status")).contains("reason=Accepted, status=True"));
+      int listener = dev.modelplane.testsupport.FreePorts.pick();
+      client.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: Gateway
+          metadata: {name: up-gateway, namespace: default}
+          spec:
+            gatewayClassName: modelplane
+            listeners: [{name: http, protocol: HTTP, port: %d}]
+          """.formatted(listener), io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+      client.resource(io.fabric8.kubernetes.client.utils.Serialization.unmarshal("""
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: HTTPRoute
+          metadata: {name: by-model, namespace: default}
+          spec:
+            parentRefs: [{name: up-gateway}]
+            rules:
+            - matches: [{headers: [{name: X-Gateway-Model-Name, value: qwen2-5-0-5b-instruct}]}]
+              backendRefs: [{group: inference.networking.k8s.io, kind: InferencePool, name: qwen-chat}]
+          """, io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> { // until the listener is up
+        HttpResponse<String> routed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + listener
+                + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"model\": \"qwen2-5-0-5b-instruct\", \"max_tokens\": 4, "
+                + "\"messages\": [{\"role\": \"user\", \"content\": \"Hello through a Gateway\"}]}")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(routed.statusCode()).as(routed.body()).isEqualTo(200);
+      });
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(String.valueOf(client
+          .genericKubernetesResources("inference.networking.k8s.io/v1", "InferencePool").inNamespace("default")
+          .withName("qwen-chat").get().getAdditionalProperties().get("status")))
+          .contains("name=up-gateway", "reason=Accepted"));
+
+      // The Inference Extension's conformance suite (the tests this machine can drive; docs/api-compatibility.md,
+      // "Conformance") against this platform. Its Gateways listen on port 80.
+      if (canBind(80)) {
+        Run conformance = run(List.of("bash", OperatorFixtures.repoRoot().resolve("hack/conformance/gie.sh").toString(),
+            "--kubeconfig", state.resolve("kubeconfig").toString()), 900);
+        assertThat(conformance.exit()).as(conformance.output()).isZero();
+        assertThat(conformance.output()).contains("PASS: TestConformance/InferencePoolAccepted",
+            "PASS: TestConformance/HTTPRouteInvalidInferencePoolRef", "PASS: TestConformance/InferencePoolMissingEPPRef",
+            "PASS: TestConformance/InferencePoolInvalidEPPService", "4 passed, 0 failed, 10 skipped");
+      } else if ("true".equals(System.getenv("CI"))) {
+        throw new IllegalStateException("the conformance suite's Gateways listen on port 80, which this user may "
+            + "not bind: run the tests as root or give the JVM CAP_NET_BIND_SERVICE");
+      }
+
       // Scale to zero: the router answers 503 with a clear body.
       Edits.onLatest(client.genericKubernetesResources("inference.llmkube.dev/v1alpha1", "InferenceService")
           .inNamespace("default").withName("spread"), r -> {
@@ -300,6 +351,16 @@ class UpEndToEndIT {
   }
 
   record Run(int exit, String output) {
+  }
+
+  /** Whether this process may listen on {@code port} of 127.0.0.1 (a privileged port needs root). */
+  private static boolean canBind(int port) {
+    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+      probe.bind(new InetSocketAddress("127.0.0.1", port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   static Run modelplane(List<String> args, long timeoutSeconds) throws Exception {

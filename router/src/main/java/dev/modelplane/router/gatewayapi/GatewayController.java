@@ -66,6 +66,7 @@ public final class GatewayController implements AutoCloseable {
   });
   private final AtomicBoolean pending = new AtomicBoolean();
   private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
+  private final Map<SharedIndexInformer<?>, String> lastErrors = new java.util.concurrent.ConcurrentHashMap<>();
   private SharedIndexInformer<GenericKubernetesResource> classes;
   private SharedIndexInformer<GenericKubernetesResource> gateways;
   private SharedIndexInformer<GenericKubernetesResource> routes;
@@ -167,7 +168,16 @@ public final class GatewayController implements AutoCloseable {
         changed();
       }
     });
-    informer.exceptionHandler((started, t) -> true); // keep retrying; the router's discovery reports the API's state
+    informer.exceptionHandler((started, t) -> {
+      // Keep retrying; say why once per distinct error (a missing permission is what an operator must fix).
+      String error = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+      if (!error.equals(lastErrors.put(informer, error))) {
+        LOG.atWarn().addKeyValue("controller", controllerName).addKeyValue("error", error)
+            .log(started ? "lost a Gateway API watch; retrying" : "cannot list Gateway API objects yet; Gateways "
+                + "wait (a missing permission? see docs/gateway-api.md for the ClusterRole)");
+      }
+      return true;
+    });
     informers.add(informer);
     return informer;
   }

@@ -110,6 +110,18 @@ final class Fixture {
 
   /** An HTTPRoute default/{name} created at the given second of 2024-01-01, under Gateway gw unless the spec names
    *  its own parentRefs; {@code spec} is the YAML of its spec without indentation. */
+  /** A Gateway default/{name} of our class (generation 4) with these listeners, one YAML list item per line. */
+  static String gateway(String name, String listeners) {
+    return """
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: Gateway
+        metadata: {name: %s, namespace: default, generation: 4}
+        spec:
+          gatewayClassName: modelplane
+          listeners:
+        %s""".formatted(name, listeners.indent(2));
+  }
+
   static String route(String name, int createdSecond, String spec) {
     return route("default", name, createdSecond, spec);
   }

@@ -49,6 +49,19 @@ class GatewayApiE2ETest {
     client.resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
   }
 
+  /** An InferencePool {@code name} of the pods labelled {@code app: name}, with {@code extra} spec fields. */
+  private static void pool(KubernetesClient client, String name, int port, String extra) {
+    apply(client, """
+        apiVersion: inference.networking.k8s.io/v1
+        kind: InferencePool
+        metadata: {name: %s}
+        spec:
+          selector: {matchLabels: {app: %s}}
+          targetPorts: [{number: %d}]
+          %s
+        """.formatted(name, name, port, extra));
+  }
+
   private static void pod(KubernetesClient client, String name, String app, String ip) {
     Pod pod = client.pods().resource(new PodBuilder().withNewMetadata().withName(name)
         .withLabels(Map.of("app", app)).endMetadata()
@@ -94,23 +107,8 @@ class GatewayApiE2ETest {
     String controller = "modelplane.dev/" + className;
     try (FakeModelServer llamaServer = new FakeModelServer(vertx, "llama").bind("127.0.0.2", serverPort).start();
         FakeModelServer qwenServer = new FakeModelServer(vertx, "qwen").bind("127.0.0.3", serverPort).start()) {
-      apply(client, """
-          apiVersion: inference.networking.k8s.io/v1
-          kind: InferencePool
-          metadata: {name: llama}
-          spec:
-            selector: {matchLabels: {app: llama}}
-            targetPorts: [{number: %d}]
-          """.formatted(serverPort));
-      apply(client, """
-          apiVersion: inference.networking.k8s.io/v1
-          kind: InferencePool
-          metadata: {name: qwen}
-          spec:
-            selector: {matchLabels: {app: qwen}}
-            targetPorts: [{number: %d}]
-            endpointPickerRef: {name: qwen-epp, port: {number: 9002}, failureMode: FailOpen}
-          """.formatted(serverPort));
+      pool(client, "llama", serverPort, "");
+      pool(client, "qwen", serverPort, "endpointPickerRef: {name: qwen-epp, port: {number: 9002}, failureMode: FailOpen}");
       pod(client, "llama-0", "llama", "127.0.0.2");
       pod(client, "qwen-0", "qwen", "127.0.0.3");
       apply(client, """

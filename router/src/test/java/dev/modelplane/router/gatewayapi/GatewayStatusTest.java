@@ -13,17 +13,6 @@ import org.junit.jupiter.api.Test;
 /** GatewayClass and Gateway statuses, listener validity and the ports served. */
 class GatewayStatusTest {
 
-  private static String gateway(String name, String listeners) {
-    return """
-        apiVersion: gateway.networking.k8s.io/v1
-        kind: Gateway
-        metadata: {name: %s, namespace: default, generation: 4}
-        spec:
-          gatewayClassName: modelplane
-          listeners:
-        %s""".formatted(name, listeners.indent(2));
-  }
-
   @Test
   void ourClassIsAcceptedAndAValidGatewayIsProgrammed() {
     GatewayModel model = Fixture.standard().compile();
@@ -84,7 +73,7 @@ class GatewayStatusTest {
 
   @Test
   void unsupportedProtocolsAreRefusedListenerByListener() {
-    GatewayModel model = Fixture.noGateway().add(gateway("gw", """
+    GatewayModel model = Fixture.noGateway().add(Fixture.gateway("gw", """
         - {name: http, port: 8080, protocol: HTTP}
         - {name: https, port: 8443, protocol: HTTPS, hostname: a.example.com}
         - {name: tcp, port: 9000, protocol: TCP}
@@ -101,7 +90,7 @@ class GatewayStatusTest {
 
   @Test
   void aGatewayWithoutValidListenersIsNotAccepted() {
-    GatewayModel model = Fixture.noGateway().add(gateway("gw", "- {name: udp, port: 53, protocol: UDP}\n"))
+    GatewayModel model = Fixture.noGateway().add(Fixture.gateway("gw", "- {name: udp, port: 53, protocol: UDP}\n"))
         .compile();
     JsonNode status = model.statuses().gateways().get("default/gw");
     check(status, "Accepted", false, "ListenersNotValid");
@@ -111,7 +100,7 @@ class GatewayStatusTest {
 
   @Test
   void listenersWithTheSamePortAndHostnameConflict() {
-    GatewayModel model = Fixture.noGateway().add(gateway("gw", """
+    GatewayModel model = Fixture.noGateway().add(Fixture.gateway("gw", """
         - {name: one, port: 8080, protocol: HTTP}
         - {name: two, port: 8080, protocol: HTTP}
         - {name: named, port: 8080, protocol: HTTP, hostname: a.example.com}
@@ -131,7 +120,7 @@ class GatewayStatusTest {
 
   @Test
   void routeKindsOtherThanHttpRouteAreInvalid() {
-    GatewayModel model = Fixture.noGateway().add(gateway("gw", """
+    GatewayModel model = Fixture.noGateway().add(Fixture.gateway("gw", """
         - name: grpc-only
           port: 8080
           protocol: HTTP
@@ -176,7 +165,7 @@ class GatewayStatusTest {
 
   @Test
   void attachedRoutesCountsAcceptedRoutesPerListener() {
-    GatewayModel model = Fixture.noGateway().add(gateway("gw", """
+    GatewayModel model = Fixture.noGateway().add(Fixture.gateway("gw", """
         - {name: a, port: 8080, protocol: HTTP}
         - {name: b, port: 8081, protocol: HTTP, hostname: x.example.com}
         """))

@@ -87,15 +87,8 @@ class PoolStatusTest {
 
   @Test
   void oneEntryPerGatewayInNameOrder() {
-    GatewayModel model = Fixture.standard().add("""
-        apiVersion: gateway.networking.k8s.io/v1
-        kind: Gateway
-        metadata: {name: another, namespace: default}
-        spec:
-          gatewayClassName: modelplane
-          listeners:
-          - {name: http, port: 9090, protocol: HTTP}
-        """).add(route("r", "parentRefs: [{name: gw}, {name: another}]\nrules:\n- backendRefs: [" + POOL_A
+    GatewayModel model = Fixture.standard().add(Fixture.gateway("another",
+        "- {name: http, port: 9090, protocol: HTTP}\n")).add(route("r", "parentRefs: [{name: gw}, {name: another}]\nrules:\n- backendRefs: [" + POOL_A
         + "]\n")).compile();
     assertThat(entries(model, A)).extracting(e -> e.path("parentRef").path("name").asText())
         .containsExactly("another", "gw");

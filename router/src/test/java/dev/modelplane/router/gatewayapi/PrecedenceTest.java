@@ -136,16 +136,10 @@ class PrecedenceTest {
 
   @Test
   void theMostSpecificListenerTakesTheRequest() {
-    Fixture f = Fixture.noGateway().add("""
-        apiVersion: gateway.networking.k8s.io/v1
-        kind: Gateway
-        metadata: {name: gw, namespace: default}
-        spec:
-          gatewayClassName: modelplane
-          listeners:
-          - {name: wild, port: 8080, protocol: HTTP, hostname: "*.example.com"}
-          - {name: exact, port: 8080, protocol: HTTP, hostname: api.example.com}
-        """)
+    Fixture f = Fixture.noGateway().add(Fixture.gateway("gw", """
+        - {name: wild, port: 8080, protocol: HTTP, hostname: "*.example.com"}
+        - {name: exact, port: 8080, protocol: HTTP, hostname: api.example.com}
+        """))
         .add(route("on-wild", 1, """
             parentRefs: [{name: gw, sectionName: wild}]
             rules:
@@ -166,15 +160,7 @@ class PrecedenceTest {
 
   @Test
   void routesOfGatewaysSharingAPortMerge() {
-    Fixture f = Fixture.standard().add("""
-        apiVersion: gateway.networking.k8s.io/v1
-        kind: Gateway
-        metadata: {name: gw2, namespace: default}
-        spec:
-          gatewayClassName: modelplane
-          listeners:
-          - {name: http, port: 8080, protocol: HTTP}
-        """)
+    Fixture f = Fixture.standard().add(Fixture.gateway("gw2", "- {name: http, port: 8080, protocol: HTTP}\n"))
         .add(route("on-gw", 1, "rules:\n- matches: [{path: {type: PathPrefix, value: /a}}]\n  backendRefs: ["
             + POOL_A + "]\n"))
         .add(route("on-gw2", 1, "parentRefs: [{name: gw2}]\nrules:\n- matches: [{path: {type: PathPrefix, "

@@ -107,15 +107,8 @@ class RouteStatusTest {
 
   @Test
   void disjointHostnamesAreNoMatchingListenerHostname() {
-    GatewayModel model = Fixture.noGateway().add("""
-        apiVersion: gateway.networking.k8s.io/v1
-        kind: Gateway
-        metadata: {name: gw, namespace: default}
-        spec:
-          gatewayClassName: modelplane
-          listeners:
-          - {name: http, port: 8080, protocol: HTTP, hostname: "*.example.com"}
-        """).add(route("r", "hostnames: [api.example.org]\nrules:\n- backendRefs: [" + POOL_A + "]\n")).compile();
+    GatewayModel model = Fixture.noGateway().add(Fixture.gateway("gw",
+        "- {name: http, port: 8080, protocol: HTTP, hostname: \"*.example.com\"}\n")).add(route("r", "hostnames: [api.example.org]\nrules:\n- backendRefs: [" + POOL_A + "]\n")).compile();
     assertThat(check(onlyParent(model, "default/r"), "Accepted", false, "NoMatchingListenerHostname"))
         .contains("api.example.org");
   }
