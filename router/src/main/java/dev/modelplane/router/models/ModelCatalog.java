@@ -14,8 +14,9 @@ import java.util.TreeMap;
 
 /**
  * Which pool serves which model name: the names its endpoints list in {@code /v1/models} ({@link ModelLister}), LoRA
- * adapters included, and the names its InferenceModelRewrites match (a client may ask for those; the pool sends them
- * on under another name). Computed on each call from the live state; pools are few and lists short.
+ * adapters included, the names its owner declares ({@link EndpointPool#declaredModels()}, known before any server
+ * runs) and the names its InferenceModelRewrites match (a client may ask for those; the pool sends them on under
+ * another name). Computed on each call from the live state; pools are few and lists short.
  */
 public final class ModelCatalog {
   /**
@@ -42,6 +43,7 @@ public final class ModelCatalog {
     for (EndpointState e : pool.endpoints()) {
       lister.servedBy(e).forEach(m -> names.add(m.id()));
     }
+    names.addAll(pool.declaredModels());
     names.addAll(pool.rewrites().matchedModels());
     return names;
   }
@@ -82,6 +84,9 @@ public final class ModelCatalog {
             parents.putIfAbsent(m.id(), m.parent());
           }
         }
+      }
+      for (String name : pool.declaredModels()) {
+        pools.computeIfAbsent(name, k -> new LinkedHashSet<>()).add(pool.key());
       }
       for (String name : pool.rewrites().matchedModels()) {
         pools.computeIfAbsent(name, k -> new LinkedHashSet<>()).add(pool.key());

@@ -22,6 +22,7 @@ public final class EndpointPool {
   private final List<EndpointListener> listeners = new CopyOnWriteArrayList<>();
   private volatile FailureMode failureMode = FailureMode.FailClose;
   private volatile AppProtocol appProtocol = AppProtocol.HTTP;
+  private volatile java.util.Set<String> declaredModels = java.util.Set.of();
   private volatile ModelRewrites rewrites = ModelRewrites.NONE;
 
   public EndpointPool(PoolKey key) {
@@ -45,6 +46,18 @@ public final class EndpointPool {
   }
 
   /** The protocol the pool's model servers speak: HTTP/1.1, or HTTP/2 over cleartext with prior knowledge. */
+  /**
+   * The model names the pool's owner says it serves (the InferencePool annotation
+   * {@value KubernetesDiscovery#SERVED_MODELS_ANNOTATION}), whether or not a server runs yet.
+   */
+  public java.util.Set<String> declaredModels() {
+    return declaredModels;
+  }
+
+  public void declaredModels(java.util.Set<String> names) {
+    this.declaredModels = names == null ? java.util.Set.of() : java.util.Set.copyOf(names);
+  }
+
   public AppProtocol appProtocol() {
     return appProtocol;
   }

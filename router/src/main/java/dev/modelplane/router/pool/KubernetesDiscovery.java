@@ -47,6 +47,13 @@ public final class KubernetesDiscovery implements AutoCloseable {
   public static final String ACTIVE_PORTS_ANNOTATION = "inference.networking.k8s.io/active-ports";
 
   /**
+   * InferencePool annotation naming the models its servers serve (comma-separated), set by the operator on the pools
+   * it makes: the gateway then knows where a model is served before any server has said so (scaled to zero,
+   * starting), and answers 503 rather than 404 for it.
+   */
+  public static final String SERVED_MODELS_ANNOTATION = "modelplane.dev/served-models";
+
+  /**
    * Which pools to serve.
    *
    * @param pools explicit pools; empty to serve every pool in {@code namespace}
@@ -290,6 +297,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
     EndpointPickerRef picker = current.getSpec().endpointPickerRef();
     pool.failureMode(picker == null ? null : picker.failureMode());
     pool.appProtocol(current.getSpec().appProtocol());
+    pool.declaredModels(servedModels(current.getMetadata().getAnnotations()));
     resync(key);
     policies.poolAdded(key);
   }
@@ -335,6 +343,20 @@ public final class KubernetesDiscovery implements AutoCloseable {
     }
     endpoints.sort(java.util.Comparator.comparing(e -> e.id().name()));
     registry.getOrCreate(key).setEndpoints(endpoints);
+  }
+
+  /** The names of {@link #SERVED_MODELS_ANNOTATION}, blanks dropped. */
+  static Set<String> servedModels(Map<String, String> annotations) {
+    String value = annotations == null ? null : annotations.get(SERVED_MODELS_ANNOTATION);
+    Set<String> names = new LinkedHashSet<>();
+    if (value != null) {
+      for (String name : value.split(",")) {
+        if (!name.isBlank()) {
+          names.add(name.strip());
+        }
+      }
+    }
+    return names;
   }
 
   static boolean matches(InferencePoolSpec spec, Map<String, String> labels) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.modelplane.router.pool.Endpoint;
+import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.testing.FakeModelServer;
 import java.net.http.HttpRequest;
@@ -64,6 +65,19 @@ class ModelRoutingTest extends GatewayHarness {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     assertThat(qwen.requests()).isEqualTo(1);
     assertThat(llama.requests()).isZero();
+  }
+
+  @Test
+  void aModelItsPoolDeclaresIsRoutedThereBeforeAnyServerRunsAndGets503NotNotFound() throws Exception {
+    twoPools();
+    EndpointPool idle = router.pools().getOrCreate(new PoolKey("team-b", "scaled-to-zero"));
+    idle.declaredModels(java.util.Set.of("mistral-7b"));
+    HttpResponse<String> r = post("/v1/completions", completion("mistral-7b"));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+    assertThat(r.body()).contains("team-b/scaled-to-zero has no ready endpoint");
+    assertThat(get("/v1/models").body()).contains("\"id\":\"mistral-7b\"");
+    idle.declaredModels(java.util.Set.of());
+    assertThat(post("/v1/completions", completion("mistral-7b")).statusCode()).isEqualTo(404);
   }
 
   @Test

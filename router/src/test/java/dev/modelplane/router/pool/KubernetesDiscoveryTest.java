@@ -135,6 +135,7 @@ class KubernetesDiscoveryTest {
         kind: InferencePool
         metadata:
           name: self-picked
+          annotations: {modelplane.dev/served-models: "llama-8b, sql-lora,"}
         spec:
           selector:
             matchLabels:
@@ -152,6 +153,7 @@ class KubernetesDiscoveryTest {
       await().atMost(WAIT).untilAsserted(() -> assertThat(names(pool))
           .containsExactly("llama-a-rank-0@127.0.3.1:8080"));
       assertThat(pool.failureMode()).isEqualTo(FailureMode.FailClose);
+      assertThat(pool.declaredModels()).containsExactlyInAnyOrder("llama-8b", "sql-lora");
 
       var pools = client.resources(InferencePool.class);
       pools.withName("self-picked").edit(p -> withPicker(p,

@@ -41,6 +41,7 @@ class TrafficAndMonitoringTest {
     ModelServicePlan plan = ModelServicePlanner.plan(ms("qwen", BASE), SETTINGS);
     GenericKubernetesResource pool = (GenericKubernetesResource) find(plan, "InferencePool", "qwen");
     assertThat(pool.getApiVersion()).isEqualTo("inference.networking.k8s.io/v1");
+    assertThat(pool.getMetadata().getAnnotations()).containsEntry("modelplane.dev/served-models", "Qwen/Qwen3-0.6B");
     Map<String, Object> spec = spec(plan, "InferencePool", "qwen");
     assertThat(spec).containsEntry("selector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", "qwen",
         "app.kubernetes.io/part-of", "otterscale-system", "app.kubernetes.io/managed-by", "model-operator",
