@@ -126,6 +126,95 @@ class ChartRbacRouterIT {
     }
   }
 
+  @Test
+  void theChartsGatewayApiClusterRoleIsEnoughToServeAGatewayAndWriteItsStatus(KubeTest test) throws Exception {
+    test.installUpstreamCrds(dev.modelplane.controlplane.UpstreamCrds.GATEWAY_API);
+    String ns = test.namespace();
+    KubernetesClient admin = test.controlPlane().client();
+    List<GenericKubernetesResource> applied = OperatorFixtures.applyChartRbac(admin, test.uniqueName("mp"), ns,
+        kind -> RBAC.contains(kind) || kind.equals("ClusterRole") || kind.equals("ClusterRoleBinding"),
+        "--show-only", "templates/router.yaml", "--set", "router.gatewayAPI.enabled=true");
+    try {
+      int simPort = FreePorts.pick();
+      String ip = "127.0.33.2";
+      start("simulator", List.of("simulator", "--model", "gw-model", "--host", ip, "--port",
+          String.valueOf(simPort)), null);
+      KubernetesClient client = test.client();
+      client.serviceAccounts().resource(new ServiceAccountBuilder().withNewMetadata().withName("default")
+          .endMetadata().build()).create();
+      Pod pod = client.pods().resource(new PodBuilder().withNewMetadata().withName("gw-sim-0")
+          .addToLabels("app", "gw-sim").endMetadata().withNewSpec().addNewContainer().withName("sim")
+          .withImage("registry.invalid/sim:1").endContainer().endSpec().build()).create();
+      pod.setStatus(new PodStatusBuilder().withPhase("Running").withPodIP(ip)
+          .addNewCondition().withType("Ready").withStatus("True").endCondition().build());
+      client.pods().resource(pod).updateStatus();
+      String className = test.uniqueName("gwc");
+      String controller = "modelplane.dev/" + className;
+      int listener = FreePorts.pick();
+      for (String yaml : List.of("""
+          apiVersion: inference.networking.k8s.io/v1
+          kind: InferencePool
+          metadata: {name: gw-pool}
+          spec:
+            selector: {matchLabels: {app: gw-sim}}
+            targetPorts: [{number: %d}]
+          """.formatted(simPort), """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: GatewayClass
+          metadata: {name: %s}
+          spec: {controllerName: %s}
+          """.formatted(className, controller), """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: Gateway
+          metadata: {name: gw}
+          spec:
+            gatewayClassName: %s
+            listeners: [{name: http, protocol: HTTP, port: %d}]
+          """.formatted(className, listener), """
+          apiVersion: gateway.networking.k8s.io/v1
+          kind: HTTPRoute
+          metadata: {name: all}
+          spec:
+            parentRefs: [{name: gw}]
+            rules: [{backendRefs: [{group: inference.networking.k8s.io, kind: InferencePool, name: gw-pool}]}]
+          """)) {
+        client.resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class)).create();
+      }
+
+      Path kubeconfig = OperatorFixtures.kubeconfigWithToken(test, "modelplane-router",
+          dir.resolve("router.kubeconfig"));
+      start("router", List.of("router", "--host=127.0.0.1", "--port=" + FreePorts.pick(),
+          "--grpc-port=" + FreePorts.pick(), "--grpc-health-port=" + FreePorts.pick(),
+          "--metrics-port=" + FreePorts.pick(), "--pool-namespace=" + ns, "--all-pools",
+          "--gateway-controller-name=" + controller), kubeconfig);
+
+      String body = "{\"model\":\"gw-model\",\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+      await().atMost(TIMEOUT).ignoreExceptions().until(() -> HTTP.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + listener + "/v1/chat/completions")).timeout(Duration.ofSeconds(30))
+          .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+          HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+      await().atMost(TIMEOUT).untilAsserted(() -> {
+        assertThat(String.valueOf(client.genericKubernetesResources("gateway.networking.k8s.io/v1", "Gateway")
+            .withName("gw").get().getAdditionalProperties().get("status")))
+            .as(Files.readString(dir.resolve("router.log"), StandardCharsets.UTF_8)).contains("reason=Programmed");
+        assertThat(String.valueOf(client.genericKubernetesResources("gateway.networking.k8s.io/v1", "HTTPRoute")
+            .withName("all").get().getAdditionalProperties().get("status"))).contains("controllerName=" + controller);
+        assertThat(String.valueOf(client.genericKubernetesResources("inference.networking.k8s.io/v1",
+            "InferencePool").withName("gw-pool").get().getAdditionalProperties().get("status")))
+            .contains("reason=ResolvedRefs");
+        assertThat(String.valueOf(admin.genericKubernetesResources("gateway.networking.k8s.io/v1", "GatewayClass")
+            .withName(className).get().getAdditionalProperties().get("status"))).contains("reason=Accepted");
+      });
+      assertThat(Files.readString(dir.resolve("router.log"), StandardCharsets.UTF_8))
+          .doesNotContainIgnoringCase("forbidden");
+      admin.genericKubernetesResources("gateway.networking.k8s.io/v1", "GatewayClass").withName(className).delete();
+    } finally {
+      for (GenericKubernetesResource o : applied) {
+        admin.resource(o).delete();
+      }
+    }
+  }
+
   private void start(String name, List<String> args, Path kubeconfig) throws Exception {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-jar", OperatorFixtures.jar().toAbsolutePath().toString()));
