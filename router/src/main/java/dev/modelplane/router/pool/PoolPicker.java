@@ -20,9 +20,11 @@ import java.util.function.Predicate;
  *
  * @param name {@code namespace/name} of the picker the pool names
  * @param failureMode what the gateway does when the picker cannot be reached
- * @param addresses ready {@code ip:port}s of the picker, sorted so that every gateway replica calls the same first one
- * @param self whether one of {@code addresses} is this router's own ext_proc server: then it picks in-process
- * @param problem why no address is known, {@code null} when there is one
+ * @param addresses ready {@code ip:port}s of the picker (or {@code name:port} from an FQDN slice, looked up when
+ *     dialled), sorted so that every gateway replica calls the same first one
+ * @param self whether this router's own ext_proc server is among the Service's endpoints (ready or not): then it
+ *     picks in-process
+ * @param problem why no address is known, {@code null} when there is one (or the picker is this router)
  */
 public record PoolPicker(String name, FailureMode failureMode, List<String> addresses, boolean self, String problem) {
   /** The label an EndpointSlice names its Service with. */
@@ -78,24 +80,29 @@ public record PoolPicker(String name, FailureMode failureMode, List<String> addr
     }
     String portName = port.getName() == null ? "" : port.getName();
     TreeSet<String> addresses = new TreeSet<>();
+    boolean self = false;
     for (EndpointSlice slice : slices) {
       Integer number = slicePort(slice, portName);
-      if (number == null || "FQDN".equals(slice.getAddressType()) || slice.getEndpoints() == null) {
+      if (number == null || slice.getEndpoints() == null) {
         continue;
       }
       for (Endpoint e : slice.getEndpoints()) {
         boolean notReady = e.getConditions() != null && Boolean.FALSE.equals(e.getConditions().getReady());
-        if (!notReady && e.getAddresses() != null) {
-          e.getAddresses().forEach(ip -> addresses.add(HostPort.join(ip, number)));
+        for (String ip : e.getAddresses() == null ? List.<String>of() : e.getAddresses()) {
+          String address = HostPort.join(ip, number);
+          // A router not ready yet is still the Service's own: it picks in-process rather than ask its peers.
+          self |= isSelf.test(address);
+          if (!notReady) {
+            addresses.add(address);
+          }
         }
       }
     }
-    if (addresses.isEmpty()) {
+    if (addresses.isEmpty() && !self) {
       return unreachable(name, ref, "no ready address of port " + (portName.isEmpty() ? ref.port().number()
           : portName) + " in the Service's EndpointSlices");
     }
-    List<String> sorted = List.copyOf(addresses);
-    return new PoolPicker(name, ref.failureMode(), sorted, sorted.stream().anyMatch(isSelf), null);
+    return new PoolPicker(name, ref.failureMode(), List.copyOf(addresses), self, null);
   }
 
   /** The slice's port named {@code portName}; for a Service port without a name, the slice's only port. */
