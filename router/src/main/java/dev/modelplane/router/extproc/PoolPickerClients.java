@@ -81,7 +81,8 @@ public final class PoolPickerClients implements PoolPickers, AutoCloseable {
         ManagedChannel channel = GrpcTls.channel(address, tls);
         client = new Client(channel, new ExtProcPickerClient(channel, timeout, timer));
         clients.put(address, client);
-        LOG.atInfo().addKeyValue("address", address).addKeyValue("tls", tls.tls()).log("endpoint picker channel opened");
+        LOG.atInfo().addKeyValue("address", address).addKeyValue("tls", tls.tls())
+            .log("endpoint picker channel opened");
       }
       return client;
     }

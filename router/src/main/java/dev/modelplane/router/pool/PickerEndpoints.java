@@ -59,15 +59,17 @@ public final class PickerEndpoints implements AutoCloseable {
         ? client.discovery().v1().endpointSlices().inAnyNamespace().withLabel(PoolPicker.SERVICE_NAME_LABEL)
         : client.discovery().v1().endpointSlices().inNamespace(namespace).withLabel(PoolPicker.SERVICE_NAME_LABEL);
     services = informer("services", serviceSource, s -> s.getMetadata().getName());
-    slices = informer("endpointslices.discovery.k8s.io", sliceSource,
-        s -> s.getMetadata().getLabels() == null ? null : s.getMetadata().getLabels().get(PoolPicker.SERVICE_NAME_LABEL));
-    slices.addIndexers(Map.of(BY_SERVICE, s -> {
-      String service = s.getMetadata().getLabels() == null ? null
-          : s.getMetadata().getLabels().get(PoolPicker.SERVICE_NAME_LABEL);
-      return service == null ? List.of() : List.of(s.getMetadata().getNamespace() + "/" + service);
-    }));
+    slices = informer("endpointslices.discovery.k8s.io", sliceSource, PickerEndpoints::serviceOf);
+    slices.addIndexers(Map.of(BY_SERVICE, s -> serviceOf(s) == null ? List.of()
+        : List.of(s.getMetadata().getNamespace() + "/" + serviceOf(s))));
     services.start();
     slices.start();
+  }
+
+  /** The Service an EndpointSlice belongs to, by its label; {@code null} without one. */
+  private static String serviceOf(EndpointSlice slice) {
+    Map<String, String> labels = slice.getMetadata().getLabels();
+    return labels == null ? null : labels.get(PoolPicker.SERVICE_NAME_LABEL);
   }
 
   private <T extends HasMetadata> SharedIndexInformer<T> informer(String what, Informable<T> source,

@@ -37,9 +37,9 @@ import org.junit.jupiter.api.Test;
  * The gateway following each InferencePool's {@code endpointPickerRef} against a real kube-apiserver: the picker
  * Service {@code epp} has no ClusterIP route, only an EndpointSlice whose endpoint is a second router's ext_proc
  * server on loopback, which always picks model server b (the only one it knows), whereas the gateway on its own
- * would pick a (b reports a queue and a fuller KV cache; not so full that the pool counts as saturated). Stopping the picker then shows each pool's failure mode. The apiserver
- * refuses loopback IPs in EndpointSlices, so the slice is of type FQDN with a name that {@link LoopbackNames} maps
- * to 127.0.0.1.
+ * would pick a (b reports a queue and a fuller KV cache; not so full that the pool counts as saturated). Stopping
+ * the picker then shows each pool's failure mode. The apiserver refuses loopback IPs in EndpointSlices, so the slice
+ * is of type FQDN with a name that {@link LoopbackNames} maps to 127.0.0.1.
  */
 @WithControlPlane
 class PoolPickerFollowTest {
