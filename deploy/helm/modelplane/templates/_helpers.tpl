@@ -129,6 +129,10 @@ rule. No Secrets, no ClusterRoles, no ClusterRoleBinding writes here (see operat
 - apiGroups: [inference.networking.x-k8s.io, llm-d.ai]
   resources: [inferenceobjectives/status, inferencemodelrewrites/status]
   verbs: [patch]
+# Routers' reads of their pools' endpoint pickers (services are granted above).
+- apiGroups: [discovery.k8s.io]
+  resources: [endpointslices]
+  verbs: [list, watch]
 # Model prefetch and benchmark Jobs.
 - apiGroups: [batch]
   resources: [jobs]

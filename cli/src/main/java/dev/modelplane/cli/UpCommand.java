@@ -248,7 +248,9 @@ final class UpCommand implements Callable<Integer> {
         "--port", Integer.toString(ports.gateway()), "--grpc-port", Integer.toString(ports.grpc()),
         "--grpc-health-port", Integer.toString(ports.grpcHealth()), "--metrics-port",
         Integer.toString(ports.metrics()), "--gateway-controller-name",
-        dev.modelplane.router.gatewayapi.GatewayController.DEFAULT_CONTROLLER_NAME));
+        dev.modelplane.router.gatewayapi.GatewayController.DEFAULT_CONTROLLER_NAME,
+        // The dev cluster runs model servers only, no endpoint-picker pods: the gateway picks for every pool.
+        "--endpoint-picker-refs=in-process"));
     Process rt = DevClusterProcess.startDetached(router, dir.resolve("router.log"), env);
     PlatformState state = new PlatformState(cluster.pid(), op.pid(), rt.pid(), host, ports);
     state.write(dir);

@@ -70,13 +70,15 @@ class ChartRbacRouterIT {
       @SuppressWarnings("unchecked")
       List<Map<String, Object>> rules = (List<Map<String, Object>>) role
           .getAdditionalProperties().get("rules");
-      // Reads only, but for the one status it writes: the Accepted condition of objectives and model rewrites.
+      // Reads only, but for the one status it writes: the Accepted condition of objectives and model rewrites
+      // (whose patch reads the object first: get).
       assertThat(rules).allSatisfy(r -> assertThat(r.get("verbs")).isEqualTo(
           ((List<?>) r.get("resources")).stream().allMatch(res -> String.valueOf(res).endsWith("/status"))
-              ? List.of("patch") : List.of("list", "watch")));
+              ? List.of("patch") : ((List<?>) r.get("resources")).contains("inferenceobjectives")
+              ? List.of("get", "list", "watch") : List.of("list", "watch")));
       assertThat(rules.stream().flatMap(r -> ((List<?>) r.get("resources")).stream()).map(String::valueOf).toList())
           .containsExactlyInAnyOrder("pods", "inferencepools", "inferenceobjectives", "inferencemodelrewrites",
-              "inferenceobjectives/status", "inferencemodelrewrites/status");
+              "inferenceobjectives/status", "inferencemodelrewrites/status", "services", "endpointslices");
 
       int simPort = FreePorts.pick();
       String ip = "127.0.33.1";
@@ -91,10 +93,17 @@ class ChartRbacRouterIT {
           spec:
             selector: {matchLabels: {app: chat-sim}}
             targetPorts: [{number: %d}]
-            endpointPickerRef: {name: modelplane-router, port: {number: 9002}}
+            endpointPickerRef: {name: modelplane-router, port: {number: 9002}, failureMode: FailOpen}
           """.formatted(simPort), GenericKubernetesResource.class)).create();
       client.serviceAccounts().resource(new ServiceAccountBuilder().withNewMetadata().withName("default")
           .endMetadata().build()).create();
+      // The chart's Service the pool names. In a cluster its EndpointSlice lists the router pods, and the router
+      // recognises itself there; the apiserver refuses the loopback address this router has, so the Service has no
+      // endpoint here and the pool fails open to in-process. What this shows is that the Role lets the router read
+      // Services and EndpointSlices (self detection is tested in the router module).
+      client.services().resource(new io.fabric8.kubernetes.api.model.ServiceBuilder().withNewMetadata()
+          .withName("modelplane-router").endMetadata().withNewSpec().addNewPort().withName("grpc").withPort(9002)
+          .endPort().endSpec().build()).create();
       Pod pod = client.pods().resource(new PodBuilder().withNewMetadata().withName("chat-sim-0")
           .addToLabels("app", "chat-sim").endMetadata().withNewSpec().addNewContainer().withName("sim")
           .withImage("registry.invalid/sim:1").endContainer().endSpec().build()).create();
@@ -117,8 +126,19 @@ class ChartRbacRouterIT {
           + "/v1/chat/completions")).timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+      // An objective of the pool gets its Accepted condition, written under the same Role.
+      client.resource(Serialization.unmarshal("""
+          apiVersion: inference.networking.x-k8s.io/v1alpha2
+          kind: InferenceObjective
+          metadata: {name: interactive}
+          spec: {priority: 10, poolRef: {name: chat}}
+          """, GenericKubernetesResource.class)).create();
+      await().atMost(TIMEOUT).untilAsserted(() -> assertThat(String.valueOf(client.genericKubernetesResources(
+          "inference.networking.x-k8s.io/v1alpha2", "InferenceObjective").withName("interactive").get()
+          .getAdditionalProperties().get("status"))).contains("reason=Accepted", "status=True"));
       assertThat(Files.readString(dir.resolve("router.log"), StandardCharsets.UTF_8))
-          .doesNotContainIgnoringCase("forbidden");
+          .doesNotContainIgnoringCase("forbidden").doesNotContain("may not list and watch")
+          .contains("the pool's endpoint picker has no ready endpoint");
     } finally {
       for (GenericKubernetesResource o : applied) {
         admin.resource(o).delete();

@@ -8,6 +8,7 @@ import dev.modelplane.router.extproc.ExtProcPickerClient;
 import dev.modelplane.router.extproc.ExtProcServer;
 import dev.modelplane.router.extproc.ExtProcService;
 import dev.modelplane.router.extproc.GrpcTls;
+import dev.modelplane.router.extproc.PoolPickerClients;
 import dev.modelplane.router.gateway.AccessLog;
 import dev.modelplane.router.gateway.GatewayServer;
 import dev.modelplane.router.metrics.MetricsAccess;
@@ -20,8 +21,11 @@ import dev.modelplane.router.plugin.PromptTokenizer;
 import dev.modelplane.router.pool.EndpointListener;
 import dev.modelplane.router.pool.EndpointPool;
 import dev.modelplane.router.pool.EndpointState;
+import dev.modelplane.router.pool.KubernetesDiscovery;
+import dev.modelplane.router.pool.PickerEndpoints;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
+import dev.modelplane.router.pool.SelfAddress;
 import dev.modelplane.router.pool.StaticEndpoints;
 import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.precise.PrecisePrefixCacheProducer;
@@ -59,6 +63,7 @@ public final class Router implements AutoCloseable {
   private GatewayServer gateway;
   private ExtProcServer extProcServer;
   private ManagedChannel eppChannel;
+  private PoolPickerClients poolPickers;
   private AutoCloseable discovery;
   private dev.modelplane.router.gatewayapi.GatewayController gatewayApi;
   private io.vertx.core.http.HttpServer metricsServer;
@@ -227,6 +232,30 @@ public final class Router implements AutoCloseable {
     this.metricsAccess = access;
   }
 
+  /**
+   * Discovery of {@code selection}'s pools, attached to this router ({@link #attachDiscovery}, {@link #followSync}
+   * every {@code syncInterval}); unless {@link RouterOptions#followsPickerRefs()} is off, the gateway also follows
+   * the endpoint pickers the pools name. Start it after {@link #start()} (self detection needs the ext_proc port).
+   */
+  public KubernetesDiscovery discover(io.fabric8.kubernetes.client.KubernetesClient client,
+      KubernetesDiscovery.Selection selection, Duration syncInterval) {
+    KubernetesDiscovery discovery = new KubernetesDiscovery(client, pools, selection);
+    if (options.followsPickerRefs()) {
+      PickerEndpoints pickers = new PickerEndpoints(client, SelfAddress.ofInterfaces(this::extProcPort));
+      discovery.followPickerRefs(pickers);
+      poolPickers = new PoolPickerClients(pickers, options.eppTls(), Duration.ofSeconds(10), flowExecutor);
+      director.poolPickers(poolPickers);
+    }
+    attachDiscovery(discovery);
+    followSync(discovery::unavailableReason, discovery::degradedReason, syncInterval);
+    return discovery;
+  }
+
+  /** The gateway's clients of the pools' own pickers; {@code null} unless {@link #discover} follows them. */
+  public PoolPickerClients poolPickers() {
+    return poolPickers;
+  }
+
   /** Attaches discovery (closed with the router); readiness follows its first sync. */
   public void attachDiscovery(AutoCloseable c) {
     this.discovery = c;
@@ -324,6 +353,7 @@ public final class Router implements AutoCloseable {
     closeQuietly(gatewayApi);
     closeQuietly(discovery);
     closeQuietly(extProcServer);
+    closeQuietly(poolPickers);
     if (eppChannel != null) {
       eppChannel.shutdownNow();
     }

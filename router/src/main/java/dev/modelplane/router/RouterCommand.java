@@ -181,16 +181,16 @@ public final class RouterCommand implements Callable<Integer> {
   boolean enableCertReload;
 
   @Option(names = "--epp-tls", arity = "0..1", fallbackValue = "true", defaultValue = "true",
-      description = "Client mode: speak TLS to the external picker (GIE's EPP serves TLS by default); "
+      description = "Speak TLS to external pickers, --epp's and the pools' own (GIE's EPP serves TLS by default); "
           + "--epp-tls=false for plaintext. Default: ${DEFAULT-VALUE}.")
   boolean eppTls;
 
-  @Option(names = "--epp-ca-file", description = "Client mode: PEM CA bundle to verify the external picker's "
-      + "certificate with. Default: the JDK's trust store.")
+  @Option(names = "--epp-ca-file", description = "PEM CA bundle to verify external pickers' certificates "
+      + "with. Default: the JDK's trust store.")
   Path eppCaFile;
 
-  @Option(names = "--epp-insecure-skip-verify", description = "Client mode: accept any certificate from the "
-      + "external picker (a self-signed one cannot be verified; Envoy-based gateways skip it the same way).")
+  @Option(names = "--epp-insecure-skip-verify", description = "Accept any certificate from an external picker "
+      + "(a self-signed one cannot be verified; Envoy-based gateways skip it the same way).")
   boolean eppInsecureSkipVerify;
 
   @Option(names = "--event-loops", defaultValue = "0",
@@ -203,6 +203,13 @@ public final class RouterCommand implements Callable<Integer> {
   @Option(names = "--epp", description = "Client mode: delegate picking to this external endpoint picker "
       + "(host:port of its ext_proc service).")
   String epp;
+
+  @Option(names = "--endpoint-picker-refs", defaultValue = "follow",
+      description = "What the gateway does with an InferencePool's endpointPickerRef: follow (hand the pick step to "
+          + "the picker Service it names, over ext_proc with the --epp-tls settings, unless that Service is this "
+          + "router; reads Services and EndpointSlices) or in-process (ignore it, this router picks for every pool). "
+          + "--epp wins over both. Default: ${DEFAULT-VALUE}.")
+  String endpointPickerRefs;
 
   @Option(names = "--failure-mode", defaultValue = "FailClose",
       description = "Client mode: FailOpen (pick an endpoint ourselves) or FailClose (503) when the external picker "
@@ -279,7 +286,9 @@ public final class RouterCommand implements Callable<Integer> {
       return 2;
     }
     PromptTokenizer tokenizer;
+    RouterOptions.PickerRefs pickerRefs;
     try {
+      pickerRefs = RouterOptions.PickerRefs.parse(endpointPickerRefs);
       tokenizer = ModelTokenizers.parse(tokenizers, TokenizerCache.shared());
     } catch (IllegalArgumentException e) {
       System.err.println("router: " + e.getMessage());
@@ -348,7 +357,7 @@ public final class RouterCommand implements Callable<Integer> {
         poolKeys, allPools ? namespace : null, yaml, scrape, metricsStaleness, epp,
         failureMode.equals("FailOpen"), disableSubsetFilter,
         new GrpcTls.ServerTls(secureServing, certPath, enableCertReload),
-        new GrpcTls.ClientTls(eppTls, eppCaFile, eppInsecureSkipVerify), requestLimits);
+        new GrpcTls.ClientTls(eppTls, eppCaFile, eppInsecureSkipVerify), requestLimits, pickerRefs);
     if (gie.metricsAuth() && client == null) {
       System.err.println("router: --metrics-endpoint-auth=true needs the Kubernetes API to check tokens: serve pools "
           + "(--pool, --pool-name, --all-pools) or pass --metrics-endpoint-auth=false");
@@ -369,10 +378,8 @@ public final class RouterCommand implements Callable<Integer> {
     }));
     KubernetesDiscovery discovery = null;
     if (client != null) {
-      discovery = new KubernetesDiscovery(client, router.pools(), new KubernetesDiscovery.Selection(poolKeys,
-          allPools && "*".equals(namespace) ? null : namespace));
-      router.attachDiscovery(discovery);
-      router.followSync(discovery::unavailableReason, discovery::degradedReason, Duration.ofMillis(500));
+      discovery = router.discover(client, new KubernetesDiscovery.Selection(poolKeys,
+          allPools && "*".equals(namespace) ? null : namespace), Duration.ofMillis(500));
     }
     router.start();
     if (discovery != null) {

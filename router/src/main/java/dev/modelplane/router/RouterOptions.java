@@ -30,11 +30,54 @@ import java.util.List;
  * @param requestLimits body size (413 above; the ext_proc server's cap, the gateway has its own from the same flag),
  *     JSON shape (400 above) and bytes in flight (429 above), for both front ends; ext_proc response bodies larger
  *     than the body cap pass through unparsed
+ * @param pickerRefs whether the gateway follows a pool's {@code endpointPickerRef} to an external picker, or picks
+ *     every pool's requests in-process ({@code --epp} wins over both)
  */
 public record RouterOptions(String host, GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
     String staticEndpoints, List<PoolKey> pools, String allPoolsNamespace, String configYaml,
     MetricsScraper.Settings scrape, Duration metricsStaleness, String externalEpp, boolean failOpen,
-    boolean disableSubsetFilter, GrpcTls.ServerTls extProcTls, GrpcTls.ClientTls eppTls, RequestLimits requestLimits) {
+    boolean disableSubsetFilter, GrpcTls.ServerTls extProcTls, GrpcTls.ClientTls eppTls, RequestLimits requestLimits,
+    PickerRefs pickerRefs) {
+
+  /** What the gateway does with an InferencePool's {@code endpointPickerRef} ({@code --endpoint-picker-refs}). */
+  public enum PickerRefs {
+    /** Hand the pick step to the picker the pool names, unless that picker is this router. */
+    FOLLOW("follow"),
+    /** Ignore every reference: this router picks for every pool (a cluster without picker pods). */
+    IN_PROCESS("in-process");
+
+    private final String flag;
+
+    PickerRefs(String flag) {
+      this.flag = flag;
+    }
+
+    /** The flag's spelling. */
+    public String flag() {
+      return flag;
+    }
+
+    /** Parses the flag's value ({@code follow} or {@code in-process}). */
+    public static PickerRefs parse(String value) {
+      for (PickerRefs mode : values()) {
+        if (mode.flag.equals(value)) {
+          return mode;
+        }
+      }
+      throw new IllegalArgumentException("--endpoint-picker-refs must be follow or in-process, not '" + value + "'");
+    }
+  }
+
+  /** Follows pool picker references by default. */
+  public RouterOptions(String host, GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
+      String staticEndpoints, List<PoolKey> pools, String allPoolsNamespace, String configYaml,
+      MetricsScraper.Settings scrape, Duration metricsStaleness, String externalEpp, boolean failOpen,
+      boolean disableSubsetFilter, GrpcTls.ServerTls extProcTls, GrpcTls.ClientTls eppTls,
+      RequestLimits requestLimits) {
+    this(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools, allPoolsNamespace, configYaml,
+        scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter, extProcTls, eppTls, requestLimits,
+        PickerRefs.FOLLOW);
+  }
 
   /** Plaintext ext_proc in both directions and the default body cap (tests, embedding). */
   public RouterOptions(String host, GatewayOptions gateway, int grpcPort, int grpcHealthPort, int metricsPort,
@@ -55,24 +98,35 @@ public record RouterOptions(String host, GatewayOptions gateway, int grpcPort, i
   public RouterOptions withExtProcTls(GrpcTls.ServerTls tls) {
     return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
         allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter, tls,
-        eppTls, requestLimits);
+        eppTls, requestLimits, pickerRefs);
   }
 
   public RouterOptions withEppTls(GrpcTls.ClientTls tls) {
     return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
         allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
-        extProcTls, tls, requestLimits);
+        extProcTls, tls, requestLimits, pickerRefs);
   }
 
   public RouterOptions withExtProcMaxBodyBytes(long max) {
     return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
         allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
-        extProcTls, eppTls, requestLimits.withMaxBodyBytes(max));
+        extProcTls, eppTls, requestLimits.withMaxBodyBytes(max), pickerRefs);
+  }
+
+  public RouterOptions withPickerRefs(PickerRefs mode) {
+    return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
+        allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
+        extProcTls, eppTls, requestLimits, mode);
+  }
+
+  /** Whether the gateway follows pools' picker references: {@link PickerRefs#FOLLOW} and no {@code --epp}. */
+  public boolean followsPickerRefs() {
+    return pickerRefs == PickerRefs.FOLLOW && externalEpp == null;
   }
 
   public RouterOptions withRequestLimits(RequestLimits limits) {
     return new RouterOptions(host, gateway, grpcPort, grpcHealthPort, metricsPort, staticEndpoints, pools,
         allPoolsNamespace, configYaml, scrape, metricsStaleness, externalEpp, failOpen, disableSubsetFilter,
-        extProcTls, eppTls, limits);
+        extProcTls, eppTls, limits, pickerRefs);
   }
 }

@@ -97,6 +97,18 @@ class RouterCommandTest {
   }
 
   @Test
+  void endpointPickerRefsAreFollowedByDefaultAndAnUnknownModeIsRefused() {
+    RouterCommand command = new RouterCommand();
+    new CommandLine(command).parseArgs("--pool-name=qwen");
+    assertThat(RouterOptions.PickerRefs.parse(command.endpointPickerRefs)).isEqualTo(RouterOptions.PickerRefs.FOLLOW);
+    new CommandLine(command = new RouterCommand()).parseArgs("--pool-name=qwen", "--endpoint-picker-refs=in-process");
+    assertThat(RouterOptions.PickerRefs.parse(command.endpointPickerRefs))
+        .isEqualTo(RouterOptions.PickerRefs.IN_PROCESS);
+    assertThat(refused("--endpoints", "127.0.0.1:1", "--endpoint-picker-refs=sometimes"))
+        .contains("router: --endpoint-picker-refs must be follow or in-process, not 'sometimes'");
+  }
+
+  @Test
   void gieSecureServingFlagsParseAsTheReferencePickerTakesThem() {
     RouterCommand command = new RouterCommand();
     new CommandLine(command).parseArgs("--pool-name=qwen");

@@ -203,7 +203,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     body = new ByteArrayOutputStream(0); // only the copy stays
     RequestInput input = new RequestInput(pool, path, headers,
         bytes, disableSubsetFilter ? null : subsetHint, startNanos);
-    pending = director.route(input);
+    // Behind a proxy the proxy itself has called the pool's endpoint picker — this router — so the pool's
+    // endpointPickerRef is not followed again here: the pick is made in-process (client mode's --epp still wins).
+    pending = director.route(input, false);
     pending.decision().whenComplete((d, err) -> {
       synchronized (this) {
         if (phase == Phase.DONE) {

@@ -3,12 +3,10 @@ package dev.modelplane.router.pool;
 import dev.modelplane.api.gie.v1.EndpointPickerRef;
 import dev.modelplane.api.gie.v1.InferencePool;
 import dev.modelplane.api.gie.v1.InferencePoolSpec;
-import dev.modelplane.api.gie.v1.Port;
 import dev.modelplane.api.gie.v1alpha2.InferenceModelRewriteSpec;
 import dev.modelplane.api.gie.v1alpha2.InferenceObjectiveSpec;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
@@ -18,10 +16,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
@@ -73,6 +69,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private final PolicyStatusWriter statusWriter;
   private final List<SharedIndexInformer<?>> informers = new CopyOnWriteArrayList<>();
   private SharedIndexInformer<Pod> pods;
+  private volatile PickerEndpoints pickers;
   private volatile PolicyGroups policyGroups;
   private volatile boolean closed;
   private volatile String lastError;
@@ -90,6 +87,15 @@ public final class KubernetesDiscovery implements AutoCloseable {
     selection.pools().forEach(registry::getOrCreate); // the default pool is the first one named
   }
 
+  /**
+   * Also resolves the endpoint pickers the served pools name, watching Services and EndpointSlices in the same
+   * namespace(s); call before {@link #start()}. {@code pickers} starts and stops with this.
+   */
+  public KubernetesDiscovery followPickerRefs(PickerEndpoints pickers) {
+    this.pickers = pickers;
+    return this;
+  }
+
   /** Starts watching; returns at once (see {@link #hasSynced()} and {@link #unavailableReason()}). */
   public synchronized KubernetesDiscovery start() {
     String ns = watchNamespace();
@@ -98,6 +104,9 @@ public final class KubernetesDiscovery implements AutoCloseable {
     informer("inferencepools", ns == null ? client.resources(InferencePool.class).inAnyNamespace()
         : client.resources(InferencePool.class).inNamespace(ns), handler(this::poolChanged));
     informers.forEach(SharedIndexInformer::start);
+    if (pickers != null) {
+      pickers.start(ns);
+    }
     Thread.ofVirtual().name("policy-groups").start(this::watchPolicies);
     LOG.atInfo().addKeyValue("namespace", ns == null ? "*" : ns)
         .addKeyValue("pools", selection.pools().isEmpty() ? "all" : selection.pools()).log("discovery started");
@@ -245,7 +254,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
   }
 
   public boolean hasSynced() {
-    boolean synced = policyGroups != null && informers.stream().allMatch(SharedIndexInformer::hasSynced);
+    boolean synced = policyGroups != null && informers.stream().allMatch(SharedIndexInformer::hasSynced)
+        && (pickers == null || pickers.hasSynced());
     if (synced && watching()) {
       lastError = null;
       lastErrorByResource.clear();
@@ -284,6 +294,9 @@ public final class KubernetesDiscovery implements AutoCloseable {
     }
     if (deleted || current.getSpec() == null) {
       specs.remove(key);
+      if (pickers != null) {
+        pickers.poolChanged(key, null);
+      }
       if (selection.pools().contains(key)) {
         registry.getOrCreate(key).setEndpoints(List.of()); // keep the named pool, empty (503 until it returns)
       } else {
@@ -296,8 +309,11 @@ public final class KubernetesDiscovery implements AutoCloseable {
     // Without a picker reference the router is the picker; a reference taken away takes its failure mode with it.
     EndpointPickerRef picker = current.getSpec().endpointPickerRef();
     pool.failureMode(picker == null ? null : picker.failureMode());
+    if (pickers != null) {
+      pickers.poolChanged(key, picker);
+    }
     pool.appProtocol(current.getSpec().appProtocol());
-    pool.declaredModels(servedModels(current.getMetadata().getAnnotations()));
+    pool.declaredModels(PoolMembers.servedModels(current.getMetadata().getAnnotations()));
     resync(key);
     policies.poolAdded(key);
   }
@@ -309,7 +325,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
     String ns = pod.getMetadata().getNamespace();
     Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
     for (Map.Entry<PoolKey, InferencePoolSpec> e : specs.entrySet()) {
-      if (e.getKey().namespace().equals(ns) && matches(e.getValue(), labels)) {
+      if (e.getKey().namespace().equals(ns) && PoolMembers.matches(e.getValue(), labels)) {
         resync(e.getKey());
       }
     }
@@ -337,80 +353,12 @@ public final class KubernetesDiscovery implements AutoCloseable {
         continue;
       }
       Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
-      if (matches(spec, labels) && isReady(pod)) {
-        endpoints.addAll(endpointsOf(pod, spec));
+      if (PoolMembers.matches(spec, labels) && PoolMembers.isReady(pod)) {
+        endpoints.addAll(PoolMembers.endpointsOf(pod, spec));
       }
     }
     endpoints.sort(java.util.Comparator.comparing(e -> e.id().name()));
     registry.getOrCreate(key).setEndpoints(endpoints);
-  }
-
-  /** The names of {@link #SERVED_MODELS_ANNOTATION}, blanks dropped. */
-  static Set<String> servedModels(Map<String, String> annotations) {
-    String value = annotations == null ? null : annotations.get(SERVED_MODELS_ANNOTATION);
-    Set<String> names = new LinkedHashSet<>();
-    if (value != null) {
-      for (String name : value.split(",")) {
-        if (!name.isBlank()) {
-          names.add(name.strip());
-        }
-      }
-    }
-    return names;
-  }
-
-  static boolean matches(InferencePoolSpec spec, Map<String, String> labels) {
-    if (spec.selector() == null || spec.selector().matchLabels() == null || spec.selector().matchLabels().isEmpty()) {
-      return false;
-    }
-    for (Map.Entry<String, String> e : spec.selector().matchLabels().entrySet()) {
-      if (!Objects.equals(labels.get(e.getKey()), e.getValue())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  static boolean isReady(Pod pod) {
-    if (pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
-        || pod.getStatus().getPodIP() == null || pod.getStatus().getPodIP().isEmpty()) {
-      return false;
-    }
-    List<PodCondition> conditions = pod.getStatus().getConditions();
-    return conditions != null && conditions.stream()
-        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-  }
-
-  /** One endpoint per active target port: {@code <pod>-rank-<i>} at {@code podIP:port}. */
-  static List<Endpoint> endpointsOf(Pod pod, InferencePoolSpec spec) {
-    List<Integer> ports = new ArrayList<>();
-    for (Port p : spec.targetPorts()) {
-      ports.add(p.number());
-    }
-    Set<Integer> active = new LinkedHashSet<>(ports);
-    Map<String, String> annotations = pod.getMetadata().getAnnotations();
-    if (annotations != null && annotations.containsKey(ACTIVE_PORTS_ANNOTATION)) {
-      active.clear();
-      for (String s : annotations.get(ACTIVE_PORTS_ANNOTATION).split(",")) {
-        try {
-          int port = Integer.parseInt(s.trim());
-          if (ports.contains(port)) {
-            active.add(port);
-          }
-        } catch (NumberFormatException ignored) {
-          // GIE skips entries that are not port numbers
-        }
-      }
-    }
-    List<Endpoint> out = new ArrayList<>();
-    Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
-    for (int i = 0; i < ports.size(); i++) {
-      if (active.contains(ports.get(i))) {
-        out.add(new Endpoint(new EndpointId(pod.getMetadata().getNamespace(), pod.getMetadata().getName() + "-rank-"
-            + i), pod.getStatus().getPodIP(), ports.get(i), labels));
-      }
-    }
-    return out;
   }
 
   @Override
@@ -420,6 +368,9 @@ public final class KubernetesDiscovery implements AutoCloseable {
       // policy informers start under this lock after checking closed: none starts after this point
     }
     informers.forEach(SharedIndexInformer::close);
+    if (pickers != null) {
+      pickers.close();
+    }
     statusWriter.close();
   }
 }

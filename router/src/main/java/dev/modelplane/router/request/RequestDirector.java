@@ -56,6 +56,8 @@ public final class RequestDirector implements AutoCloseable {
   private final Admission admission;
   /** The pick step when an external endpoint picker makes it; {@code null} when the router picks itself. */
   private final ExternalRoute externalRoute;
+  /** Who picks for each pool when there is no {@link #externalRoute}: in-process, or the pool's own picker. */
+  private volatile PoolPickers poolPickers = PoolPickers.IN_PROCESS;
   private final RequestLimits limits;
   private final RequestJson json;
   private final InflightBytes inflight;
@@ -97,7 +99,16 @@ public final class RequestDirector implements AutoCloseable {
     this.metrics = metrics;
     this.locator = new CandidateLocator(nanoClock);
     this.admission = new Admission(setup, metrics, nanoClock, flowExecutor);
-    this.externalRoute = externalPicker == null ? null : new ExternalRoute(this, externalPicker, failOpen, json);
+    this.externalRoute = externalPicker == null ? null : new ExternalRoute(this, externalPicker, null, failOpen,
+        json);
+  }
+
+  /**
+   * Who picks for each pool at the gateway when no external picker was given to the constructor (which wins over
+   * these); by default every pool is picked in-process.
+   */
+  public void poolPickers(PoolPickers pickers) {
+    this.poolPickers = pickers == null ? PoolPickers.IN_PROCESS : pickers;
   }
 
   /**
@@ -121,10 +132,28 @@ public final class RequestDirector implements AutoCloseable {
     return inflight;
   }
 
-  /** Decides where a request goes. Errors complete the future with a {@link RouterException}. */
+  /**
+   * Decides where a gateway request goes: the external picker given to the constructor, else the picker the pool
+   * names ({@link #poolPickers(PoolPickers)}), else this router. Errors complete the future with a
+   * {@link RouterException}.
+   */
   public PendingDecision route(RequestInput input) {
+    return route(input, true);
+  }
+
+  /**
+   * Decides where a request goes; with {@code followPoolPicker} false a pool's own picker is not asked (the ext_proc
+   * server: the proxy in front of it has already called the pool's picker, which is this router).
+   */
+  public PendingDecision route(RequestInput input, boolean followPoolPicker) {
     if (externalRoute != null) {
       return externalRoute.route(input);
+    }
+    if (followPoolPicker && input.pool() != null) {
+      PendingDecision byPoolPicker = ExternalRoute.byPoolPicker(this, poolPickers.choose(input.pool()), input, json);
+      if (byPoolPicker != null) {
+        return byPoolPicker;
+      }
     }
     ParsedRequest parsed;
     List<EndpointState> candidates;

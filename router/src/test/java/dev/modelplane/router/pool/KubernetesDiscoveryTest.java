@@ -295,10 +295,15 @@ class KubernetesDiscoveryTest {
         new ConfigBuilder(admin.getConfiguration()).withImpersonateUsername("old-router")
             .build()).build();
         KubernetesDiscovery discovery = new KubernetesDiscovery(restricted, registry,
-            new KubernetesDiscovery.Selection(List.of(key), null)).start()) {
+            new KubernetesDiscovery.Selection(List.of(key), null))) {
+      // Nor may it read Services and EndpointSlices: the pool's endpointPickerRef is ignored (picked in-process).
+      PickerEndpoints pickers = new PickerEndpoints(restricted, address -> false);
+      discovery.followPickerRefs(pickers).start();
       await().atMost(WAIT).until(discovery::hasSynced);
       await().atMost(WAIT).untilAsserted(() -> assertThat(registry.get(key).objectives())
           .containsExactly(Map.entry("batch", -3)));
+      assertThat(pickers.pickers()).isEmpty();
+      assertThat(pickers.picker(key)).isNull();
     }
   }
 

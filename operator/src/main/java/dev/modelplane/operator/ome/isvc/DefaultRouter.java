@@ -75,17 +75,22 @@ final class DefaultRouter {
   }
 
   /**
-   * What the router's Role must allow besides reading pods: its pools, objectives and model rewrites, and the
-   * objectives' and rewrites' status.
+   * What the router's Role must allow besides reading pods: its pools, objectives and model rewrites, the objectives'
+   * and rewrites' status, and the Services and EndpointSlices that tell where each pool's endpoint picker is (the
+   * pool names the router's own Service, which the router recognises by address).
    */
   static List<PolicyRule> extraRules() {
     return List.of(
         new PolicyRuleBuilder().withApiGroups("inference.networking.k8s.io").withResources("inferencepools")
             .withVerbs("list", "watch").build(),
         new PolicyRuleBuilder().withApiGroups("inference.networking.x-k8s.io", "llm-d.ai")
-            .withResources("inferenceobjectives", "inferencemodelrewrites").withVerbs("list", "watch").build(),
+            .withResources("inferenceobjectives", "inferencemodelrewrites").withVerbs("get", "list", "watch")
+            .build(),
         new PolicyRuleBuilder().withApiGroups("inference.networking.x-k8s.io", "llm-d.ai")
             .withResources("inferenceobjectives/status", "inferencemodelrewrites/status").withVerbs("patch")
-            .build());
+            .build(),
+        new PolicyRuleBuilder().withApiGroups("").withResources("services").withVerbs("list", "watch").build(),
+        new PolicyRuleBuilder().withApiGroups("discovery.k8s.io").withResources("endpointslices")
+            .withVerbs("list", "watch").build());
   }
 }
