@@ -50,7 +50,9 @@ final class DefaultRouter {
   }
 
   private static List<String> args(String isvc, boolean prefillDecode) {
-    List<String> args = new java.util.ArrayList<>(List.of("router", "--host=0.0.0.0", "--port=" + HTTP_PORT,
+    // It is the pool's endpoint picker: never follows the pool's reference to itself.
+    List<String> args = new java.util.ArrayList<>(List.of("router", "--host=0.0.0.0",
+        "--endpoint-picker-refs=in-process", "--port=" + HTTP_PORT,
         "--grpc-port=" + GRPC_PORT, "--metrics-port=" + METRICS_PORT, "--pool=" + isvc,
         "--pool-namespace=$(NAMESPACE)"));
     if (prefillDecode) {

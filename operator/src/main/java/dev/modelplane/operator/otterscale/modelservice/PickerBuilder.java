@@ -106,7 +106,9 @@ final class PickerBuilder {
       ModelServiceSettings settings) {
     List<String> args = new ArrayList<>();
     if (isModelplane(picker.image())) {
-      args.addAll(List.of("router", "--host=0.0.0.0"));
+      // It is the pool's endpoint picker: a reference to its own Service is never followed, even before the
+      // Service's EndpointSlices list this pod.
+      args.addAll(List.of("router", "--host=0.0.0.0", "--endpoint-picker-refs=in-process"));
     }
     args.addAll(List.of("--pool-name=" + names.pool(), "--pool-namespace=" + names.namespace(),
         "--pool-group=" + POOL_GROUP, "--config-file=" + CONFIG_DIR + "/" + config.fileName(),

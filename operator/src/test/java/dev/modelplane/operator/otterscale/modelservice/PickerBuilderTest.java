@@ -52,7 +52,8 @@ class PickerBuilderTest {
     Container epp = pod.getContainers().get(0);
     assertThat(epp.getName()).isEqualTo("epp");
     assertThat(epp.getImage()).isEqualTo(ProjectVersion.image());
-    assertThat(epp.getArgs()).containsExactly("router", "--host=0.0.0.0", "--pool-name=qwen3.0_6b",
+    assertThat(epp.getArgs()).containsExactly("router", "--host=0.0.0.0", "--endpoint-picker-refs=in-process",
+        "--pool-name=qwen3.0_6b",
         "--pool-namespace=team", "--pool-group=inference.networking.k8s.io",
         "--config-file=/config/default-plugins.yaml", "--grpc-port=9002", "--zap-encoder=json", "--tracing=false",
         "--metrics-endpoint-auth=true");
