@@ -48,7 +48,7 @@ final class GatewayRouting {
     int queryStart = route.uri().indexOf('?');
     String query = queryStart < 0 ? "" : route.uri().substring(queryStart + 1);
     RouteMatch match = routes.match(port, new HttpRequestView(req.method().name(), host(req), route.path(), query,
-        joined(req.headers())));
+        RequestRoute.joinedHeaders(req)));
     if (match == null) {
       throw new RouterException(ErrorCode.NOT_FOUND, "no HTTPRoute rule matches " + req.method().name() + " "
           + route.path());
@@ -88,12 +88,5 @@ final class GatewayRouting {
       host = host.substring(0, colon);
     }
     return host.toLowerCase(Locale.ROOT);
-  }
-
-  /** Lower-case names, repeated headers joined with a comma. */
-  private static Map<String, String> joined(MultiMap headers) {
-    Map<String, String> out = new LinkedHashMap<>();
-    headers.forEach(e -> out.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + "," + b));
-    return out;
   }
 }

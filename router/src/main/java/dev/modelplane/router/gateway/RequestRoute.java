@@ -87,6 +87,13 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind, boole
     return new RequestRoute(pool, uri, path, kind, false, null);
   }
 
+  /** {@code req}'s headers: names lower-cased, repeated headers joined with a comma. */
+  static Map<String, String> joinedHeaders(HttpServerRequest req) {
+    Map<String, String> headers = new HashMap<>();
+    req.headers().forEach(e -> headers.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + "," + b));
+    return headers;
+  }
+
   /** This route, served by {@code chosen}. */
   RequestRoute withPool(EndpointPool chosen) {
     return new RequestRoute(chosen, uri, path, kind, routed, host);
@@ -104,8 +111,7 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind, boole
    * {@code :path} and {@code :method} pseudo-headers ext_proc also gives) and its body.
    */
   RequestInput input(HttpServerRequest req, byte[] body, long receivedNanos) {
-    Map<String, String> headers = new HashMap<>();
-    req.headers().forEach(e -> headers.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + "," + b));
+    Map<String, String> headers = joinedHeaders(req);
     headers.put(":path", uri);
     headers.put(":method", req.method().name());
     return new RequestInput(pool, path, headers, body, null, receivedNanos);

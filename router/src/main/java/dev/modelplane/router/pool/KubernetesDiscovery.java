@@ -47,7 +47,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
    * it makes: the gateway then knows where a model is served before any server has said so (scaled to zero,
    * starting), and answers 503 rather than 404 for it.
    */
-  public static final String SERVED_MODELS_ANNOTATION = "modelplane.dev/served-models";
+  public static final String SERVED_MODELS_ANNOTATION = InferencePool.SERVED_MODELS_ANNOTATION;
 
   /**
    * Which pools to serve.

@@ -43,6 +43,11 @@ public class InferencePool extends CustomResource<InferencePoolSpec, InferencePo
   public static final String GROUP = "inference.networking.k8s.io";
   /** The served and stored version. */
   public static final String VERSION = "v1";
+  /**
+   * modelplane's annotation naming the models a pool's servers serve (comma-separated): set by the operator on the
+   * pools it makes, read by the router, which then knows where a model is served before any server runs.
+   */
+  public static final String SERVED_MODELS_ANNOTATION = "modelplane.dev/served-models";
 
   /** The pool's members and ports; every InferencePool must have one, as upstream requires. */
   @Override

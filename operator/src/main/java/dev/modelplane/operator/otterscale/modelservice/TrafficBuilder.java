@@ -33,9 +33,6 @@ final class TrafficBuilder {
    * The InferencePool. Without {@code spec.inferencePool} (the default pool) it fails closed on port 9002, as
    * upstream; otherwise it takes the picker's port and failure mode ({@code FailOpen} by the CRD's default).
    */
-  /** The InferencePool annotation naming the models its servers serve (read by modelplane's router). */
-  static final String SERVED_MODELS_ANNOTATION = "modelplane.dev/served-models";
-
   static GenericKubernetesResource pool(ModelService ms, ModelServiceNames names, EndpointPickerSpec picker) {
     boolean explicit = ms.getSpec().inferencePool() != null;
     String failureMode = explicit && picker.failureMode() != null ? picker.failureMode().name() : "FailClose";
@@ -53,7 +50,7 @@ final class TrafficBuilder {
         ModelServiceNames.standard(names.pool(), ModelServiceNames.PICKER_COMPONENT), spec);
     // The name vLLM serves (--served-model-name): a gateway routing by model knows the pool serves it before any
     // server is up.
-    pool.getMetadata().setAnnotations(Map.of(SERVED_MODELS_ANNOTATION, ms.getSpec().model().name()));
+    pool.getMetadata().setAnnotations(Map.of(dev.modelplane.api.gie.v1.InferencePool.SERVED_MODELS_ANNOTATION, ms.getSpec().model().name()));
     return pool;
   }
 
