@@ -78,8 +78,20 @@ public final class ControlPlaneExtension implements BeforeAllCallback, BeforeEac
   public void beforeEach(ExtensionContext context) {
     ControlPlane controlPlane = shared(context).controlPlane();
     String namespace = namespaceFor(context);
-    controlPlane.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
-        .addToLabels("modelplane.dev/test", "true").endMetadata().build()).create();
+    // The name's random suffix can repeat that of an earlier invocation of the same method (a parameterized test
+    // runs it many times) whose namespace is still being deleted: draw another.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        controlPlane.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
+            .addToLabels("modelplane.dev/test", "true").endMetadata().build()).create();
+        break;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= 5) {
+          throw e;
+        }
+        namespace = namespaceFor(context);
+      }
+    }
     context.getStore(STORE).put(KubeTest.class, new KubeTest(controlPlane, namespace));
   }
 
