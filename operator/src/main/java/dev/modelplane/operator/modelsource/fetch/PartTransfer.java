@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,14 +12,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Fills one file's {@code .part} until it has the announced size: resumes from the part's length with a ranged
  * request, restarts from zero when the server ignores the range, and retries transient failures with backoff. The
- * SHA-256 is computed on the way (the part's existing bytes first), so verifying costs no second read.
+ * file's expected checksum is computed on the way (the part's existing bytes first), so verifying costs no second
+ * read.
  */
 final class PartTransfer {
   private static final Logger LOG = LoggerFactory.getLogger(PartTransfer.class);
   private static final int BUFFER = 256 * 1024;
 
-  /** The outcome: the part's digest (null when the file has no known SHA-256) and what was reused or moved. */
-  record Filled(String sha256, long resumedBytes, long transferredBytes) {
+  /** The outcome: the part's checksum (null when the file announces none) and what was reused or moved. */
+  record Filled(ContentChecksum checksum, long resumedBytes, long transferredBytes) {
   }
 
   private final ModelFileSource source;
@@ -38,7 +38,7 @@ final class PartTransfer {
   }
 
   Filled fill(RemoteFile file, Path part) throws FetchException {
-    MessageDigest digest = file.sha256().isPresent() ? FileSha256.newDigest() : null;
+    ContentChecksum.Hasher digest = file.expected().map(c -> c.algorithm().newHasher()).orElse(null);
     resumed = 0;
     transferred = 0;
     long have = preparePart(file, part, digest);
@@ -69,11 +69,12 @@ final class PartTransfer {
         sleep(wait, file);
       }
     }
-    return new Filled(digest == null ? null : FileSha256.hex(digest), resumed, transferred);
+    return new Filled(digest == null ? null : new ContentChecksum(file.expected().orElseThrow().algorithm(),
+        digest.hex()), resumed, transferred);
   }
 
   /** Makes the part consistent with the digest; returns its length (the offset to resume from). */
-  private long preparePart(RemoteFile file, Path part, MessageDigest digest) throws FetchException {
+  private long preparePart(RemoteFile file, Path part, ContentChecksum.Hasher digest) throws FetchException {
     long have = partLength(part);
     if (have > file.size()) {
       LOG.info("fetch.file.part-too-long path={} part={} size={}", file.path(), have, file.size());
@@ -82,7 +83,7 @@ final class PartTransfer {
     }
     if (have > 0 && digest != null) {
       meter.phase(DownloadProgress.Phase.VERIFYING);
-      FileSha256.update(digest, part, watchdog::cancelRequested, "the partial download of '" + file.path() + "'");
+      FileChecksums.update(digest, part, watchdog::cancelRequested, "the partial download of '" + file.path() + "'");
     }
     if (have > 0) {
       LOG.info("fetch.file.resume source={} path={} from={} size={}", source.describe(), file.path(), have,
@@ -93,7 +94,7 @@ final class PartTransfer {
   }
 
   /** One request: appends what arrives to the part; returns the part's new length. */
-  private long attempt(RemoteFile file, Path part, long have, MessageDigest digest) throws FetchException {
+  private long attempt(RemoteFile file, Path part, long have, ContentChecksum.Hasher digest) throws FetchException {
     meter.phase(DownloadProgress.Phase.DOWNLOADING);
     RemoteStream in = openWatched(file, have);
     try (in) {
@@ -128,7 +129,7 @@ final class PartTransfer {
     }
   }
 
-  private long copy(RemoteStream in, RemoteFile file, Path part, long have, MessageDigest digest)
+  private long copy(RemoteStream in, RemoteFile file, Path part, long have, ContentChecksum.Hasher digest)
       throws IOException {
     byte[] buffer = new byte[BUFFER];
     try (FileOutputStream out = new FileOutputStream(part.toFile(), true)) {

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>each file is written to {@code <file>.part}, resumed from the part's length with a ranged request (restarted
  *       from zero if the server ignores the range), and renamed into place atomically once complete;</li>
- *   <li>size and, when the source knows it, SHA-256 are verified (streaming; a resume hashes the kept part first); a
- *       mismatch deletes the part and fails naming the file and both values;</li>
+ *   <li>size and, when the source announces one, the checksum (SHA-256, MD5 or CRC32C) are verified (streaming; a
+ *       resume hashes the kept part first); a mismatch deletes the part and fails naming the file and both
+ *       values;</li>
  *   <li>files already in place with the right size (and digest) are skipped; a verified digest is remembered in a
  *       sidecar under {@code .modelplane-fetch/} so a restart does not hash gigabytes again;</li>
  *   <li>remote names that would leave the directory ({@code ..}, absolute paths) are refused before anything is
@@ -144,7 +145,7 @@ public final class ResumableDownloader {
     return result;
   }
 
-  /** Whether {@code target} already holds {@code file} (size, and SHA-256 when known). */
+  /** Whether {@code target} already holds {@code file} (size, and its checksum when known). */
   private boolean alreadyComplete(RemoteFile file, Path target, VerifiedDigests digests, ProgressMeter meter,
       BooleanSupplier stop) throws FetchException {
     try {
@@ -154,19 +155,19 @@ public final class ResumableDownloader {
     } catch (IOException e) {
       return false;
     }
-    Optional<String> expected = file.sha256();
+    Optional<ContentChecksum> expected = file.expected();
     if (expected.isEmpty() || digests.verified(file.path(), target, expected.get())) {
       LOG.debug("fetch.file.skip path={} reason=complete", file.path());
       return true;
     }
     meter.phase(DownloadProgress.Phase.VERIFYING);
-    String actual = FileSha256.of(target, stop, "'" + file.path() + "'");
+    ContentChecksum actual = FileChecksums.of(expected.get().algorithm(), target, stop, "'" + file.path() + "'");
     if (actual.equals(expected.get())) {
       digests.record(file.path(), target, actual);
       LOG.info("fetch.file.skip path={} reason=verified", file.path());
       return true;
     }
-    LOG.info("fetch.file.stale path={} expectedSha256={} actualSha256={}", file.path(), expected.get(), actual);
+    LOG.info("fetch.file.stale path={} expected={} actual={}", file.path(), expected.get(), actual);
     return false;
   }
 
@@ -183,18 +184,21 @@ public final class ResumableDownloader {
           + source.describe() + ": expected " + file.size() + " bytes, got " + size
           + " (the partial file was deleted)");
     }
-    if (file.sha256().isPresent() && !file.sha256().get().equals(filled.sha256())) {
+    Optional<ContentChecksum> expected = file.expected();
+    if (expected.isPresent() && !expected.get().equals(filled.checksum())) {
       PartTransfer.deleteQuietly(part);
-      throw new FetchException(FetchException.Kind.INTEGRITY, "sha256 mismatch for '" + file.path() + "' from "
-          + source.describe() + ": expected " + file.sha256().get() + ", got " + filled.sha256()
-          + " (the partial file was deleted)");
+      String algorithm = expected.get().algorithm().label();
+      throw new FetchException(FetchException.Kind.INTEGRITY, algorithm + " mismatch for '" + file.path()
+          + "' from " + source.describe() + ": expected " + expected.get().hex() + ", got "
+          + (filled.checksum() == null ? "none" : filled.checksum().hex()) + " (the partial file was deleted)");
     }
     moveIntoPlace(part, target, file);
-    if (filled.sha256() != null) {
-      digests.record(file.path(), target, filled.sha256());
+    if (filled.checksum() != null) {
+      digests.record(file.path(), target, filled.checksum());
     }
-    LOG.info("fetch.file.done path={} size={} resumedFrom={} transferred={} sha256={}", file.path(), file.size(),
-        filled.resumedBytes(), filled.transferredBytes(), file.sha256().isPresent() ? "verified" : "unknown");
+    LOG.info("fetch.file.done path={} size={} resumedFrom={} transferred={} checksum={}", file.path(), file.size(),
+        filled.resumedBytes(), filled.transferredBytes(),
+        expected.map(c -> c.algorithm().label() + " verified").orElse("unknown"));
     return filled;
   }
 
