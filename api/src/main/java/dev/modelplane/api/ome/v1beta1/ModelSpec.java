@@ -10,9 +10,10 @@ import java.util.Objects;
 
 /**
  * The model of a deprecated predictor: which base model, fine-tuned weights and runtime to use, next to the fields
- * of a Kubernetes container (all optional, including {@code name}). The container fields are accepted for
- * compatibility but are not carried over when the predictor is converted to an engine; the serving container
- * belongs in the predictor's {@code containers}.
+ * of a Kubernetes container (all optional, including {@code name}). When the predictor is read as an engine, these
+ * container fields fill in what the serving container ({@code ome-container}, else the predictor's first container)
+ * leaves unset, and are the serving container when the predictor has none; {@code env} is appended to the serving
+ * container's.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @SchemaPatch(PodTemplateSchemas.CONTAINER_LISTS)
@@ -30,15 +31,21 @@ public final class ModelSpec extends Container {
   @SchemaPatch(Schemas.ATOMIC_LIST)
   private List<String> fineTunedWeights;
 
-  /** Location of the model to mount into the pod; superseded by the base model's storage. */
+  /**
+   * Location of the model as the predictor form wrote it; the serving container gets it as {@code STORAGE_URI}. What
+   * is mounted comes from the base model's storage.
+   */
   @JsonProperty("storageUri")
   private String storageUri;
 
-  /** Version (image tag) of the runtime's serving image to use. */
+  /** Version of the runtime's serving image, recorded for compatibility and not acted on: set the image instead. */
   @JsonProperty("runtimeVersion")
   private String runtimeVersion;
 
-  /** Inference protocol the predictor serves, e.g. {@code openAI}. */
+  /**
+   * Inference protocol the predictor serves, e.g. {@code openAI}; the serving container gets it as
+   * {@code PROTOCOL_VERSION}, which a BenchmarkJob against the service uses as its API backend.
+   */
   @JsonProperty("protocolVersion")
   private String protocolVersion;
 

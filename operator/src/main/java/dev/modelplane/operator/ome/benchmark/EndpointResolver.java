@@ -13,6 +13,7 @@ import dev.modelplane.api.ome.v1beta1.UrlEndpoint;
 import dev.modelplane.operator.BenchmarkSettings;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.EnumValues;
+import dev.modelplane.operator.ome.isvc.PredictorConversion;
 import dev.modelplane.operator.ome.storage.BaseModelKey;
 import dev.modelplane.operator.ome.storage.ModelPaths;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -202,12 +203,13 @@ final class EndpointResolver {
     return cluster == null ? null : new Model(new BaseModelKey(null, name), cluster.getSpec());
   }
 
-  /** The engine's {@code PROTOCOL_VERSION}, else {@code openai}. */
-  private static String backend(InferenceService isvc) {
-    var engine = isvc.getSpec() == null ? null : isvc.getSpec().engine();
+  /** The engine's {@code PROTOCOL_VERSION} (a predictor's {@code model.protocolVersion}), else {@code openai}. */
+  static String backend(InferenceService isvc) {
+    var engine = isvc.getSpec() == null ? null : PredictorConversion.effective(isvc.getSpec()).engine();
     if (engine != null && engine.getRunner() != null && engine.getRunner().getEnv() != null) {
       for (EnvVar e : engine.getRunner().getEnv()) {
-        if ("PROTOCOL_VERSION".equals(e.getName()) && e.getValue() != null && !e.getValue().isBlank()) {
+        if (PredictorConversion.PROTOCOL_VERSION.equals(e.getName()) && e.getValue() != null
+            && !e.getValue().isBlank()) {
           return e.getValue().toLowerCase(Locale.ROOT);
         }
       }

@@ -76,4 +76,70 @@ class PredictorConversionTest {
         """);
     assertThat(PredictorConversion.effective(both)).isSameAs(both);
   }
+
+  @Test
+  void theModelsContainerFieldsFillTheRunnerAndItsUriAndProtocolBecomeVariables() {
+    InferenceServiceSpec spec = PredictorConversion.effective(spec("""
+        apiVersion: ome.io/v1beta1
+        kind: InferenceService
+        metadata: {name: legacy}
+        spec:
+          predictor:
+            model:
+              baseModel: llama
+              storageUri: oci://n/ns/b/models/o/llama
+              protocolVersion: openAI
+              image: vllm/vllm-openai:v0.25.1
+              args: [--max-model-len=8192]
+              env: [{name: FROM_MODEL, value: m}]
+              resources: {limits: {nvidia.com/gpu: "2"}}
+            containers:
+              - name: ome-container
+                args: [--port=8080]
+                env: [{name: OWN, value: o}]
+        """));
+    var runner = spec.engine().getRunner();
+    assertThat(runner.getName()).isEqualTo("ome-container");
+    assertThat(runner.getImage()).isEqualTo("vllm/vllm-openai:v0.25.1");
+    assertThat(runner.getArgs()).containsExactly("--port=8080");
+    assertThat(runner.getResources().getLimits()).containsKey("nvidia.com/gpu");
+    assertThat(runner.getEnv()).extracting(e -> e.getName() + "=" + e.getValue()).containsExactly("OWN=o",
+        "FROM_MODEL=m", "STORAGE_URI=oci://n/ns/b/models/o/llama", "PROTOCOL_VERSION=openAI");
+  }
+
+  @Test
+  void withoutContainersTheModelsContainerIsTheRunnerEvenUnnamed() {
+    InferenceServiceSpec spec = PredictorConversion.effective(spec("""
+        apiVersion: ome.io/v1beta1
+        kind: InferenceService
+        metadata: {name: legacy}
+        spec:
+          predictor:
+            model:
+              baseModel: llama
+              protocolVersion: openAI
+              image: custom:1
+              env: [{name: PROTOCOL_VERSION, value: kept}]
+        """));
+    var runner = spec.engine().getRunner();
+    assertThat(runner.getName()).isEqualTo("ome-container");
+    assertThat(runner.getImage()).isEqualTo("custom:1");
+    assertThat(runner.getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+        .containsExactly("PROTOCOL_VERSION=kept");
+    assertThat(runner.getAdditionalProperties()).isEmpty();
+  }
+
+  @Test
+  void aPredictorWithOnlyAModelReferenceHasNoRunner() {
+    InferenceServiceSpec spec = PredictorConversion.effective(spec("""
+        apiVersion: ome.io/v1beta1
+        kind: InferenceService
+        metadata: {name: legacy}
+        spec:
+          predictor:
+            model: {baseModel: llama, runtime: rt}
+        """));
+    assertThat(spec.engine().getRunner()).isNull();
+    assertThat(spec.model().name()).isEqualTo("llama");
+  }
 }
