@@ -5,13 +5,13 @@ import io.fabric8.generator.annotation.Pattern;
 
 /**
  * Event-driven autoscaling with KEDA: a {@code ScaledObject} with one Prometheus trigger scales the component's
- * Deployment. KEDA is chosen with the annotation {@code ome.io/autoscalerClass: keda} on the InferenceService;
- * the annotations {@code autoscaling.keda.sh/prometheus.serverAddress}, {@code autoscaling.keda.sh/prometheus.query},
+ * Deployment. KEDA is chosen with {@code enableKeda: true} or the annotation {@code ome.io/autoscalerClass: keda} on
+ * the InferenceService (the annotation, when present, decides); the annotations {@code autoscaling.keda.sh/prometheus.serverAddress}, {@code autoscaling.keda.sh/prometheus.query},
  * {@code autoscaling.keda.sh/threshold} and {@code autoscaling.keda.sh/operator} take precedence over the fields
  * here. Upstream OME reads only the InferenceService-level block and ignores the per-component one.
  *
- * @param enableKeda Asks for KEDA autoscaling. Upstream OME ignores this flag and goes by the
- *     {@code ome.io/autoscalerClass} annotation alone.
+ * @param enableKeda {@code true} scales the component with a KEDA ScaledObject instead of an HPA, unless the
+ *     annotation {@code ome.io/autoscalerClass} names another autoscaler. Upstream OME ignores this flag.
  * @param promServerAddress Full URL (scheme, host and port) of the Prometheus server KEDA queries, e.g.
  *     {@code http://prometheus-operated.monitoring.svc.cluster.local:9090} (also the default).
  * @param customPromQuery PromQL query whose single numeric result drives scaling. A {@code %s} in it is replaced

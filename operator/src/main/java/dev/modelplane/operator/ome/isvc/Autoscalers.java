@@ -12,10 +12,11 @@ import java.util.Map;
 
 /**
  * The autoscaler of a raw-deployment component, by the annotation {@code ome.io/autoscalerClass}: a
- * HorizontalPodAutoscaler N ({@code hpa}, the default), a KEDA ScaledObject {@code scaledobject-<last 50 of N>}
- * ({@code keda}) with one Prometheus trigger, or none ({@code external}). KEDA settings come from the component's own
- * {@code kedaConfig}, else the InferenceService's (OME reads only the latter), with annotations
- * {@code autoscaling.keda.sh/*} taking precedence.
+ * HorizontalPodAutoscaler N ({@code hpa}), a KEDA ScaledObject {@code scaledobject-<last 50 of N>} ({@code keda})
+ * with one Prometheus trigger, or none ({@code external}). Without the annotation, {@code kedaConfig.enableKeda:
+ * true} (the component's, else the InferenceService's) chooses KEDA, and an HPA is the default; OME ignores
+ * {@code enableKeda}. KEDA settings come from the component's own {@code kedaConfig}, else the InferenceService's
+ * (OME reads only the latter), with annotations {@code autoscaling.keda.sh/*} taking precedence.
  */
 final class Autoscalers {
   static final String CLASS = "ome.io/autoscalerClass";
@@ -30,7 +31,7 @@ final class Autoscalers {
   }
 
   static List<HasMetadata> build(ComponentPlan plan) {
-    String autoscaler = annotation(plan, CLASS);
+    String autoscaler = autoscalerClass(plan);
     if ("external".equals(autoscaler)) {
       return List.of();
     }
@@ -47,6 +48,16 @@ final class Autoscalers {
       utilization = plan.settings().getScaleTarget();
     }
     return List.of(RawWorkloads.hpa(plan, resource, utilization));
+  }
+
+  /** {@code hpa}, {@code keda} or {@code external} (or an unknown annotation value, read as {@code hpa}). */
+  static String autoscalerClass(ComponentPlan plan) {
+    String annotated = annotation(plan, CLASS);
+    if (annotated != null && !annotated.isBlank()) {
+      return annotated.strip();
+    }
+    KedaConfig keda = plan.keda();
+    return keda != null && Boolean.TRUE.equals(keda.enableKeda()) ? "keda" : "hpa";
   }
 
   static String scaledObjectName(String name) {

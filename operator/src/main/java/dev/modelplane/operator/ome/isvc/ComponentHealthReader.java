@@ -60,9 +60,9 @@ final class ComponentHealthReader {
         case SERVERLESS -> optional(isvc, c, own, applied, context, ns, OptionalWorkloads.KNATIVE_API, "Service",
             c.name(), "Ready", "services.serving.knative.dev");
         default -> applied.missingKinds().contains(SCALED_OBJECTS) && c.mode() == ComponentModes.Mode.RAW
-            && "keda".equals(c.serviceAnnotations().get(Autoscalers.CLASS))
-            ? new ComponentHealth(c.component(), false, "CRDNotInstalled", "ome.io/autoscalerClass keda needs "
-                + "ScaledObjects, but the CRD " + SCALED_OBJECTS + " is not installed; the operator looks again "
+            && "keda".equals(Autoscalers.autoscalerClass(c))
+            ? new ComponentHealth(c.component(), false, "CRDNotInstalled", "KEDA autoscaling ("
+                + "ome.io/autoscalerClass keda or kedaConfig.enableKeda) needs ScaledObjects, but the CRD " + SCALED_OBJECTS + " is not installed; the operator looks again "
                 + "every minute", null, null, null, own, mainContainer(c))
             : deployment(c, own, context, ns, isvc);
       };

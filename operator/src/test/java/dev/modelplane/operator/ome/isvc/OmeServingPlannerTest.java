@@ -201,6 +201,43 @@ class OmeServingPlannerTest {
   }
 
   @Test
+  void enableKedaChoosesKedaUnlessTheAnnotationNamesAnotherAutoscaler() {
+    OmePlan enabled = plan("""
+        metadata: {name: k, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine: {maxReplicas: 3}
+          kedaConfig: {enableKeda: true, scalingThreshold: "7"}
+        """);
+    GenericKubernetesResource so = generic(enabled, "ScaledObject", "scaledobject-k-engine");
+    Map<String, Object> trigger = ((List<Map<String, Object>>) ((Map<String, Object>) so.getAdditionalProperties()
+        .get("spec")).get("triggers")).getFirst();
+    assertThat((Map<String, Object>) trigger.get("metadata")).containsEntry("threshold", "7");
+    assertThat(enabled.objects()).noneMatch(o -> o instanceof HorizontalPodAutoscaler);
+    OmePlan perComponent = plan("""
+        metadata: {name: c, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine: {kedaConfig: {enableKeda: true}}
+        """);
+    generic(perComponent, "ScaledObject", "scaledobject-c-engine");
+    OmePlan overruled = plan("""
+        metadata: {name: h, namespace: llm, annotations: {ome.io/autoscalerClass: hpa}}
+        spec:
+          model: {name: llama}
+          engine: {}
+          kedaConfig: {enableKeda: true}
+        """);
+    assertThat(overruled.objects()).anyMatch(o -> o instanceof HorizontalPodAutoscaler)
+        .noneMatch(o -> o.getKind().equals("ScaledObject"));
+    OmePlan disabled = plan("""
+        metadata: {name: d, namespace: llm}
+        spec: {model: {name: llama}, engine: {}, kedaConfig: {enableKeda: false}}
+        """);
+    assertThat(disabled.objects()).anyMatch(o -> o instanceof HorizontalPodAutoscaler);
+  }
+
+  @Test
   void multiNodeMakesALeaderWorkerSetAndAServiceOnThisComponentsLeaders() {
     OmePlan plan = plan("""
         metadata: {name: big, namespace: llm}
