@@ -25,8 +25,8 @@ import java.util.function.UnaryOperator;
  * InferenceService's annotations choose. A ClusterServingRuntime is the administrators': what its own template for
  * the component sets (the same field with the same value in {@code engineConfig} for {@code spec.engine}, e.g. the
  * {@code hostNetwork} of an RDMA runtime) is not refused; publishing such a runtime lets every namespace use it. Its
- * top-level pod fields, which the merge does not apply, vouch for nothing, and a hostPath volume it gives may be
- * mounted writable only where the runtime itself mounts it so. Fields are named under the component
+ * top-level pod fields count for the engine and the decoder, which they reach ({@link RuntimeTemplates}), and a
+ * hostPath volume it gives may be mounted writable only where the runtime itself mounts it so. Fields are named under the component
  * ({@code spec.engine.hostNetwork}, {@code spec.engine.containers[ome-container].securityContext.privileged}, the
  * runner being the container of that name) or by the annotation. The hostPath volumes the model wiring added are
  * the operator's own.
@@ -67,21 +67,30 @@ final class OmePolicy {
   /**
    * What the policy would refuse in a runtime's own templates, named as in a service using it: only what the merge
    * puts into that component's pods, i.e. the component's own config ({@code engineConfig} for {@code spec.engine},
-   * with its leader and worker). The runtime's top-level pod fields ({@code hostNetwork}, {@code volumes},
-   * {@code containers[*].securityContext}, ...) are not merged into any component (only its node selector and
-   * container resources are), so they vouch for nothing.
+   * with its leader and worker) over the runtime's top-level pod fields for the engine and decoder
+   * ({@link RuntimeTemplates}). The top-level {@code containers[*].securityContext} and the like are not merged into
+   * any component (only their resources are), so they vouch for nothing.
    */
   static List<WorkloadPolicy.Violation> runtimeViolations(ServingRuntimeSpec runtime) {
     JsonNode top = JSON.convertValue(runtime, JsonNode.class);
+    JsonNode engine = RuntimeTemplates.engine(runtime) == null ? null
+        : JSON.convertValue(RuntimeTemplates.engine(runtime), JsonNode.class);
+    JsonNode decoder = RuntimeTemplates.decoder(runtime) == null ? null
+        : JSON.convertValue(RuntimeTemplates.decoder(runtime), JsonNode.class);
     List<WorkloadPolicy.Violation> out = new ArrayList<>();
-    for (String[] c : new String[][] {{"engine", "engineConfig"}, {"decoder", "decoderConfig"},
-        {"router", "routerConfig"}}) {
+    for (Object[] c : new Object[][] {{"engine", engine}, {"decoder", decoder},
+        {"router", top.get("routerConfig")}}) {
       String prefix = "spec." + c[0];
-      JsonNode config = top.get(c[1]);
+      JsonNode config = (JsonNode) c[1];
       out.addAll(template(config, prefix));
       if (config != null) {
         out.addAll(template(config.get("leader"), prefix));
-        out.addAll(template(config.get("worker"), prefix + ".worker"));
+        if (config.get("worker") != null && config instanceof ObjectNode own) {
+          // Worker pods take the component's pod fields under their own, as the merge builds them.
+          ObjectNode base = own.deepCopy();
+          base.remove(List.of("leader", "worker", "runner"));
+          out.addAll(template(StrategicMerge.merge(base, config.get("worker")), prefix + ".worker"));
+        }
       }
     }
     return out;

@@ -59,7 +59,7 @@ final class OmeServingPlanner {
     List<RuntimeCandidate> candidates = Stream.concat(namespaceRuntimes.stream().map(RuntimeCandidate::of),
         clusterRuntimes.stream().map(RuntimeCandidate::of)).toList();
     RuntimeRequest request = new RuntimeRequest(ns, model.name(), model.spec(),
-        RuntimeRequest.acceleratorClasses(isvc));
+        RuntimeRequest.acceleratorClasses(isvc), protocol(spec));
     RuntimeChoice choice = spec.runtime() != null && spec.runtime().name() != null
         ? RuntimeSelector.named(request, spec.runtime().name(), candidates)
         : RuntimeSelector.select(request, candidates);
@@ -73,13 +73,15 @@ final class OmeServingPlanner {
       ComponentPlanner planner = new ComponentPlanner(isvc, spec, model, chosen.runtime().name(), settings);
       List<ComponentPlan> components = new ArrayList<>();
       boolean hasDecoder = spec.decoder() != null;
+      EngineSpec engineTemplate = RuntimeTemplates.engine(runtime);
       components.add(planner.plan(ComponentPlanner.ENGINE, ComponentMerge.merge(spec.engine(),
-          runtime.getEngineConfig(), runtime, EngineSpec.class), ComponentModes.engine(merged(spec.engine(),
-              runtime.getEngineConfig()), hasDecoder), accelerator(isvc, spec.engine(), chosen.format()), hasDecoder));
+          engineTemplate, runtime, EngineSpec.class), ComponentModes.engine(merged(spec.engine(),
+              engineTemplate), hasDecoder), accelerator(isvc, spec.engine(), chosen.format()), hasDecoder));
       if (hasDecoder) {
+        DecoderSpec decoderTemplate = RuntimeTemplates.decoder(runtime);
         components.add(planner.plan(ComponentPlanner.DECODER, ComponentMerge.merge(spec.decoder(),
-            runtime.getDecoderConfig(), runtime, DecoderSpec.class), ComponentModes.decoder(merged(spec.decoder(),
-                runtime.getDecoderConfig())), accelerator(isvc, spec.decoder(), chosen.format()), true));
+            decoderTemplate, runtime, DecoderSpec.class), ComponentModes.decoder(merged(spec.decoder(),
+                decoderTemplate)), accelerator(isvc, spec.decoder(), chosen.format()), true));
       }
       if (spec.router() != null) {
         components.add(planner.plan(ComponentPlanner.ROUTER, ComponentMerge.merge(spec.router(),
@@ -155,5 +157,16 @@ final class OmeServingPlanner {
 
   static String componentName(String isvc, String component) {
     return Names.child(isvc, component);
+  }
+
+  /** The engine runner's {@code PROTOCOL_VERSION} (a predictor's {@code model.protocolVersion}), or null. */
+  private static String protocol(InferenceServiceSpec spec) {
+    var runner = spec.engine().getRunner();
+    if (runner == null || runner.getEnv() == null) {
+      return null;
+    }
+    return runner.getEnv().stream().filter(e -> PredictorConversion.PROTOCOL_VERSION.equals(e.getName()))
+        .map(io.fabric8.kubernetes.api.model.EnvVar::getValue).filter(v -> v != null && !v.isBlank()).findFirst()
+        .orElse(null);
   }
 }

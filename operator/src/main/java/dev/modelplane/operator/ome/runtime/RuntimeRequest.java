@@ -14,13 +14,22 @@ import java.util.TreeSet;
  * @param modelName the model's name, for messages
  * @param model the model's spec
  * @param acceleratorClasses the accelerator classes the service asks for; a runtime must support all of them
+ * @param protocol the inference protocol the service asks for (its serving container's {@code PROTOCOL_VERSION},
+ *     e.g. {@code openAI}), or null; a runtime that lists {@code protocolVersions} must list it
  */
-public record RuntimeRequest(String namespace, String modelName, BaseModelSpec model, Set<String> acceleratorClasses) {
+public record RuntimeRequest(String namespace, String modelName, BaseModelSpec model, Set<String> acceleratorClasses,
+    String protocol) {
   /** The annotation naming an InferenceService's accelerator class. */
   public static final String ACCELERATOR_ANNOTATION = "ome.io/accelerator-class";
 
   public RuntimeRequest {
     acceleratorClasses = acceleratorClasses == null ? Set.of() : Set.copyOf(acceleratorClasses);
+    protocol = protocol == null || protocol.isBlank() ? null : protocol.strip();
+  }
+
+  /** A request that names no protocol. */
+  public RuntimeRequest(String namespace, String modelName, BaseModelSpec model, Set<String> acceleratorClasses) {
+    this(namespace, modelName, model, acceleratorClasses, null);
   }
 
   /**

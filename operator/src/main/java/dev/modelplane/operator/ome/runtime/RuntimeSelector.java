@@ -1,11 +1,14 @@
 package dev.modelplane.operator.ome.runtime;
 
+import dev.modelplane.api.ome.v1beta1.InferenceServiceProtocol;
 import dev.modelplane.api.ome.v1beta1.ModelSizeRangeSpec;
 import dev.modelplane.api.ome.v1beta1.ServingRuntimeSpec;
 import dev.modelplane.api.ome.v1beta1.SupportedModelFormat;
+import dev.modelplane.operator.common.EnumValues;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -118,6 +121,10 @@ public final class RuntimeSelector {
       return "runtime does not support the required accelerator class" + (missing.size() > 1 ? "es " : " ")
           + String.join(", ", missing);
     }
+    String protocol = protocolProblem(request.protocol(), runtime);
+    if (protocol != null) {
+      return protocol;
+    }
     List<SupportedModelFormat> formats = formats(runtime);
     if (formats.stream().noneMatch(f -> FormatMatch.mismatches(request.model(), f).isEmpty())) {
       return formatMismatch(request, formats);
@@ -130,6 +137,17 @@ public final class RuntimeSelector {
       return "no supported format allows auto-selection (autoSelect: true)";
     }
     return null;
+  }
+
+  /** Why a runtime that lists its protocols does not serve {@code protocol} (case-insensitive), or null. */
+  private static String protocolProblem(String protocol, ServingRuntimeSpec runtime) {
+    List<InferenceServiceProtocol> served = runtime.getProtocolVersions();
+    if (protocol == null || served == null || served.isEmpty()) {
+      return null;
+    }
+    List<String> names = served.stream().filter(Objects::nonNull).map(EnumValues::of).toList();
+    return names.stream().anyMatch(protocol::equalsIgnoreCase) ? null : "runtime serves protocolVersions "
+        + names + ", not " + protocol + " (the service's PROTOCOL_VERSION)";
   }
 
   /**

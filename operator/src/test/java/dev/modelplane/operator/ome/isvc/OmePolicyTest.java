@@ -202,9 +202,9 @@ class OmePolicyTest {
   }
 
   @Test
-  void aClusterServingRuntimesTopLevelPodFieldsVouchForNoComponent() {
-    // Top-level pod fields are not merged into any component: they cannot make the same field a tenant sets on
-    // spec.router (or spec.engine) the administrators'.
+  void aClusterServingRuntimesTopLevelPodFieldsReachTheEngineAndVouchOnlyForIt() {
+    // Top-level pod fields are merged into the engine and decoder, not the router: the same field a tenant sets on
+    // spec.router is not made the administrators' by them.
     String runtime = RUNTIME_SPEC.formatted("").replace("spec:\n", """
         spec:
           hostNetwork: true
@@ -223,7 +223,19 @@ class OmePolicyTest {
             volumes: [{name: etc, hostPath: {path: /etc}}]
             runner: {name: router, image: r, securityContext: {privileged: true}}
         """, runtime)).contains("spec.router.hostNetwork", "spec.router.hostIPC", "spec.router.volumes[etc].hostPath",
-        "spec.router.containers[router].securityContext.privileged");
+        "spec.router.containers[router].securityContext.privileged")
+        .doesNotContain("spec.engine.hostNetwork", "spec.engine.hostIPC", "spec.engine.volumes[etc].hostPath");
+  }
+
+  @Test
+  void aNamespacedRuntimesTopLevelPodFieldsAreCheckedOnTheEngine() {
+    String spec = RUNTIME_SPEC.formatted("").replace("spec:\n", "spec:\n  hostIPC: true\n");
+    OmeServingPlanner.Result r = planWith("""
+        metadata: {name: chat, namespace: llm}
+        spec: {model: {name: llama}, engine: {}}
+        """, spec, true, DECIDED);
+    assertThat(OmePolicy.violations(((OmeServingPlanner.Planned) r).plan())).extracting(
+        WorkloadPolicy.Violation::field).contains("spec.engine.hostIPC");
   }
 
   @Test

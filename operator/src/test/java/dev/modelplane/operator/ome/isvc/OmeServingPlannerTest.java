@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
+import dev.modelplane.api.ome.v1beta1.ServingRuntimeSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
@@ -198,6 +199,43 @@ class OmeServingPlannerTest {
         """);
     assertThat(external.objects()).noneMatch(o -> o instanceof HorizontalPodAutoscaler
         || o.getKind().equals("ScaledObject"));
+  }
+
+  @Test
+  void theRuntimesTopLevelPodFieldsReachTheEngineUnderItsOwnAndLegacyWorkersMakeItMultiNode() {
+    ClusterServingRuntime runtime = Serialization.unmarshal(Serialization.asYaml(RUNTIME), ClusterServingRuntime.class);
+    ServingRuntimeSpec spec = runtime.getSpec();
+    spec.setTolerations(List.of(new io.fabric8.kubernetes.api.model.TolerationBuilder().withKey("gpu")
+        .withOperator("Exists").build()));
+    spec.setImagePullSecrets(List.of(new io.fabric8.kubernetes.api.model.LocalObjectReference("registry")));
+    spec.setSchedulerName("gang");
+    spec.setLabels(Map.of("tier", "gpu"));
+    spec.setVolumes(List.of(new io.fabric8.kubernetes.api.model.VolumeBuilder().withName("shm").withNewEmptyDir()
+        .withMedium("Memory").endEmptyDir().build()));
+    InferenceService isvc = isvc("""
+        metadata: {name: chat, namespace: llm}
+        spec:
+          model: {name: llama}
+          engine: {schedulerName: own}
+          router: {runner: {name: router, image: r}}
+        """);
+    ServedModel model = new ServedModel(BaseModelKey.of(MODEL), Map.of(), MODEL.getSpec(), null, "/raid/llama", null);
+    OmePlan plan = ((OmeServingPlanner.Planned) OmeServingPlanner.plan(isvc, isvc.getSpec(), model, List.of(),
+        List.of(runtime), OperatorSettings.defaults())).plan();
+    var engine = find(plan, Deployment.class, "chat-engine").getSpec().getTemplate();
+    assertThat(engine.getSpec().getTolerations()).extracting(t -> t.getKey()).contains("gpu");
+    assertThat(engine.getSpec().getImagePullSecrets()).extracting(r -> r.getName()).containsExactly("registry");
+    assertThat(engine.getSpec().getSchedulerName()).as("the component's own wins").isEqualTo("own");
+    assertThat(engine.getSpec().getVolumes()).extracting(v -> v.getName()).contains("shm");
+    assertThat(engine.getMetadata().getLabels()).containsEntry("tier", "gpu");
+    var router = find(plan, Deployment.class, "chat-router").getSpec().getTemplate();
+    assertThat(router.getSpec().getImagePullSecrets()).isNullOrEmpty();
+    assertThat(router.getSpec().getVolumes()).extracting(v -> v.getName()).doesNotContain("shm");
+
+    spec.setWorkers(Serialization.unmarshal("size: 2", dev.modelplane.api.ome.v1beta1.WorkerPodSpec.class));
+    OmePlan multi = ((OmeServingPlanner.Planned) OmeServingPlanner.plan(isvc, isvc.getSpec(), model, List.of(),
+        List.of(runtime), OperatorSettings.defaults())).plan();
+    assertThat(multi.components().getFirst().mode()).isEqualTo(ComponentModes.Mode.MULTI_NODE);
   }
 
   @Test

@@ -142,6 +142,24 @@ class RuntimeSelectorTest {
   }
 
   @Test
+  void aRuntimeListingProtocolsMustServeTheOneTheServiceAsksFor() {
+    String f = formats(format("LlamaForCausalLM", 1, true, ""));
+    RuntimeRequest openAi = new RuntimeRequest("llm", "llama", model(LLAMA), Set.of(), "openai");
+    RuntimeChoice.Chosen c = chosen(RuntimeSelector.select(openAi, List.of(
+        cluster("cohere-only", f + "protocolVersions: [cohere]\n"),
+        cluster("both", f + "protocolVersions: [cohere, openAI]\n"))));
+    assertThat(c.runtime().name()).isEqualTo("both");
+    RuntimeChoice.NoRuntime n = none(RuntimeSelector.select(openAi, List.of(
+        cluster("cohere-only", f + "protocolVersions: [cohere]\n"))));
+    assertThat(n.excluded()).singleElement().satisfies(e -> assertThat(e.reason())
+        .isEqualTo("runtime serves protocolVersions [cohere], not openai (the service's PROTOCOL_VERSION)"));
+    assertThat(chosen(RuntimeSelector.select(request(LLAMA), List.of(
+        cluster("cohere-only", f + "protocolVersions: [cohere]\n")))).runtime().name()).isEqualTo("cohere-only");
+    assertThat(chosen(RuntimeSelector.select(openAi, List.of(cluster("unlisted", f)))).runtime().name())
+        .isEqualTo("unlisted");
+  }
+
+  @Test
   void formatMismatchesNameEveryDifference() {
     RuntimeChoice.NoRuntime n = none(RuntimeSelector.select(request(LLAMA), List.of(
         cluster("other", formats(format("MistralForCausalLM", 1, true, "quantization: fp8"))))));
