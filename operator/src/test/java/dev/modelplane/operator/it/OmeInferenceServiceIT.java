@@ -409,5 +409,51 @@ class OmeInferenceServiceIT {
         .getAdditionalProperties().get("spec").toString())
         .contains("percent=20").contains("revisionName=burst-engine-00001").contains("tag=prev")
         .contains("percent=80"));
+    // Knative rolls the canary out, then sends it all traffic: the status follows each step.
+    knativeStatus(ksvcs.withName("burst-engine"), "burst-engine-00002", List.of(
+        java.util.Map.of("tag", "prev", "revisionName", "burst-engine-00001", "percent", 80,
+            "latestRevision", false, "url", "http://prev-burst-engine." + ns + ".example.com"),
+        java.util.Map.of("revisionName", "burst-engine-00002", "percent", 20, "latestRevision", true)));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      var engine = get(ns, "burst").getStatus().components().get("engine");
+      assertThat(engine.traffic()).extracting(t -> t.revisionName() + "=" + t.percent() + "/" + t.tag())
+          .containsExactly("burst-engine-00001=80/prev", "burst-engine-00002=20/null");
+      assertThat(engine.latestRolledoutRevision()).isEqualTo("burst-engine-00001");
+      assertThat(engine.previousRolledoutRevision()).isNull();
+      assertThat(engine.url()).isEqualTo("http://burst-engine." + ns + ".example.com");
+      assertThat(engine.restURL()).isEqualTo(engine.url());
+      assertThat(engine.address().url()).isEqualTo("http://burst-engine." + ns + ".svc.cluster.local");
+    });
+    knativeStatus(ksvcs.withName("burst-engine"), "burst-engine-00002", List.of(
+        java.util.Map.of("revisionName", "burst-engine-00002", "percent", 100, "latestRevision", true)));
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      var engine = get(ns, "burst").getStatus().components().get("engine");
+      assertThat(engine.latestRolledoutRevision()).isEqualTo("burst-engine-00002");
+      assertThat(engine.previousRolledoutRevision()).isEqualTo("burst-engine-00001");
+      assertThat(engine.latestReadyRevision()).isEqualTo("burst-engine-00002");
+    });
+  }
+
+  /** Writes what Knative's controller would report: a Ready Service with this traffic. */
+  private static void knativeStatus(
+      io.fabric8.kubernetes.client.dsl.Resource<io.fabric8.kubernetes.api.model.GenericKubernetesResource> ksvc,
+      String latest, List<java.util.Map<String, Object>> traffic) {
+    for (int attempt = 1; ; attempt++) {
+      var live = ksvc.get();
+      String ns = live.getMetadata().getNamespace();
+      live.getAdditionalProperties().put("status", java.util.Map.of(
+          "latestCreatedRevisionName", latest, "latestReadyRevisionName", latest, "traffic", traffic,
+          "url", "http://burst-engine." + ns + ".example.com",
+          "address", java.util.Map.of("url", "http://burst-engine." + ns + ".svc.cluster.local"),
+          "conditions", List.of(java.util.Map.of("type", "Ready", "status", "True"))));
+      try {
+        ksvc.updateStatus(live);
+        return;
+      } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 10) {
+          throw e; // the operator wrote the spec in between: read again
+        }
+      }
+    }
   }
 }

@@ -1,9 +1,12 @@
 package dev.modelplane.operator.ome.isvc;
 
-import dev.modelplane.operator.common.ObjectApplier;
 import dev.modelplane.api.ome.v1beta1.AcceleratorSelection;
+import dev.modelplane.api.ome.v1beta1.Addressable;
+import dev.modelplane.api.ome.v1beta1.ComponentStatusSpec;
 import dev.modelplane.api.ome.v1beta1.InferenceService;
+import dev.modelplane.api.ome.v1beta1.TrafficTarget;
 import dev.modelplane.operator.OperatorSettings;
+import dev.modelplane.operator.common.ObjectApplier;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -13,7 +16,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Reads how each component of an InferenceService is doing: a Deployment's {@code Available} condition (from the
@@ -31,8 +33,9 @@ final class ComponentHealthReader {
    *
    * @param outcome what the status aggregator builds from
    * @param unwatchedPending a LeaderWorkerSet or Knative Service is not ready yet (no event will say when it is)
+   * @param serverless a component is a Knative Service, whose traffic and revisions change without an event
    */
-  record Health(OmeStatusAggregator.Outcome outcome, boolean unwatchedPending) {
+  record Health(OmeStatusAggregator.Outcome outcome, boolean unwatchedPending, boolean serverless) {
   }
 
   static Health read(InferenceService isvc, OmePlan plan, ObjectApplier.Result applied,
@@ -43,7 +46,7 @@ final class ComponentHealthReader {
         : plan.entry().servingPort());
     if (plan.virtual()) {
       return new Health(new OmeStatusAggregator.Served(plan.runtime(), List.of(), new OmeStatusAggregator.Exposure(
-          url, url, true, "VirtualDeployment", "a VirtualDeployment runs no workloads")), false);
+          url, url, true, "VirtualDeployment", "a VirtualDeployment runs no workloads")), false, false);
     }
     List<Pod> pods = context.getSecondaryResources(Pod.class).stream()
         .filter(p -> p.getMetadata().getLabels() != null
@@ -71,7 +74,8 @@ final class ComponentHealthReader {
       components.add(health);
     }
     return new Health(new OmeStatusAggregator.Served(plan.runtime(), components,
-        exposure(plan, applied, url, settings, name, ns), plan.precisePrefix()), unwatched);
+        exposure(plan, applied, url, settings, name, ns), plan.precisePrefix()), unwatched,
+        plan.components().stream().anyMatch(c -> c.mode() == ComponentModes.Mode.SERVERLESS));
   }
 
   private static ComponentHealth deployment(ComponentPlan c, List<Pod> pods, Context<InferenceService> context,
@@ -119,18 +123,51 @@ final class ComponentHealthReader {
         : String.valueOf(condition.getOrDefault("message", kind + " " + objectName + " " + conditionType + "="
             + condition.get("status")));
     String revision = live == null ? null : live.getMetadata().getResourceVersion();
-    String readyRevision = null;
-    String rolledOut = previousRolledOut(isvc, c);
+    ComponentStatusSpec recorded = recorded(isvc, c);
+    String rolledOut = recorded == null ? null : recorded.latestRolledoutRevision();
+    String previous = recorded == null ? null : recorded.previousRolledoutRevision();
+    ComponentHealth.Knative knative = new ComponentHealth.Knative(null, rolledOut, previous, List.of(), null, null);
     if (live != null && live.getAdditionalProperties().get("status") instanceof Map<?, ?> status) {
       if (status.get("latestCreatedRevisionName") != null) {
         revision = String.valueOf(status.get("latestCreatedRevisionName"));
       }
-      readyRevision = status.get("latestReadyRevisionName") == null ? null
-          : String.valueOf(status.get("latestReadyRevisionName"));
-      rolledOut = Objects.requireNonNullElse(fullTraffic(status.get("traffic")), rolledOut);
+      String full = fullTraffic(status.get("traffic"));
+      if (full != null && !full.equals(rolledOut)) {
+        // A revision took all traffic: the one before it becomes the previous rollout (a rollback included).
+        previous = rolledOut;
+        rolledOut = full;
+      }
+      knative = new ComponentHealth.Knative(text(status.get("latestReadyRevisionName")), rolledOut, previous,
+          traffic(status.get("traffic")), text(status.get("url")), address(status.get("address")));
     }
     return new ComponentHealth(c.component(), ready, reason, message, revision,
-        Exposure.componentUrl(c.name(), ns), null, pods, mainContainer(c), readyRevision, rolledOut);
+        Exposure.componentUrl(c.name(), ns), null, pods, mainContainer(c), knative);
+  }
+
+  /** A Knative Service's {@code status.traffic}, as the InferenceService's status shows it. */
+  private static List<TrafficTarget> traffic(Object traffic) {
+    if (!(traffic instanceof List<?> targets)) {
+      return List.of();
+    }
+    List<TrafficTarget> out = new ArrayList<>();
+    for (Object t : targets) {
+      if (t instanceof Map<?, ?> m) {
+        out.add(new TrafficTarget(text(m.get("tag")), text(m.get("revisionName")), text(m.get("configurationName")),
+            m.get("latestRevision") instanceof Boolean b ? b : null,
+            m.get("percent") instanceof Number n ? n.longValue() : null, text(m.get("url"))));
+      }
+    }
+    return out;
+  }
+
+  private static Addressable address(Object address) {
+    return address instanceof Map<?, ?> m && m.get("url") != null
+        ? new Addressable(text(m.get("name")), text(m.get("url")), text(m.get("CACerts")), text(m.get("audience")))
+        : null;
+  }
+
+  private static String text(Object value) {
+    return value == null ? null : String.valueOf(value);
   }
 
   /** The revision a Knative Service's status sends all traffic to, or null during a split. */
@@ -143,11 +180,10 @@ final class ComponentHealthReader {
         .map(t -> String.valueOf(((Map<?, ?>) t).get("revisionName"))).findFirst().orElse(null);
   }
 
-  /** The rolled-out revision the previous status recorded for the component. */
-  private static String previousRolledOut(InferenceService isvc, ComponentPlan c) {
+  /** What the previous status recorded for the component, or null. */
+  private static ComponentStatusSpec recorded(InferenceService isvc, ComponentPlan c) {
     var status = isvc.getStatus();
-    var component = status == null || status.components() == null ? null : status.components().get(c.component());
-    return component == null ? null : component.latestRolledoutRevision();
+    return status == null || status.components() == null ? null : status.components().get(c.component());
   }
 
   @SuppressWarnings("unchecked")

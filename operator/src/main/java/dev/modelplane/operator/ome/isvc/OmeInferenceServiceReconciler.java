@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * status through {@link OmeStatusAggregator}. Anything that keeps the service from being served is a condition and
  * a Warning Event, never an exception. Objects are applied by server-side apply and owned by the service; the ones
  * it no longer wants (a removed component, a changed mode) are deleted. A service is looked at again on a timer only
- * while a workload kind without informer (LeaderWorkerSet, Knative) is not ready yet, or when a CRD is missing.
+ * while a workload kind without informer (LeaderWorkerSet, Knative) is not ready yet, when a CRD is missing, and
+ * every half minute while it has a serverless component (Knative's traffic split and revisions feed its status).
  */
 @ControllerConfiguration(name = OmeInferenceServiceReconciler.NAME, generationAwareEventProcessing = false,
     informer = @Informer(onUpdateFilter = SpecOrAnnotationUpdates.class))
@@ -51,6 +52,7 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
   private static final Duration ERROR_RETRY = Duration.ofSeconds(30);
   private static final Duration NOT_INSTALLED_RECHECK = Duration.ofSeconds(60);
   private static final Duration UNWATCHED_RECHECK = Duration.ofSeconds(10);
+  private static final Duration SERVERLESS_RECHECK = Duration.ofSeconds(30);
   /** A service the workload policy refuses is looked at again this often, so a namespace label takes effect. */
   private static final Duration POLICY_RECHECK = Duration.ofMinutes(1);
 
@@ -98,7 +100,8 @@ public class OmeInferenceServiceReconciler implements Reconciler<InferenceServic
         ComponentHealthReader.Health health = ComponentHealthReader.read(isvc, plan.plan(), result, context, settings);
         outcome = health.outcome();
         next = Reschedule.earliest(result.missingKinds().isEmpty() ? null : NOT_INSTALLED_RECHECK,
-            result.errors().isEmpty() ? null : ERROR_RETRY, health.unwatchedPending() ? UNWATCHED_RECHECK : null);
+            result.errors().isEmpty() ? null : ERROR_RETRY, health.unwatchedPending() ? UNWATCHED_RECHECK : null,
+            health.serverless() ? SERVERLESS_RECHECK : null);
       }
     }
     record(isvc, outcome, applied, context);

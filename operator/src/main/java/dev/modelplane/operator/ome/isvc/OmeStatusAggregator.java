@@ -129,8 +129,7 @@ public final class OmeStatusAggregator {
       declared.add(c.conditionType());
       conditions = Conditions.set(conditions, c.conditionType(), c.ready() ? Conditions.TRUE : Conditions.FALSE,
           c.reason(), c.message(), generation, now);
-      components.put(c.component(), new ComponentStatusSpec(c.latestReadyRevision(), c.latestCreatedRevision(),
-          null, c.latestRolledoutRevision(), null, c.ready() ? c.url() : null, null, null, c.accelerator()));
+      components.put(c.component(), componentStatus(c));
       if (!c.ready() && notReady == null) {
         notReady = c.conditionType() + ": " + c.message();
       }
@@ -159,5 +158,22 @@ public final class OmeStatusAggregator {
         ready || exposure.url() != null ? exposure.url() : null,
         exposure.address() == null ? null : new Addressable(null, exposure.address(), null, null),
         components.isEmpty() ? null : components, ModelStatusAggregation.of(served.components(), ready, now));
+  }
+
+  /**
+   * One component's status: its revisions, and once ready its URL and REST URL (the same HTTP base: the model
+   * servers and the router speak REST at their root); a serverless component adds Knative's traffic split and
+   * address, and its URL is the Knative Service's.
+   */
+  static ComponentStatusSpec componentStatus(ComponentHealth c) {
+    ComponentHealth.Knative k = c.knative();
+    String url = !c.ready() ? null : k != null && k.url() != null ? k.url() : c.url();
+    if (k == null) {
+      return new ComponentStatusSpec(null, c.latestCreatedRevision(), null, null, null, url, url, null,
+          c.accelerator());
+    }
+    return new ComponentStatusSpec(k.latestReadyRevision(), c.latestCreatedRevision(),
+        k.previousRolledoutRevision(), k.latestRolledoutRevision(), k.traffic().isEmpty() ? null : k.traffic(), url,
+        url, c.ready() ? k.address() : null, c.accelerator());
   }
 }

@@ -49,6 +49,33 @@ class OmeStatusAggregatorTest {
   }
 
   @Test
+  void aComponentShowsItsRestUrlAndAServerlessOneKnativesTrafficAddressAndRollouts() {
+    var raw = OmeStatusAggregator.componentStatus(health("engine", true, List.of()));
+    assertThat(raw.url()).isEqualTo("http://llama-engine.llm.svc.cluster.local");
+    assertThat(raw.restURL()).isEqualTo(raw.url());
+    assertThat(raw.traffic()).isNull();
+    assertThat(OmeStatusAggregator.componentStatus(health("engine", false, List.of())).restURL()).isNull();
+    var traffic = List.of(new dev.modelplane.api.ome.v1beta1.TrafficTarget("prev", "e-00001", null, false, 80L,
+        "http://prev-llama-engine.llm.example.com"), new dev.modelplane.api.ome.v1beta1.TrafficTarget(null,
+        "e-00002", null, true, 20L, null));
+    var knative = new ComponentHealth.Knative("e-00002", "e-00001", null, traffic, "http://llama-engine.llm.example.com",
+        new dev.modelplane.api.ome.v1beta1.Addressable(null, "http://llama-engine.llm.svc.cluster.local", null, null));
+    var serverless = OmeStatusAggregator.componentStatus(new ComponentHealth("engine", true, "Ready", "ok", "e-00002",
+        "http://llama-engine.llm.svc.cluster.local", null, List.of(), "ome-container", knative));
+    assertThat(serverless.url()).isEqualTo("http://llama-engine.llm.example.com");
+    assertThat(serverless.restURL()).isEqualTo(serverless.url());
+    assertThat(serverless.address().url()).isEqualTo("http://llama-engine.llm.svc.cluster.local");
+    assertThat(serverless.traffic()).isEqualTo(traffic);
+    assertThat(serverless.latestReadyRevision()).isEqualTo("e-00002");
+    assertThat(serverless.latestRolledoutRevision()).isEqualTo("e-00001");
+    var notReady = OmeStatusAggregator.componentStatus(new ComponentHealth("engine", false, "NotReady", "no",
+        "e-00002", null, null, List.of(), "ome-container", knative));
+    assertThat(notReady.address()).isNull();
+    assertThat(notReady.url()).isNull();
+    assertThat(notReady.traffic()).isEqualTo(traffic);
+  }
+
+  @Test
   void readyNeedsEveryDeclaredComponentAndModelStatusCountsServingPodsOfAllOfThem() {
     InferenceServiceStatus status = OmeStatusAggregator.aggregate(isvc(), new OmeStatusAggregator.Served(
         "ClusterServingRuntime sglang-pd (named in spec.runtime)", List.of(
