@@ -177,6 +177,51 @@ class OmeInferenceServiceIT {
   }
 
   @Test
+  void aPredictorFormServiceKeepsItsModelContainerRuntimePodFieldsAndKedaChoice(KubeTest test) throws IOException {
+    client = test.client();
+    String s = suffix(test);
+    String modelName = "legacy-" + s;
+    model(modelName, "legacy-" + s);
+    runtime("legacy-rt-" + s, "legacy-" + s, ENGINE + """
+        protocolVersions: [openAI]
+        tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+        imagePullSecrets: [{name: registry-creds}]
+        volumes: [{name: dshm, emptyDir: {medium: Memory}}]
+        """);
+    test.installUpstreamCrds(UpstreamCrds.KEDA);
+    String ns = test.namespace();
+    isvc(ns, """
+          name: legacy
+        spec:
+          kedaConfig: {enableKeda: true}
+          predictor:
+            maxReplicas: 2
+            model:
+              baseModel: %s
+              storageUri: oci://n/tenancy/b/models/o/llama
+              protocolVersion: openAI
+              image: registry.example/vllm:custom
+              env: [{name: FROM_MODEL, value: "1"}]
+        """.formatted(modelName));
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.apps().deployments().withName("legacy-engine")
+        .get()).isNotNull());
+    var pod = client.apps().deployments().withName("legacy-engine").get().getSpec().getTemplate().getSpec();
+    Container main = pod.getContainers().stream().filter(c -> c.getName().equals("ome-container")).findFirst()
+        .orElseThrow();
+    assertThat(main.getImage()).as("the predictor model's image wins over the runtime's")
+        .isEqualTo("registry.example/vllm:custom");
+    assertThat(main.getEnv()).extracting(e -> e.getName() + "=" + e.getValue()).contains("FROM_MODEL=1",
+        "STORAGE_URI=oci://n/tenancy/b/models/o/llama", "PROTOCOL_VERSION=openAI");
+    assertThat(pod.getTolerations()).extracting(t -> t.getKey()).contains("nvidia.com/gpu");
+    assertThat(pod.getImagePullSecrets()).extracting(r -> r.getName()).containsExactly("registry-creds");
+    assertThat(pod.getVolumes()).extracting(v -> v.getName()).contains("dshm");
+    var scaledObjects = client.genericKubernetesResources("keda.sh/v1alpha1", "ScaledObject");
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(scaledObjects.withName("scaledobject-legacy-engine")
+        .get()).isNotNull());
+    assertThat(client.autoscaling().v2().horizontalPodAutoscalers().withName("legacy-engine").get()).isNull();
+  }
+
+  @Test
   void whenNoRuntimeFitsTheStatusListsEveryExcludedRuntimeWithItsReason(KubeTest test) {
     client = test.client();
     String s = suffix(test);
