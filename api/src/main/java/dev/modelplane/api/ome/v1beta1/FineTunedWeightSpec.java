@@ -10,8 +10,9 @@ import io.fabric8.generator.annotation.Required;
  * service serves them by naming the weights next to its base model; the weights are fetched into the serving pod
  * before the model server starts.
  *
- * @param baseModelRef The base model these weights were trained on: a ClusterBaseModel when no namespace is given,
- *     otherwise the BaseModel in that namespace.
+ * @param baseModelRef The base model these weights were trained on; a service may serve them only on that model.
+ *     With a namespace it is the BaseModel of that namespace; without one, the base model of that name the service
+ *     resolves (its namespace's BaseModel, else the ClusterBaseModel).
  * @param modelType Kind of fine-tuning result, e.g. {@code LoRA}, {@code Adapter}, {@code Distillation} or
  *     {@code Tfew}.
  * @param hyperParameters Training settings as arbitrary JSON. Its {@code strategy} key ({@code lora} or

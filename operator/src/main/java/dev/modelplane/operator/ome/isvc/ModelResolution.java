@@ -96,7 +96,7 @@ final class ModelResolution {
             + weightName, null);
       }
       weight = found.get();
-      String problem = weightProblem(weight, name);
+      String problem = weightProblem(weight, key);
       if (problem != null) {
         return missing("InvalidFineTunedWeight", "spec.model.fineTunedWeights: FineTunedWeight " + weightName + " "
             + problem, null);
@@ -119,7 +119,11 @@ final class ModelResolution {
     return decision instanceof ModelPaths.Decision.OnNode on ? on.path().toString() : null;
   }
 
-  private static String weightProblem(FineTunedWeight weight, String baseModel) {
+  /**
+   * Why the weights cannot be served on {@code baseModel}, or null. Their {@code baseModelRef} with a namespace names
+   * the BaseModel of that namespace only; without one, a base model of that name of either scope.
+   */
+  private static String weightProblem(FineTunedWeight weight, BaseModelKey baseModel) {
     var spec = weight.getSpec();
     if (spec == null) {
       return "has no spec";
@@ -127,9 +131,14 @@ final class ModelResolution {
     if (Boolean.TRUE.equals(spec.disabled())) {
       return "is disabled (spec.disabled: true)";
     }
-    if (spec.baseModelRef() != null && spec.baseModelRef().name() != null
-        && !spec.baseModelRef().name().equals(baseModel)) {
-      return "was trained on " + spec.baseModelRef().name() + ", not on " + baseModel;
+    if (spec.baseModelRef() != null && spec.baseModelRef().name() != null) {
+      String ns = spec.baseModelRef().namespace();
+      boolean anyScope = ns == null || ns.isBlank();
+      if (!spec.baseModelRef().name().equals(baseModel.name())
+          || !anyScope && (baseModel.clusterScoped() || !ns.equals(baseModel.namespace()))) {
+        return "was trained on " + (anyScope ? spec.baseModelRef().name() : new BaseModelKey(ns,
+            spec.baseModelRef().name()).toString()) + ", not on " + baseModel;
+      }
     }
     var strategy = spec.hyperParameters() == null ? null : spec.hyperParameters().get("strategy");
     if (strategy == null || !strategy.isTextual()) {

@@ -58,7 +58,9 @@ class ModelResolutionTest {
     Map<String, BaseModel> ns = Map.of("llama", NAMESPACED);
     Map<String, ClusterBaseModel> cluster = Map.of("llama", CLUSTER, "llama-c", CLUSTER, "old", DISABLED);
     Map<String, FineTunedWeight> ftw = Map.of("ok", weight("ok", model, "LoRA"), "other", weight("other", "x",
-        "lora"), "odd", weight("odd", model, "dpo"));
+        "lora"), "odd", weight("odd", model, "dpo"), "elsewhere", weight("elsewhere", model + ", namespace: team-b",
+        "lora"), "here", weight("here", model + ", namespace: llm", "lora"), "namespaced",
+        weight("namespaced", model + ", namespace: llm", "lora"));
     return ModelResolution.resolve(spec, "llm", n -> Optional.ofNullable(ns.get(n)),
         n -> Optional.ofNullable(cluster.get(n)), n -> Optional.ofNullable(ftw.get(n)),
         m -> new ModelPaths.Decision.NotOnNode());
@@ -154,7 +156,12 @@ class ModelResolutionTest {
     assertThat(why(resolve("llama", "gone"))).isEqualTo("spec.model.fineTunedWeights: no FineTunedWeight is named "
         + "gone");
     assertThat(why(resolve("llama", "other"))).isEqualTo("spec.model.fineTunedWeights: FineTunedWeight other was "
-        + "trained on x, not on llama");
+        + "trained on x, not on basemodel/llm/llama");
+    assertThat(why(resolve("llama", "elsewhere"))).isEqualTo("spec.model.fineTunedWeights: FineTunedWeight "
+        + "elsewhere was trained on basemodel/team-b/llama, not on basemodel/llm/llama");
+    assertThat(why(resolve("llama-c", "namespaced"))).isEqualTo("spec.model.fineTunedWeights: FineTunedWeight "
+        + "namespaced was trained on basemodel/llm/llama-c, not on clusterbasemodel/llama");
+    assertThat(resolve("llama", "here")).isInstanceOf(ModelResolution.Found.class);
     assertThat(why(resolve("llama", "odd"))).isEqualTo("spec.model.fineTunedWeights: FineTunedWeight odd has "
         + "strategy dpo; supported: lora, tfew");
   }
