@@ -5,12 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelplane.api.ome.v1beta1.BaseModelSpec;
 import dev.modelplane.api.ome.v1beta1.FineTunedWeight;
 import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
+import dev.modelplane.api.ome.v1beta1.StorageSpec;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.common.FieldProblem;
 import dev.modelplane.operator.common.StatusWriter;
 import dev.modelplane.operator.modelsource.ModelMetadata;
 import dev.modelplane.operator.modelsource.ModelMetadataPatch;
+import dev.modelplane.operator.modelsource.StorageUri;
+import dev.modelplane.operator.modelsource.StorageUriException;
 import dev.modelplane.operator.ome.storage.BaseModelKey;
 import dev.modelplane.operator.ome.storage.BaseModelValidator;
 import dev.modelplane.operator.ome.storage.ModelPaths;
@@ -185,12 +188,22 @@ public abstract class BaseModelController<R extends CustomResource<?, ModelStatu
     ModelStatusSpec previous = model.getStatus();
     long generation = model.getMetadata().getGeneration() == null ? 0 : model.getMetadata().getGeneration();
     ModelStatusSpec status = BaseModelStatusAggregator.aggregate(generation, previous, reports, problems,
-        clock.instant());
+        clock.instant(), provided(ModelPaths.Claimant.of(model).storage()));
     announce(model, previous, status, reports, problems);
     if (!status.equals(previous)) {
       LOG.info("status model={} state={} ready={} failed={} reporting={}", key, status.state(),
           status.nodesReady().size(), status.nodesFailed().size(), reports.size());
       StatusWriter.write(model, status, empty, context, settings.useSsa());
+    }
+  }
+
+  /** Whether the storage is a {@code vendor://} URI, whose files come with the serving image. */
+  private static boolean provided(StorageSpec storage) {
+    try {
+      return storage != null && storage.storageUri() != null && BaseModelValidator.handling(StorageUri.parse(
+          storage.storageUri(), BaseModelValidator.URI_FIELD)) == BaseModelValidator.Handling.PROVIDED;
+    } catch (StorageUriException e) {
+      return false;
     }
   }
 

@@ -18,12 +18,15 @@ import java.util.stream.Collectors;
  * The whole status of a BaseModel or ClusterBaseModel from the agents' reports of existing nodes: {@code state}
  * Failed when the node directory is refused ({@link ModelPaths}: never Ready, whatever a node reports), else Ready
  * when any node is ready, else Failed when any failed (or the spec cannot be served), else In_Transit; sorted
- * {@code nodesReady} / {@code nodesFailed}; conditions {@code Ready} and {@code Degraded} with messages.
- * {@code lifecycle} is the user's and kept.
+ * {@code nodesReady} / {@code nodesFailed}; conditions {@code Ready} and {@code Degraded} with messages. A model
+ * provided by its vendor's serving image ({@code vendor://}) is Ready without any node. {@code lifecycle} is kept as
+ * written and never set here.
  */
 public final class BaseModelStatusAggregator {
   public static final String READY = "Ready";
   public static final String DEGRADED = "Degraded";
+  /** Ready reason of a {@code vendor://} model. */
+  public static final String PROVIDED_BY_VENDOR = "ProvidedByVendor";
   /** At most this many failed nodes are named in the Degraded message. */
   private static final int NAMED_FAILURES = 5;
 
@@ -38,6 +41,23 @@ public final class BaseModelStatusAggregator {
    */
   public static ModelStatusSpec aggregate(long generation, ModelStatusSpec previous, Map<String, NodeReport> reports,
       List<FieldProblem> problems, Instant now) {
+    return aggregate(generation, previous, reports, problems, now, false);
+  }
+
+  /**
+   * @param provided whether the model comes with its serving image ({@code vendor://}): Ready, on no node, unless
+   *     the spec has a fatal problem
+   */
+  public static ModelStatusSpec aggregate(long generation, ModelStatusSpec previous, Map<String, NodeReport> reports,
+      List<FieldProblem> problems, Instant now, boolean provided) {
+    if (provided && problems.stream().noneMatch(FieldProblem::fatal)) {
+      List<Condition> conditions = Conditions.set(previous == null ? null : previous.conditions(), READY,
+          Conditions.TRUE, PROVIDED_BY_VENDOR, "The model comes with its vendor's serving image (vendor://): no node "
+              + "holds or needs its files", generation, now);
+      conditions = Conditions.set(conditions, DEGRADED, Conditions.FALSE, "AsExpected", "", generation, now);
+      return new ModelStatusSpec(previous == null ? null : previous.lifecycle(), LifeCycleState.Ready, List.of(),
+          List.of(), generation, conditions);
+    }
     SortedMap<String, NodeReport> byNode = new TreeMap<>(reports);
     FieldProblem fatal = problems.stream().filter(FieldProblem::fatal).findFirst().orElse(null);
     // A refused directory is not the model's, whatever a node holds there.

@@ -195,6 +195,11 @@ final class ComponentPlanner {
       adapterName = weight.getMetadata().getName();
       adapter = ModelLocation.of(weight.getSpec().storage(), ns, "FineTunedWeight " + adapterName + " spec.storage",
           fineTunedWeightLabel(adapterName), model.weightDir());
+      if (adapter instanceof ModelLocation.InImage) {
+        throw new IllegalArgumentException("FineTunedWeight " + adapterName + " spec.storage.storageUri: vendor:// "
+            + "weights come with an image, so there are no adapter files to load; use merged weights "
+            + "(configuration.merged_weights: true) or another storage");
+      }
     }
     boolean serving = !component.equals(ROUTER);
     Set<Volume> before = new HashSet<>(pod.getVolumes() == null ? List.of() : pod.getVolumes());

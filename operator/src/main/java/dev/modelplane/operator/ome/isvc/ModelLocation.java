@@ -6,8 +6,8 @@ import dev.modelplane.operator.modelsource.StorageUri;
 import dev.modelplane.operator.modelsource.StorageUriException;
 
 /**
- * Where a model's files are for a serving pod: a directory the model agent fills on the nodes it labels Ready, or a
- * PersistentVolumeClaim mounted directly.
+ * Where a model's files are for a serving pod: a directory the model agent fills on the nodes it labels Ready, a
+ * PersistentVolumeClaim mounted directly, or the serving image itself ({@code vendor://}).
  */
 public sealed interface ModelLocation {
   /** Where a claim-backed model is mounted in serving containers, as in OME. */
@@ -43,13 +43,21 @@ public sealed interface ModelLocation {
   }
 
   /**
+   * Files that come with the serving image ({@code vendor://}): nothing is mounted and no node label is needed.
+   *
+   * @param containerPath {@code MODEL_PATH}: {@code spec.storage.path} when given, else {@code /<resourcePath>} of
+   *     the URI
+   */
+  record InImage(String containerPath) implements ModelLocation {
+  }
+
+  /**
    * The location of a model or fine-tuned weight with {@code storage}, for a pod in {@code namespace}.
    *
    * <p>A node directory is only ever the one {@code ModelPaths} decided ({@code decidedDir}: {@code spec.storage.path}
    * or the {@code local://} path checked against the roots and other models, or derived when it is empty), never a
-   * path taken from the spec here: a model whose storage the model agent does not place on the node
-   * ({@code oci://}, {@code gs://}, {@code az://}, {@code github://}, for which {@code ModelPaths} decides no
-   * directory) gets no hostPath and cannot be served from files.
+   * path taken from the spec here: a model for which {@code ModelPaths} decided no directory gets no hostPath and
+   * cannot be served from files.
    *
    * @param field the storage field, for messages
    * @param nodeLabel the agent's node label for it
@@ -75,13 +83,12 @@ public sealed interface ModelLocation {
         }
         yield new Claim(pvc.claim(), pvc.subPath() == null ? "" : pvc.subPath());
       }
-      case StorageUri.Vendor vendor -> throw new IllegalArgumentException(field + ".storageUri: vendor:// models are "
-          + "provided by their vendor's image; they have no files to mount");
+      case StorageUri.Vendor vendor -> new InImage(storage.path() != null && !storage.path().isBlank()
+          ? storage.path() : "/" + vendor.resourcePath());
       default -> {
         if (decidedDir == null) {
           throw new IllegalArgumentException(field + ".storageUri: " + uri.scheme() + ":// models have no directory "
-              + "on the node the operator may mount (the model agent does not place them there), so no node "
-              + "directory is mounted; use hf://, s3://, local:// or pvc:// storage");
+              + "on the node the operator may mount, so no node directory is mounted");
         }
         yield new HostDirectory(decidedDir, nodeLabel);
       }

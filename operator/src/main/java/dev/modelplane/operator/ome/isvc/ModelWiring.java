@@ -62,7 +62,9 @@ final class ModelWiring {
     String volumeName = Names.dnsLabel(wiring.modelName());
     // A container that does not mount the model gets no hostPath volume: it would serve nothing and keep the pod from
     // meeting the "restricted" (or even "baseline") Pod Security Standard.
-    if (wiring.mountModel() || !(wiring.model() instanceof ModelLocation.HostDirectory)) {
+    boolean modelVolume = !(wiring.model() instanceof ModelLocation.InImage)
+        && (wiring.mountModel() || !(wiring.model() instanceof ModelLocation.HostDirectory));
+    if (modelVolume) {
       addVolume(volumes, volume(volumeName, wiring.model()));
     }
     String adapterVolume = null;
@@ -88,7 +90,9 @@ final class ModelWiring {
     }
     List<VolumeMount> mounts = main.getVolumeMounts() == null ? new ArrayList<>()
         : new ArrayList<>(main.getVolumeMounts());
-    addMount(mounts, mount(volumeName, wiring.model(), wiring.model().containerPath()));
+    if (!(wiring.model() instanceof ModelLocation.InImage)) {
+      addMount(mounts, mount(volumeName, wiring.model(), wiring.model().containerPath()));
+    }
     if (adapterVolume != null) {
       addMount(mounts, mount(adapterVolume, wiring.adapter(), adapterPath(wiring.adapterName())));
     }
@@ -162,6 +166,7 @@ final class ModelWiring {
           .withPath(dir.path()).endHostPath().build();
       case ModelLocation.Claim claim -> new VolumeBuilder().withName(name).withNewPersistentVolumeClaim()
           .withClaimName(claim.claim()).withReadOnly(true).endPersistentVolumeClaim().build();
+      case ModelLocation.InImage image -> throw new IllegalArgumentException("the image holds the files: no volume");
     };
   }
 

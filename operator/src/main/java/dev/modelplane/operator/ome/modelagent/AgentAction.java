@@ -5,8 +5,8 @@ import dev.modelplane.operator.modelsource.StorageUri;
 /** What the agent does for one model on its node, as {@link ModelPlanner} decides it. */
 public sealed interface AgentAction {
   /**
-   * The model has no business on this node (gone, being deleted, or the node does not match): stop any download,
-   * remove the files the agent downloaded, the node label and the report.
+   * The model has no business on this node (gone, being deleted, the node does not match, or its files come with the
+   * serving image): stop any download, remove the files the agent downloaded, the node label and the report.
    *
    * @param why for the log
    */
@@ -23,9 +23,10 @@ public sealed interface AgentAction {
   }
 
   /**
-   * Download from Hugging Face or S3 into {@code dir}.
+   * Download from a model store (Hugging Face, S3, OCI Object Storage, GCS, Azure Blob, GitHub releases) into
+   * {@code dir}.
    *
-   * @param source a {@link StorageUri.HuggingFace} or {@link StorageUri.S3}
+   * @param source a URI of a scheme the agent downloads
    * @param dir the destination
    */
   record Download(StorageUri source, ModelRoots.Resolved dir) implements AgentAction {

@@ -25,8 +25,8 @@ public final class BaseModelValidator {
     DOWNLOAD,
     /** Already there (a node directory, or a claim the pods mount): checked and parsed, never copied. */
     VERIFY,
-    /** Not implemented by the agent: the model fails with reason {@code UnsupportedStorage}. */
-    UNSUPPORTED
+    /** In the vendor's serving image ({@code vendor://}): no node holds files, the model is ready as declared. */
+    PROVIDED
   }
 
   /** How the agent treats a parsed URI. */
@@ -34,10 +34,19 @@ public final class BaseModelValidator {
     return switch (uri) {
       case StorageUri.HuggingFace hf -> Handling.DOWNLOAD;
       case StorageUri.S3 s3 -> Handling.DOWNLOAD;
+      case StorageUri.Oci oci -> Handling.DOWNLOAD;
+      case StorageUri.Gcs gcs -> Handling.DOWNLOAD;
+      case StorageUri.Azure az -> Handling.DOWNLOAD;
+      case StorageUri.GitHub github -> Handling.DOWNLOAD;
       case StorageUri.Local local -> Handling.VERIFY;
       case StorageUri.Pvc pvc -> Handling.VERIFY;
-      default -> Handling.UNSUPPORTED;
+      case StorageUri.Vendor vendor -> Handling.PROVIDED;
     };
+  }
+
+  /** Whether the agent downloads {@code uri}'s files onto nodes. */
+  public static boolean downloaded(StorageUri uri) {
+    return handling(uri) == Handling.DOWNLOAD;
   }
 
   /** The problems of a model's spec; empty when the agents can act on it. Every problem here is fatal. */
@@ -63,9 +72,9 @@ public final class BaseModelValidator {
       return problems;
     }
     switch (handling(uri)) {
-      case UNSUPPORTED -> problems.add(FieldProblem.fatal(URI_FIELD, "UnsupportedStorage", "the model agent cannot "
-          + "fetch " + uri.scheme() + ":// sources; supported: hf:// and s3:// (downloaded), local:// and pvc:// "
-          + "(used in place)"));
+      case PROVIDED -> {
+        // nothing for the agents to do or check
+      }
       case DOWNLOAD -> {
         // The directory (derived when spec.storage.path is empty) is ModelPaths' to check: it depends on the roots
         // and on the other models.

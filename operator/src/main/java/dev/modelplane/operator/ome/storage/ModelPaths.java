@@ -152,11 +152,7 @@ public final class ModelPaths {
         field = BaseModelValidator.URI_FIELD;
         path = local.path();
       }
-      case StorageUri.HuggingFace hf -> {
-        field = BaseModelValidator.PATH_FIELD;
-        path = storage.path();
-      }
-      case StorageUri.S3 s3 -> {
+      case StorageUri downloaded when BaseModelValidator.downloaded(downloaded) -> {
         field = BaseModelValidator.PATH_FIELD;
         path = storage.path();
       }
