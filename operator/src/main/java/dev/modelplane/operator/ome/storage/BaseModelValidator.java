@@ -34,6 +34,7 @@ public final class BaseModelValidator {
     return switch (uri) {
       case StorageUri.HuggingFace hf -> Handling.DOWNLOAD;
       case StorageUri.S3 s3 -> Handling.DOWNLOAD;
+      case StorageUri.Oci oci -> Handling.DOWNLOAD;
       case StorageUri.Local local -> Handling.VERIFY;
       case StorageUri.Pvc pvc -> Handling.VERIFY;
       default -> Handling.UNSUPPORTED;
