@@ -65,7 +65,7 @@ public final class BaseModelValidator {
     }
     switch (handling(uri)) {
       case UNSUPPORTED -> problems.add(FieldProblem.fatal(URI_FIELD, "UnsupportedStorage", "the model agent cannot "
-          + "fetch " + uri.scheme() + ":// sources; supported: hf:// and s3:// (downloaded), local:// and pvc:// "
+          + "fetch " + uri.scheme() + ":// sources; supported: hf://, s3:// and oci:// (downloaded), local:// and pvc:// "
           + "(used in place)"));
       case DOWNLOAD -> {
         // The directory (derived when spec.storage.path is empty) is ModelPaths' to check: it depends on the roots
