@@ -1,6 +1,7 @@
 package dev.modelplane.operator.modelsource.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,13 +11,17 @@ import dev.modelplane.testsupport.OciSignerCheck;
 import dev.modelplane.testsupport.OciTestKey;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PrivateKey;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link OciSigner} byte for byte against the official OCI Go SDK's {@code DefaultRequestSigner}
@@ -67,6 +72,47 @@ class OciSignerTest {
     ObjectNode input = input(key.privateKeyPem());
     input.put("securityToken", token);
     compare(binary, input, ours);
+  }
+
+  @Test
+  void passphraseEncryptedKeysAsOpenSslWritesThemSignAsTheSdk(@TempDir Path dir) throws Exception {
+    Path binary = OciSignerCheck.requireOrSkip();
+    Assumptions.assumeTrue(openssl(dir, "version"), "openssl is not installed");
+    String pass = "correct horse";
+    assertThat(openssl(dir, "genrsa", "-out", "plain.pem", "2048")).isTrue();
+    assertThat(openssl(dir, "rsa", "-in", "plain.pem", "-aes128", "-traditional", "-passout", "pass:" + pass,
+        "-out", "legacy.pem")).isTrue();
+    assertThat(openssl(dir, "pkcs8", "-topk8", "-in", "plain.pem", "-v2", "aes-256-cbc", "-passout",
+        "pass:" + pass, "-out", "pkcs8.pem")).isTrue();
+    for (String file : List.of("legacy.pem", "pkcs8.pem")) {
+      String pem = Files.readString(dir.resolve(file));
+      assertThat(pem).contains(file.equals("legacy.pem") ? "DEK-Info: AES-128-CBC" : "ENCRYPTED PRIVATE KEY");
+      PrivateKey key = PemKeys.rsaPrivateKey(pem, pass);
+      assertThat(key.getEncoded()).as(file).isEqualTo(PemKeys.rsaPrivateKey(Files.readString(dir.resolve(
+          "plain.pem")), null).getEncoded());
+      assertThatThrownBy(() -> PemKeys.rsaPrivateKey(pem, "not-it-at-all")).as(file)
+          .hasMessageStartingWith("cannot read the private key (wrong passphrase?)")
+          .hasMessageNotContaining("not-it-at-all");
+      assertThatThrownBy(() -> PemKeys.rsaPrivateKey(pem, null)).as(file)
+          .hasMessage("the private key is encrypted and no passphrase is given");
+      ObjectNode input = input(pem);
+      input.put("passphrase", pass).put("tenancy", "ocid1.tenancy.oc1..t").put("user", "ocid1.user.oc1..u")
+          .put("fingerprint", PemKeys.fingerprint(key));
+      compare(binary, input, new OciSigner(OciSigner.apiKeyId("ocid1.tenancy.oc1..t", "ocid1.user.oc1..u",
+          PemKeys.fingerprint(key)), key));
+    }
+  }
+
+  private static boolean openssl(Path dir, String... args) throws Exception {
+    List<String> command = new java.util.ArrayList<>(List.of("openssl"));
+    command.addAll(List.of(args));
+    try {
+      Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      return p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (java.io.IOException e) {
+      return false;
+    }
   }
 
   @Test
