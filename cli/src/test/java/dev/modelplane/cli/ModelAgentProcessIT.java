@@ -116,8 +116,8 @@ class ModelAgentProcessIT {
             parameters: {endpoint: "%s"}
             nodeSelector: {pool: x}
         """.formatted(cluster, s3.endpoint()));
-    create(admin, BaseModel.class, baseModel("oci-model", "oci://n/tenancy/b/bucket/o/model",
-        "/mnt/models/oci", "nodeSelector: {gpu: a100}", null));
+    create(admin, BaseModel.class, baseModel("vendor-model", "vendor://nvidia/nim/llama",
+        "/mnt/models/vendor", "nodeSelector: {gpu: a100}", null));
     create(admin, BaseModel.class, baseModel("unreachable", "s3://models/tiny",
         "/mnt/models/" + ns + "/unreachable",
         "nodeSelector: {gpu: a100}", "http://127.0.0.1:" + FreePorts.pick()));
@@ -158,9 +158,9 @@ class ModelAgentProcessIT {
         .isEqualTo(PARAMETERS);
     assertThat(agents.get(a).root().resolve("s3-tiny/model-00002-of-00002.safetensors")).exists();
 
-    NodeReport oci = awaitStatus(admin, ns, a, new BaseModelKey(ns, "oci-model"), NodeReport.FAILED);
-    assertThat(oci.reason()).isEqualTo("UnsupportedStorage");
-    assertThat(oci.message()).contains("spec.storage.storageUri", "oci://");
+    NodeReport vendor = awaitStatus(admin, ns, a, new BaseModelKey(ns, "vendor-model"), NodeReport.FAILED);
+    assertThat(vendor.reason()).isEqualTo("UnsupportedStorage");
+    assertThat(vendor.message()).contains("spec.storage.storageUri", "vendor://");
     // Without spec.storage.path the directory is the namespace's own: <root>/<namespace>/<name>.
     awaitReady(admin, ns, a, new BaseModelKey(ns, "no-path"));
     assertThat(agents.get(a).root().resolve(ns + "/no-path/config.json")).exists();

@@ -242,10 +242,10 @@ class BaseModelControllerIT {
   @Test
   void unsupportedSchemeFailsAClusterModelNamingTheField(KubeTest kube) {
     KubernetesClient client = kube.client();
-    String name = kube.uniqueName("oci-model");
+    String name = kube.uniqueName("vendor-model");
     client.resource(clusterBaseModel(name, """
         storage:
-          storageUri: oci://n/tenancy/b/models/o/llama
+          storageUri: vendor://nvidia/nim/llama
           path: /mnt/models/llama
         """)).create();
     eventually(TIMEOUT).untilAsserted(() -> {
@@ -254,7 +254,7 @@ class BaseModelControllerIT {
       assertThat(m.getStatus().state()).isEqualTo(LifeCycleState.Failed);
       var degraded = Conditions.find(m.getStatus().conditions(), "Degraded");
       assertThat(degraded.getReason()).isEqualTo("UnsupportedStorage");
-      assertThat(degraded.getMessage()).startsWith("spec.storage.storageUri: the model agent cannot fetch oci://");
+      assertThat(degraded.getMessage()).startsWith("spec.storage.storageUri: the model agent cannot fetch vendor://");
     });
     eventually(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace("default").list()
         .getItems()).anyMatch(e -> name.equals(e.getInvolvedObject().getName())

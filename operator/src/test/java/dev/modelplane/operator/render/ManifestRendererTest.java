@@ -161,18 +161,18 @@ class ManifestRendererTest {
         ---
         apiVersion: ome.io/v1beta1
         kind: BaseModel
-        metadata: {name: on-oci}
+        metadata: {name: on-vendor}
         spec:
-          storage: {storageUri: "oci://n/tenancy/b/models/o/llama", path: /mnt/models/oci}
+          storage: {storageUri: "vendor://nvidia/nim/llama", path: /mnt/models/vendor}
         """, messages);
     assertThat(manifests).extracting(HasMetadata::getKind).containsExactly("ClusterBaseModel", "BaseModel");
     assertThat(messages).isEmpty();
     ManifestRenderer.Result result = ManifestRenderer.render(manifests, OperatorSettings.defaults(), "team");
     assertThat(result.objects()).isEmpty();
     assertThat(result.failed()).isTrue();
-    assertThat(result.messages()).containsExactly("BaseModel team/on-oci: error: spec.storage.storageUri: the model "
-        + "agent cannot fetch oci:// sources; supported: hf:// and s3:// (downloaded), local:// and pvc:// (used in "
-        + "place)");
+    assertThat(result.messages()).containsExactly("BaseModel team/on-vendor: error: spec.storage.storageUri: the "
+        + "model agent cannot fetch vendor:// sources; supported: hf://, s3:// and oci:// (downloaded), local:// and "
+        + "pvc:// (used in place)");
     assertThat(manifests.getFirst().getMetadata().getNamespace()).as("cluster-scoped").isNull();
   }
 }

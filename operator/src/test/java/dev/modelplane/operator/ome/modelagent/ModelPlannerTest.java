@@ -98,14 +98,13 @@ class ModelPlannerTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "oci://n/ns/b/bucket/o/model | oci",
       "az://account/container/blob | az",
       "gs://bucket/object | gs",
       "github://owner/repo | github",
       "vendor://nvidia/nim/llama | vendor"})
   void otherSchemesFailAsUnsupported(String uri, String scheme) {
     assertThat(plan(model(uri, "/mnt/models/x"))).isEqualTo(new AgentAction.Fail("UnsupportedStorage",
-        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf:// and s3:// "
+        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf://, s3:// and oci:// "
             + "(downloaded), local:// and pvc:// (used in place)"));
   }
 

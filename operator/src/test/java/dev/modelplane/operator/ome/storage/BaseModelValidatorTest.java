@@ -21,6 +21,7 @@ class BaseModelValidatorTest {
       "hf://meta-llama/Llama-3.1-8B, /mnt/models/llama",
       "hf://meta-llama/Llama-3.1-8B, null",
       "s3://bucket@us-west-2/models/llama, /mnt/models/llama",
+      "oci://n/ns/b/bucket/o/llama, /mnt/models/llama",
       "local:///mnt/models/llama, null",
       "pvc://models/llama, null",
       "pvc://team:models/llama, null"})
@@ -30,7 +31,6 @@ class BaseModelValidatorTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', nullValues = "null", value = {
-      "oci://n/ns/b/bucket/o/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | oci://",
       "gs://bucket/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | gs://",
       "az://acct/container/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | az://",
       "github://org/repo | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | github://",
