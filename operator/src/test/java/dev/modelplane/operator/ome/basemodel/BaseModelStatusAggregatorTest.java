@@ -50,6 +50,20 @@ class BaseModelStatusAggregatorTest {
   }
 
   @Test
+  void aVendorModelIsReadyOnNoNodeUnlessItsSpecIsBroken() {
+    ModelStatusSpec s = BaseModelStatusAggregator.aggregate(2, null, Map.of(), List.of(), T0, true);
+    assertThat(s.state()).isEqualTo(LifeCycleState.Ready);
+    assertThat(s.nodesReady()).isEmpty();
+    assertThat(s.conditions()).filteredOn(c -> c.getType().equals("Ready")).singleElement().satisfies(c -> {
+      assertThat(c.getStatus()).isEqualTo("True");
+      assertThat(c.getReason()).isEqualTo(BaseModelStatusAggregator.PROVIDED_BY_VENDOR);
+    });
+    ModelStatusSpec broken = BaseModelStatusAggregator.aggregate(2, null, Map.of(), List.of(
+        dev.modelplane.operator.common.FieldProblem.fatal("spec.storage", "MissingStorage", "x")), T0, true);
+    assertThat(broken.state()).isEqualTo(LifeCycleState.Failed);
+  }
+
+  @Test
   void failedWhenNoNodeIsReadyAndOneFailed() {
     ModelStatusSpec s = BaseModelStatusAggregator.aggregate(1, null,
         Map.of("n1", failed("UnsupportedStorage", "oci:// is not supported"), "n2", updating(1, 2)), List.of(), T0);

@@ -130,8 +130,7 @@ class ModelWiringTest {
         null)).hasMessageStartingWith("spec.storage.storageUri: local:// models have no directory on the node");
     assertThatThrownBy(() -> ModelLocation.of(storage("oci://n/ns/b/bucket/o/llama", "/etc"), "llm", "spec.storage",
         LABEL, null)).hasMessage("spec.storage.storageUri: oci:// models have no directory on the node the operator may "
-            + "mount (the model agent does not place them there), so no node directory is mounted; use hf://, "
-            + "s3://, local:// or pvc:// storage");
+            + "mount, so no node directory is mounted");
   }
 
   @Test
@@ -147,8 +146,24 @@ class ModelWiringTest {
     assertThatThrownBy(() -> ModelLocation.of(storage("pvc://other:models/llama", null), "llm", "spec.storage",
         LABEL, null)).hasMessage("spec.storage.storageUri: the claim models is in namespace other, but a pod can only "
             + "mount claims of its own namespace (llm)");
-    assertThatThrownBy(() -> ModelLocation.of(storage("vendor://meta/llm/llama", null), "llm", "spec.storage",
-        LABEL, null)).hasMessageContaining("vendor:// models are provided by their vendor's image");
+  }
+
+  @Test
+  void aVendorModelIsInItsImageAndNothingIsMounted() {
+    assertThat(ModelLocation.of(storage("vendor://meta/llm/llama", null), "llm", "spec.storage", LABEL, null))
+        .isEqualTo(new ModelLocation.InImage("/llama"));
+    ModelLocation image = ModelLocation.of(storage("vendor://meta/llm/llama", "/models/llama"), "llm",
+        "spec.storage", LABEL, null);
+    assertThat(image).isEqualTo(new ModelLocation.InImage("/models/llama"));
+    PodSpec pod = new PodSpecBuilder().addNewContainer().withName("ome-container").withImage("nim").endContainer()
+        .build();
+    PodSpec wired = ModelWiring.wire(pod, new ModelWiring.Wiring("llama", image, null, null, true, "ome-container",
+        0));
+    assertThat(wired.getVolumes()).isEmpty();
+    assertThat(wired.getNodeSelector()).isNull();
+    assertThat(wired.getContainers().getFirst().getVolumeMounts()).isEmpty();
+    assertThat(wired.getContainers().getFirst().getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+        .contains("MODEL_PATH=/models/llama");
   }
 
   private static StorageSpec storage(String uri, String path) {

@@ -98,14 +98,15 @@ class ModelPlannerTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "az://account/container/blob | az",
-      "gs://bucket/object | gs",
-      "github://owner/repo | github",
-      "vendor://nvidia/nim/llama | vendor"})
-  void otherSchemesFailAsUnsupported(String uri, String scheme) {
-    assertThat(plan(model(uri, "/mnt/models/x"))).isEqualTo(new AgentAction.Fail("UnsupportedStorage",
-        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf://, s3:// and oci:// "
-            + "(downloaded), local:// and pvc:// (used in place)"));
+      "az://account/container/blob", "gs://bucket/object", "github://owner/repo", "oci://n/ns/b/bucket/o/m"})
+  void everyStoreIsDownloadedIntoTheModelsDirectory(String uri) {
+    assertThat(plan(model(uri, "/mnt/models/team/m"))).isInstanceOf(AgentAction.Download.class);
+  }
+
+  @Test
+  void aVendorModelIsNotTheAgentsBusiness() {
+    assertThat(plan(model("vendor://nvidia/nim/llama", null))).isEqualTo(new AgentAction.Remove(
+        "vendor:// models come with their serving image"));
   }
 
   @Test

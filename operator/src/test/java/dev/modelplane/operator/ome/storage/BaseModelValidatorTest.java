@@ -31,13 +31,8 @@ class BaseModelValidatorTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', nullValues = "null", value = {
-      "gs://bucket/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | gs://",
-      "az://acct/container/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | az://",
-      "github://org/repo | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | github://",
-      "vendor://nvidia/models/llama | null | spec.storage.storageUri | UnsupportedStorage | vendor://",
       "ftp://host/llama | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | ftp",
-      "hf:// | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | model id",
-      "gs://bucket/other | null | spec.storage.storageUri | UnsupportedStorage | gs://"})
+      "hf:// | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | model id"})
   void problemsNameTheField(String uri, String path, String field, String reason, String fragment) {
     List<FieldProblem> problems = BaseModelValidator.validate(spec(uri, path), false);
     assertThat(problems).hasSize(1);
