@@ -171,8 +171,8 @@ class ManifestRendererTest {
     assertThat(result.objects()).isEmpty();
     assertThat(result.failed()).isTrue();
     assertThat(result.messages()).containsExactly("BaseModel team/on-oci: error: spec.storage.storageUri: the model "
-        + "agent cannot fetch oci:// sources; supported: hf:// and s3:// (downloaded), local:// and pvc:// (used in "
-        + "place)");
+        + "agent cannot fetch oci:// sources; supported: hf://, s3:// and az:// (downloaded), local:// and pvc:// "
+        + "(used in place)");
     assertThat(manifests.getFirst().getMetadata().getNamespace()).as("cluster-scoped").isNull();
   }
 }

@@ -25,7 +25,7 @@ public sealed interface AgentAction {
   /**
    * Download from Hugging Face or S3 into {@code dir}.
    *
-   * @param source a {@link StorageUri.HuggingFace} or {@link StorageUri.S3}
+   * @param source a {@link StorageUri.HuggingFace}, {@link StorageUri.S3} or {@link StorageUri.Azure}
    * @param dir the destination
    */
   record Download(StorageUri source, ModelRoots.Resolved dir) implements AgentAction {

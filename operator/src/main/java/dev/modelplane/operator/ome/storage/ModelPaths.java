@@ -147,22 +147,14 @@ public final class ModelPaths {
     }
     String field;
     String path;
-    switch (uri) {
-      case StorageUri.Local local -> {
-        field = BaseModelValidator.URI_FIELD;
-        path = local.path();
-      }
-      case StorageUri.HuggingFace hf -> {
-        field = BaseModelValidator.PATH_FIELD;
-        path = storage.path();
-      }
-      case StorageUri.S3 s3 -> {
-        field = BaseModelValidator.PATH_FIELD;
-        path = storage.path();
-      }
-      default -> {
-        return new Decision.NotOnNode();
-      }
+    if (uri instanceof StorageUri.Local local) {
+      field = BaseModelValidator.URI_FIELD;
+      path = local.path();
+    } else if (BaseModelValidator.handling(uri) == BaseModelValidator.Handling.DOWNLOAD) {
+      field = BaseModelValidator.PATH_FIELD;
+      path = storage.path();
+    } else {
+      return new Decision.NotOnNode();
     }
     if (path == null || path.isBlank()) {
       if (field.equals(BaseModelValidator.URI_FIELD)) {

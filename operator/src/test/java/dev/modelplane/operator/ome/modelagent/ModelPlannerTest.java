@@ -39,6 +39,10 @@ class ModelPlannerTest {
     assertThat(plan(model("s3://bucket@eu-west-1/models/llama", "/raid/models/./team/llama/"))).isEqualTo(
         new AgentAction.Download(StorageUri.parse("s3://bucket@eu-west-1/models/llama", "f"),
             new ModelRoots.Resolved(Path.of("/raid/models/team/llama"), Path.of("/host/raid/team/llama"))));
+    assertThat(plan(model("az://acct/models/meta/llama", "/raid/models/team/llama"))).isEqualTo(
+        new AgentAction.Download(new StorageUri.Azure("acct", "models", "meta/llama"),
+            new ModelRoots.Resolved(Path.of("/raid/models/team/llama"), Path.of("/host/raid/team/llama"))));
+    assertThat(ModelPlanner.downloadDir(model("az://acct/models/meta/llama", null), ROOTS, List.of())).isPresent();
     assertThat(plan(model(CLUSTER_KEY, "hf://org/model", "/raid/models/shared/llama", null))).isEqualTo(
         new AgentAction.Download(new StorageUri.HuggingFace("org/model", "main"),
             new ModelRoots.Resolved(Path.of("/raid/models/shared/llama"), Path.of("/host/raid/shared/llama"))));
@@ -99,14 +103,13 @@ class ModelPlannerTest {
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "oci://n/ns/b/bucket/o/model | oci",
-      "az://account/container/blob | az",
       "gs://bucket/object | gs",
       "github://owner/repo | github",
       "vendor://nvidia/nim/llama | vendor"})
   void otherSchemesFailAsUnsupported(String uri, String scheme) {
     assertThat(plan(model(uri, "/mnt/models/x"))).isEqualTo(new AgentAction.Fail("UnsupportedStorage",
-        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf:// and s3:// "
-            + "(downloaded), local:// and pvc:// (used in place)"));
+        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf://, s3:// "
+            + "and az:// (downloaded), local:// and pvc:// (used in place)"));
   }
 
   @Test

@@ -21,6 +21,7 @@ class BaseModelValidatorTest {
       "hf://meta-llama/Llama-3.1-8B, /mnt/models/llama",
       "hf://meta-llama/Llama-3.1-8B, null",
       "s3://bucket@us-west-2/models/llama, /mnt/models/llama",
+      "az://account/container/models/llama, null",
       "local:///mnt/models/llama, null",
       "pvc://models/llama, null",
       "pvc://team:models/llama, null"})
@@ -32,7 +33,6 @@ class BaseModelValidatorTest {
   @CsvSource(delimiter = '|', nullValues = "null", value = {
       "oci://n/ns/b/bucket/o/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | oci://",
       "gs://bucket/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | gs://",
-      "az://acct/container/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | az://",
       "github://org/repo | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | github://",
       "vendor://nvidia/models/llama | null | spec.storage.storageUri | UnsupportedStorage | vendor://",
       "ftp://host/llama | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | ftp",
