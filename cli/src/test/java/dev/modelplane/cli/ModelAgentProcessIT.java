@@ -116,6 +116,17 @@ class ModelAgentProcessIT {
             parameters: {endpoint: "%s"}
             nodeSelector: {pool: x}
         """.formatted(cluster, s3.endpoint()));
+    create(admin, BaseModel.class, """
+        apiVersion: ome.io/v1beta1
+        kind: BaseModel
+        metadata: {name: no-secret}
+        spec:
+          storage:
+            storageUri: s3://models/tiny
+            path: /mnt/models/%s/no-secret
+            key: no-such-secret
+            nodeSelector: {gpu: a100}
+        """.formatted(ns));
     create(admin, BaseModel.class, baseModel("vendor-model", "vendor://nvidia/nim/llama",
         "/mnt/models/vendor", "nodeSelector: {gpu: a100}", null));
     create(admin, BaseModel.class, baseModel("unreachable", "s3://models/tiny",
@@ -158,9 +169,9 @@ class ModelAgentProcessIT {
         .isEqualTo(PARAMETERS);
     assertThat(agents.get(a).root().resolve("s3-tiny/model-00002-of-00002.safetensors")).exists();
 
-    NodeReport vendor = awaitStatus(admin, ns, a, new BaseModelKey(ns, "vendor-model"), NodeReport.FAILED);
-    assertThat(vendor.reason()).isEqualTo("UnsupportedStorage");
-    assertThat(vendor.message()).contains("spec.storage.storageUri", "vendor://");
+    NodeReport noSecret = awaitStatus(admin, ns, a, new BaseModelKey(ns, "no-secret"), NodeReport.FAILED);
+    assertThat(noSecret.reason()).isEqualTo("MissingCredentials");
+    assertThat(noSecret.message()).contains("no-such-secret");
     // Without spec.storage.path the directory is the namespace's own: <root>/<namespace>/<name>.
     awaitReady(admin, ns, a, new BaseModelKey(ns, "no-path"));
     assertThat(agents.get(a).root().resolve(ns + "/no-path/config.json")).exists();
@@ -182,7 +193,9 @@ class ModelAgentProcessIT {
     assertThat(OperatorFixtures.gauge(metrics, "modelplane_model_agent_downloaded_bytes_total"))
         .isGreaterThan(BIG);
     assertThat(OperatorFixtures.gauge(metrics, "modelplane_model_agent_downloads_in_progress")).isZero();
-    assertThat(metrics).contains("modelplane_model_agent_failures_total{reason=\"UnsupportedStorage\"}");
+    assertThat(metrics).contains("modelplane_model_agent_failures_total{reason=\"MissingCredentials\"}");
+    // A vendor:// model's files come with its image: no agent reports it or labels a node for it.
+    assertThat(report(admin, ns, a, new BaseModelKey(ns, "vendor-model"))).isNull();
 
     // Node b stops matching: its copy, label and report go; a keeps its copy.
     admin.nodes().withName(b).patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"gpu\":null}}}");

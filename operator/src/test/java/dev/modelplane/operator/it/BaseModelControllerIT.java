@@ -240,25 +240,22 @@ class BaseModelControllerIT {
   }
 
   @Test
-  void unsupportedSchemeFailsAClusterModelNamingTheField(KubeTest kube) {
+  void aVendorModelIsReadyWithoutAnyNode(KubeTest kube) {
     KubernetesClient client = kube.client();
     String name = kube.uniqueName("vendor-model");
     client.resource(clusterBaseModel(name, """
         storage:
           storageUri: vendor://nvidia/nim/llama
-          path: /mnt/models/llama
+          path: /opt/nim/llama
         """)).create();
     eventually(TIMEOUT).untilAsserted(() -> {
       ClusterBaseModel m = client.resources(ClusterBaseModel.class).withName(name).get();
       assertThat(m.getMetadata().getFinalizers()).containsExactly("clusterbasemodels.ome.io/finalizer");
-      assertThat(m.getStatus().state()).isEqualTo(LifeCycleState.Failed);
-      var degraded = Conditions.find(m.getStatus().conditions(), "Degraded");
-      assertThat(degraded.getReason()).isEqualTo("UnsupportedStorage");
-      assertThat(degraded.getMessage()).startsWith("spec.storage.storageUri: the model agent cannot fetch vendor://");
+      assertThat(m.getStatus().state()).isEqualTo(LifeCycleState.Ready);
+      assertThat(m.getStatus().nodesReady()).isEmpty();
+      var ready = Conditions.find(m.getStatus().conditions(), "Ready");
+      assertThat(ready.getReason()).isEqualTo("ProvidedByVendor");
     });
-    eventually(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace("default").list()
-        .getItems()).anyMatch(e -> name.equals(e.getInvolvedObject().getName())
-            && "UnsupportedStorage".equals(e.getReason())));
     client.resources(ClusterBaseModel.class).withName(name).delete();
     eventually(TIMEOUT).untilAsserted(() ->
         assertThat(client.resources(ClusterBaseModel.class).withName(name).get()).isNull());
