@@ -23,9 +23,9 @@ public sealed interface AgentAction {
   }
 
   /**
-   * Download from Hugging Face or S3 into {@code dir}.
+   * Download from a model store into {@code dir}.
    *
-   * @param source a {@link StorageUri.HuggingFace} or {@link StorageUri.S3}
+   * @param source a URI whose {@code BaseModelValidator.handling} is {@code DOWNLOAD} (Hugging Face, S3, GCS)
    * @param dir the destination
    */
   record Download(StorageUri source, ModelRoots.Resolved dir) implements AgentAction {

@@ -62,6 +62,7 @@ public final class ModelPlanner {
     return switch (uri) {
       case StorageUri.HuggingFace hf -> download(hf, decision, roots);
       case StorageUri.S3 s3 -> download(s3, decision, roots);
+      case StorageUri.Gcs gs -> download(gs, decision, roots);
       case StorageUri.Local local -> switch (resolve(decision, roots)) {
         case ModelRoots.Check.Allowed allowed -> new AgentAction.UseLocal(allowed.path());
         case ModelRoots.Check.Refused refused -> new AgentAction.Fail(refused.reason(), refused.message());
@@ -83,7 +84,7 @@ public final class ModelPlanner {
     }
     try {
       StorageUri uri = StorageUri.parse(model.storage().storageUri(), URI_FIELD);
-      if (!(uri instanceof StorageUri.HuggingFace) && !(uri instanceof StorageUri.S3)) {
+      if (BaseModelValidator.handling(uri) != BaseModelValidator.Handling.DOWNLOAD) {
         return Optional.empty();
       }
     } catch (StorageUriException e) {

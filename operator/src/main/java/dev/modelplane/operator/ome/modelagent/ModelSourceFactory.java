@@ -71,6 +71,7 @@ final class ModelSourceFactory {
               new Outcome.Refused("MissingCredentials", missing.message());
         };
         case StorageUri.S3 s3 -> s3(s3, params, StorageCredentials.s3Keys(secretName, ns, data));
+        case StorageUri.Gcs gs -> GcsSourceFactory.create(gs, params, secretName, ns, data, settings);
         default -> new Outcome.Refused("UnsupportedStorage", ModelPlanner.URI_FIELD + ": " + uri.scheme()
             + ":// is not downloaded by the model agent");
       };

@@ -100,13 +100,12 @@ class ModelPlannerTest {
   @CsvSource(delimiter = '|', value = {
       "oci://n/ns/b/bucket/o/model | oci",
       "az://account/container/blob | az",
-      "gs://bucket/object | gs",
       "github://owner/repo | github",
       "vendor://nvidia/nim/llama | vendor"})
   void otherSchemesFailAsUnsupported(String uri, String scheme) {
     assertThat(plan(model(uri, "/mnt/models/x"))).isEqualTo(new AgentAction.Fail("UnsupportedStorage",
-        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf:// and s3:// "
-            + "(downloaded), local:// and pvc:// (used in place)"));
+        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf://, s3:// "
+            + "and gs:// (downloaded), local:// and pvc:// (used in place)"));
   }
 
   @Test

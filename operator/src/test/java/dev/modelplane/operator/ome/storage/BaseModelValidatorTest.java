@@ -21,6 +21,7 @@ class BaseModelValidatorTest {
       "hf://meta-llama/Llama-3.1-8B, /mnt/models/llama",
       "hf://meta-llama/Llama-3.1-8B, null",
       "s3://bucket@us-west-2/models/llama, /mnt/models/llama",
+      "gs://bucket/models/llama, /mnt/models/llama",
       "local:///mnt/models/llama, null",
       "pvc://models/llama, null",
       "pvc://team:models/llama, null"})
@@ -31,13 +32,11 @@ class BaseModelValidatorTest {
   @ParameterizedTest
   @CsvSource(delimiter = '|', nullValues = "null", value = {
       "oci://n/ns/b/bucket/o/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | oci://",
-      "gs://bucket/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | gs://",
       "az://acct/container/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | az://",
       "github://org/repo | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | github://",
       "vendor://nvidia/models/llama | null | spec.storage.storageUri | UnsupportedStorage | vendor://",
       "ftp://host/llama | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | ftp",
-      "hf:// | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | model id",
-      "gs://bucket/other | null | spec.storage.storageUri | UnsupportedStorage | gs://"})
+      "hf:// | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | model id"})
   void problemsNameTheField(String uri, String path, String field, String reason, String fragment) {
     List<FieldProblem> problems = BaseModelValidator.validate(spec(uri, path), false);
     assertThat(problems).hasSize(1);
