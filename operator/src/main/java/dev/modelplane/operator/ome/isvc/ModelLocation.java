@@ -48,7 +48,7 @@ public sealed interface ModelLocation {
    * <p>A node directory is only ever the one {@code ModelPaths} decided ({@code decidedDir}: {@code spec.storage.path}
    * or the {@code local://} path checked against the roots and other models, or derived when it is empty), never a
    * path taken from the spec here: a model whose storage the model agent does not place on the node
-   * ({@code oci://}, {@code az://}, {@code github://}, for which {@code ModelPaths} decides no
+   * ({@code oci://}, {@code az://}, for which {@code ModelPaths} decides no
    * directory) gets no hostPath and cannot be served from files.
    *
    * @param field the storage field, for messages
@@ -81,7 +81,7 @@ public sealed interface ModelLocation {
         if (decidedDir == null) {
           throw new IllegalArgumentException(field + ".storageUri: " + uri.scheme() + ":// models have no directory "
               + "on the node the operator may mount (the model agent does not place them there), so no node "
-              + "directory is mounted; use hf://, s3://, gs://, local:// or pvc:// storage");
+              + "directory is mounted; use hf://, s3://, gs://, github://, local:// or pvc:// storage");
         }
         yield new HostDirectory(decidedDir, nodeLabel);
       }

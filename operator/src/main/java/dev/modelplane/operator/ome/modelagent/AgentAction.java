@@ -25,7 +25,7 @@ public sealed interface AgentAction {
   /**
    * Download from a model store into {@code dir}.
    *
-   * @param source a URI whose {@code BaseModelValidator.handling} is {@code DOWNLOAD} (Hugging Face, S3, GCS)
+   * @param source a URI whose {@code BaseModelValidator.handling} is {@code DOWNLOAD} (Hugging Face, S3, GCS, GitHub)
    * @param dir the destination
    */
   record Download(StorageUri source, ModelRoots.Resolved dir) implements AgentAction {

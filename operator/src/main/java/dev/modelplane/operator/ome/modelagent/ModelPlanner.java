@@ -63,6 +63,7 @@ public final class ModelPlanner {
       case StorageUri.HuggingFace hf -> download(hf, decision, roots);
       case StorageUri.S3 s3 -> download(s3, decision, roots);
       case StorageUri.Gcs gs -> download(gs, decision, roots);
+      case StorageUri.GitHub gh -> download(gh, decision, roots);
       case StorageUri.Local local -> switch (resolve(decision, roots)) {
         case ModelRoots.Check.Allowed allowed -> new AgentAction.UseLocal(allowed.path());
         case ModelRoots.Check.Refused refused -> new AgentAction.Fail(refused.reason(), refused.message());

@@ -72,6 +72,7 @@ final class ModelSourceFactory {
         };
         case StorageUri.S3 s3 -> s3(s3, params, StorageCredentials.s3Keys(secretName, ns, data));
         case StorageUri.Gcs gs -> GcsSourceFactory.create(gs, params, secretName, ns, data, settings);
+        case StorageUri.GitHub gh -> GitHubSourceFactory.create(gh, params, secretName, ns, data, settings);
         default -> new Outcome.Refused("UnsupportedStorage", ModelPlanner.URI_FIELD + ": " + uri.scheme()
             + ":// is not downloaded by the model agent");
       };

@@ -35,6 +35,7 @@ public final class BaseModelValidator {
       case StorageUri.HuggingFace hf -> Handling.DOWNLOAD;
       case StorageUri.S3 s3 -> Handling.DOWNLOAD;
       case StorageUri.Gcs gs -> Handling.DOWNLOAD;
+      case StorageUri.GitHub gh -> Handling.DOWNLOAD;
       case StorageUri.Local local -> Handling.VERIFY;
       case StorageUri.Pvc pvc -> Handling.VERIFY;
       default -> Handling.UNSUPPORTED;
@@ -65,7 +66,7 @@ public final class BaseModelValidator {
     }
     switch (handling(uri)) {
       case UNSUPPORTED -> problems.add(FieldProblem.fatal(URI_FIELD, "UnsupportedStorage", "the model agent cannot "
-          + "fetch " + uri.scheme() + ":// sources; supported: hf://, s3:// and gs:// (downloaded), local:// and pvc:// "
+          + "fetch " + uri.scheme() + ":// sources; supported: hf://, s3://, gs:// and github:// (downloaded), local:// and pvc:// "
           + "(used in place)"));
       case DOWNLOAD -> {
         // The directory (derived when spec.storage.path is empty) is ModelPaths' to check: it depends on the roots

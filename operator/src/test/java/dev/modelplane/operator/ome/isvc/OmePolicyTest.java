@@ -182,9 +182,9 @@ class OmePolicyTest {
 
   @Test
   void aModelWithoutADecidedNodeDirectoryGetsNoHostPathAndIsBlocked() {
-    // oci:// (like az://, github://) is not placed on the node: the resolution decides no directory, and the spec's
-    // path (here the API server's keys) is never mounted.
-    for (String uri : List.of("oci://n/ns/b/bucket/o/llama", "az://acct/c/llama", "github://org/repo@v1")) {
+    // oci:// (like az://) is not placed on the node: the resolution decides no directory, and the spec's path (here
+    // the API server's keys) is never mounted.
+    for (String uri : List.of("oci://n/ns/b/bucket/o/llama", "az://acct/c/llama")) {
       ClusterBaseModel oci = Serialization.unmarshal(Serialization.asYaml(MODEL).replace("hf://meta/llama", uri)
           .replace("/raid/llama", "/etc/kubernetes/pki"), ClusterBaseModel.class);
       ServedModel notOnNode = new ServedModel(BaseModelKey.of(oci), Map.of(), oci.getSpec(), null, null, null);

@@ -100,12 +100,11 @@ class ModelPlannerTest {
   @CsvSource(delimiter = '|', value = {
       "oci://n/ns/b/bucket/o/model | oci",
       "az://account/container/blob | az",
-      "github://owner/repo | github",
       "vendor://nvidia/nim/llama | vendor"})
   void otherSchemesFailAsUnsupported(String uri, String scheme) {
     assertThat(plan(model(uri, "/mnt/models/x"))).isEqualTo(new AgentAction.Fail("UnsupportedStorage",
-        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf://, s3:// "
-            + "and gs:// (downloaded), local:// and pvc:// (used in place)"));
+        "spec.storage.storageUri: the model agent cannot fetch " + scheme + ":// sources; supported: hf://, s3://, "
+            + "gs:// and github:// (downloaded), local:// and pvc:// (used in place)"));
   }
 
   @Test

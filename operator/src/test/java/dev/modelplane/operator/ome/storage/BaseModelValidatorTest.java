@@ -22,6 +22,7 @@ class BaseModelValidatorTest {
       "hf://meta-llama/Llama-3.1-8B, null",
       "s3://bucket@us-west-2/models/llama, /mnt/models/llama",
       "gs://bucket/models/llama, /mnt/models/llama",
+      "github://org/repo@v1, null",
       "local:///mnt/models/llama, null",
       "pvc://models/llama, null",
       "pvc://team:models/llama, null"})
@@ -33,7 +34,6 @@ class BaseModelValidatorTest {
   @CsvSource(delimiter = '|', nullValues = "null", value = {
       "oci://n/ns/b/bucket/o/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | oci://",
       "az://acct/container/llama | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | az://",
-      "github://org/repo | /mnt/models/x | spec.storage.storageUri | UnsupportedStorage | github://",
       "vendor://nvidia/models/llama | null | spec.storage.storageUri | UnsupportedStorage | vendor://",
       "ftp://host/llama | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | ftp",
       "hf:// | /mnt/models/x | spec.storage.storageUri | InvalidStorageUri | model id"})
