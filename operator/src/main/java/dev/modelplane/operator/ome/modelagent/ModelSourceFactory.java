@@ -73,6 +73,8 @@ final class ModelSourceFactory {
         case StorageUri.S3 s3 -> s3(s3, params, StorageCredentials.s3Keys(secretName, ns, data));
         case StorageUri.Oci oci -> OciSourceFactory.create(oci, params, secretName, ns, data, settings);
         case StorageUri.Azure az -> AzureSourceFactory.create(az, params, secretName, ns, data, settings);
+        case StorageUri.Gcs gs -> GcsSourceFactory.create(gs, params, secretName, ns, data, settings);
+        case StorageUri.GitHub gh -> GitHubSourceFactory.create(gh, params, secretName, ns, data, settings);
         default -> new Outcome.Refused("UnsupportedStorage", ModelPlanner.URI_FIELD + ": " + uri.scheme()
             + ":// is not downloaded by the model agent");
       };

@@ -156,6 +156,14 @@ public final class ModelPaths {
         field = BaseModelValidator.PATH_FIELD;
         path = storage.path();
       }
+      case StorageUri.Gcs gs -> {
+        field = BaseModelValidator.PATH_FIELD;
+        path = storage.path();
+      }
+      case StorageUri.GitHub gh -> {
+        field = BaseModelValidator.PATH_FIELD;
+        path = storage.path();
+      }
       default -> {
         return new Decision.NotOnNode();
       }

@@ -182,10 +182,10 @@ class OmePolicyTest {
 
   @Test
   void aModelWithoutADecidedNodeDirectoryGetsNoHostPathAndIsBlocked() {
-    // oci:// (like gs://, github://) is not placed on the node: the resolution decides no directory, and the
-    // spec's path (here the API server's keys) is never mounted.
-    for (String uri : List.of("oci://n/ns/b/bucket/o/llama", "gs://bucket/llama",
-        "github://org/repo@v1")) {
+    // A model for which the resolution decided no directory: the spec's path (here the API server's keys) is never
+    // mounted, whatever the store.
+    for (String uri : List.of("oci://n/ns/b/bucket/o/llama", "gs://bucket/llama", "github://org/repo@v1",
+        "az://acct/c/llama")) {
       ClusterBaseModel oci = Serialization.unmarshal(Serialization.asYaml(MODEL).replace("hf://meta/llama", uri)
           .replace("/raid/llama", "/etc/kubernetes/pki"), ClusterBaseModel.class);
       ServedModel notOnNode = new ServedModel(BaseModelKey.of(oci), Map.of(), oci.getSpec(), null, null, null);
