@@ -72,13 +72,24 @@ class ModelPathsTest {
   }
 
   @Test
-  void claimsAndUnsupportedSourcesHaveNoNodeDirectory() {
+  void claimsVendorModelsAndUnparsableSourcesHaveNoNodeDirectory() {
     assertThat(PATHS.own(model("a", "m", "pvc://claim/x", "/etc", T0))).isEqualTo(new ModelPaths.Decision.NotOnNode());
-    assertThat(PATHS.own(model("a", "m", "oci://n/ns/b/bucket/o/m", "/etc", T0)))
+    assertThat(PATHS.own(model("a", "m", "vendor://nvidia/nim/m", "/etc", T0)))
         .isEqualTo(new ModelPaths.Decision.NotOnNode());
     assertThat(PATHS.own(model("a", "m", "ftp://x", "/etc", T0))).isEqualTo(new ModelPaths.Decision.NotOnNode());
     assertThat(PATHS.own(new ModelPaths.Claimant(new BaseModelKey("a", "m"), null, T0)))
         .isEqualTo(new ModelPaths.Decision.NotOnNode());
+  }
+
+  @Test
+  void everyStoreDownloadsIntoADirectoryTheRulesAllow() {
+    for (String uri : java.util.List.of("oci://n/ns/b/bucket/o/m", "gs://bucket/m", "az://acct/c/m",
+        "github://org/repo")) {
+      assertThat(PATHS.own(model("a", "m", uri, "/etc", T0))).as(uri)
+          .isInstanceOf(ModelPaths.Decision.Refused.class);
+      assertThat(PATHS.own(model("a", "m", uri, null, T0))).as(uri)
+          .isInstanceOf(ModelPaths.Decision.OnNode.class);
+    }
   }
 
   @Test
