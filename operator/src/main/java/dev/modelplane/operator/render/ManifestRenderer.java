@@ -14,6 +14,7 @@ import dev.modelplane.operator.llmkube.isvc.IsvcValidator;
 import dev.modelplane.operator.llmkube.isvc.ModelGates;
 import dev.modelplane.operator.llmkube.isvc.ServingPlan;
 import dev.modelplane.operator.modelsource.ModelLayout;
+import dev.modelplane.operator.ome.benchmark.BenchmarkPreview;
 import dev.modelplane.operator.ome.storage.BaseModelValidator;
 import dev.modelplane.operator.otterscale.modelservice.ModelServicePlan;
 import dev.modelplane.operator.otterscale.modelservice.ModelServicePlanner;
@@ -61,7 +62,8 @@ public final class ManifestRenderer {
       "InferenceService", dev.modelplane.api.ome.v1beta1.InferenceService.class,
       "ServingRuntime", dev.modelplane.api.ome.v1beta1.ServingRuntime.class,
       "ClusterServingRuntime", dev.modelplane.api.ome.v1beta1.ClusterServingRuntime.class,
-      "FineTunedWeight", dev.modelplane.api.ome.v1beta1.FineTunedWeight.class);
+      "FineTunedWeight", dev.modelplane.api.ome.v1beta1.FineTunedWeight.class,
+      "BenchmarkJob", dev.modelplane.api.ome.v1beta1.BenchmarkJob.class);
   private static final java.util.Set<String> CLUSTER_SCOPED = java.util.Set.of("ClusterBaseModel",
       "ClusterServingRuntime", "FineTunedWeight");
 
@@ -92,8 +94,8 @@ public final class ManifestRenderer {
       } else if (OTTERSCALE.equals(apiVersion) && "ModelService".equals(kind)) {
         out.add(Serialization.unmarshal(doc, ModelService.class));
       } else {
-        messages.add("skipped " + kind + " (" + apiVersion + "): render expands LLMKube and OME InferenceServices "
-            + "and OtterScale ModelServices, and checks OME base models");
+        messages.add("skipped " + kind + " (" + apiVersion + "): render expands LLMKube and OME InferenceServices, "
+            + "OME BenchmarkJobs and OtterScale ModelServices, and checks OME base models");
       }
     }
     return out;
@@ -168,6 +170,15 @@ public final class ManifestRenderer {
       objects.putIfAbsent(object.getKind() + "/" + key(object), object);
     }
     for (HasMetadata manifest : manifests) {
+      if (manifest instanceof dev.modelplane.api.ome.v1beta1.BenchmarkJob benchmark) {
+        BenchmarkPreview.Preview preview = BenchmarkPreview.preview(benchmark, settings);
+        messages.add("BenchmarkJob " + benchmark.getMetadata().getNamespace() + "/" + benchmark.getMetadata().getName()
+            + ": " + (preview.error() ? "error: " : "") + preview.message());
+        failed |= preview.error();
+        if (preview.job() != null) {
+          objects.putIfAbsent(preview.job().getKind() + "/" + key(preview.job()), preview.job());
+        }
+      }
       if (manifest instanceof ModelService ms) {
         List<String> missing = ModelServicePlanner.missingFields(ms);
         if (!missing.isEmpty()) {

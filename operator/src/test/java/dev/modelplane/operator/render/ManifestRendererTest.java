@@ -59,7 +59,7 @@ class ManifestRendererTest {
     assertThat(result.objects()).allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("default"));
     assertThat(result.failed()).isTrue();
     assertThat(messages).containsExactly(
-        "skipped ConfigMap (v1): render expands LLMKube and OME InferenceServices and OtterScale ModelServices, "
+        "skipped ConfigMap (v1): render expands LLMKube and OME InferenceServices, OME BenchmarkJobs and OtterScale ModelServices, "
             + "and checks OME base models");
     assertThat(result.messages()).containsExactly(
         "InferenceService default/chat2: warning: spec.contextSize: ignored with runtime vllm: only the llamacpp "
@@ -173,5 +173,57 @@ class ManifestRendererTest {
     assertThat(result.messages()).singleElement().asString().startsWith("BaseModel team/on-ftp: error: "
         + "spec.storage.storageUri: ").contains("ftp");
     assertThat(manifests.getFirst().getMetadata().getNamespace()).as("cluster-scoped").isNull();
+  }
+
+  @Test
+  void benchmarkJobsRenderTheirJobForAUrlAndSayWhatTheClusterMustGiveOtherwise() {
+    List<String> messages = new ArrayList<>();
+    List<HasMetadata> manifests = ManifestRenderer.parse("""
+        apiVersion: ome.io/v1beta1
+        kind: BenchmarkJob
+        metadata: {name: by-url, namespace: team}
+        spec:
+          endpoint: {endpoint: {url: "http://chat.team.svc:8080/", apiFormat: openai, modelName: chat}}
+          task: text-to-text
+          trafficScenarios: ["D(100,100)"]
+          numConcurrency: [1]
+          outputLocation: {storageUri: "gs://results/chat"}
+        ---
+        apiVersion: ome.io/v1beta1
+        kind: BenchmarkJob
+        metadata: {name: by-pool, namespace: team}
+        spec:
+          endpoint: {inferencePool: {name: chat}}
+          task: text-to-text
+          outputLocation: {storageUri: "pvc://results/chat"}
+        ---
+        apiVersion: ome.io/v1beta1
+        kind: BenchmarkJob
+        metadata: {name: bad-output, namespace: team}
+        spec:
+          endpoint: {endpoint: {url: "http://chat.team.svc:8080", apiFormat: openai, modelName: chat}}
+          task: text-to-text
+          outputLocation: {storageUri: "pvc://other:results/chat"}
+        """, messages);
+    assertThat(messages).isEmpty();
+    ManifestRenderer.Result result = ManifestRenderer.render(manifests, OperatorSettings.defaults(), "team");
+    assertThat(result.objects()).extracting(HasMetadata::getKind, o -> o.getMetadata().getName())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("Job", "by-url"));
+    var job = (io.fabric8.kubernetes.api.model.batch.v1.Job) result.objects().getFirst();
+    assertThat(job.getMetadata().getOwnerReferences()).isNullOrEmpty();
+    var pod = job.getSpec().getTemplate().getSpec();
+    var bench = java.util.stream.Stream.concat(pod.getContainers().stream(), pod.getInitContainers() == null
+        ? java.util.stream.Stream.empty() : pod.getInitContainers().stream())
+        .filter(c -> c.getName().equals("benchmark")).findFirst().orElseThrow();
+    assertThat(String.join(" ", bench.getArgs() == null ? java.util.List.of() : bench.getArgs()) + " "
+        + String.join(" ", bench.getCommand() == null ? java.util.List.of() : bench.getCommand()))
+        .contains("--api-base http://chat.team.svc:8080", "--storage-provider gcp", "--storage-bucket results");
+    assertThat(result.messages()).containsExactly(
+        "BenchmarkJob team/by-url: Job by-url runs genai-bench against http://chat.team.svc:8080 (model chat)",
+        "BenchmarkJob team/by-pool: no Job shown: the operator makes it on the cluster once InferencePool "
+            + "team/chat serves (its URL and model name come from the cluster, which render does not read)",
+        "BenchmarkJob team/bad-output: error: outputLocation pvc://other:results/chat names a claim in namespace "
+            + "other: the claim must be in the benchmark's namespace team");
+    assertThat(result.failed()).isTrue();
   }
 }
