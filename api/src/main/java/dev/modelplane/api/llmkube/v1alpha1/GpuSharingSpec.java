@@ -15,6 +15,7 @@ import io.fabric8.generator.annotation.ValidationRule;
  *     resource {@code nvidia.com/mig-<profile>}.
  * @param memoryLimitGiB GPU memory this service counts as using, in GiB, at least 1; only with {@code shared}. Counted
  *     against a GPUQuota's memory cap but not enforced at run time: nothing stops the process from using more.
+ *     Recorded, not acted on: modelplane has no GPUQuota kind that would count it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.mode) || self.mode != 'partitioned' || (has(self.profile) && "

@@ -17,8 +17,8 @@ import io.fabric8.generator.annotation.Pattern;
  *     model loads.
  * @param gpu GPUs per pod, 0 to 8. Used when the Model does not set {@code hardware.gpu.count}; how a model is split
  *     across several GPUs is configured on the Model.
- * @param gpuMemory GPU memory each pod needs, as a quantity such as {@code 16Gi}; informational, for scheduling
- *     decisions and checks.
+ * @param gpuMemory GPU memory each pod needs, as a quantity such as {@code 16Gi}. Informational: recorded, not
+ *     acted on (scheduling goes by GPU count; no check reads it).
  * @param ephemeralStorage Node-local disk each pod may use, as a quantity such as {@code 40Gi}; becomes both the
  *     request and the limit of {@code ephemeral-storage}, and the size limit of the {@code emptyDir} that weights go to
  *     with {@code modelCache.persistence: Ephemeral}. Allow for the model plus a partial download. No default.

@@ -129,7 +129,7 @@ import java.util.Map;
  * @param priorityClassName A PriorityClass to use for the pods instead of the one {@code priority} selects.
  * @param evictionProtection Exempts this service from memory-pressure eviction by the Apple Silicon host agent's
  *     watchdog (which still reports the MemoryPressure condition). No effect elsewhere or when eviction is off.
- *     False by default.
+ *     False by default. Recorded, not acted on: modelplane runs no Apple Silicon host agent.
  * @param nodeSelector Node labels the pods must match, added to any selector the controller sets itself.
  * @param tolerations Tolerations added after the GPU toleration the controller generates.
  * @param affinity Node and pod affinity and anti-affinity of the pods, passed to the pod spec as it is; finer than
@@ -154,15 +154,17 @@ import java.util.Map;
  * @param extraVolumeMounts Mounts added to the model-server container after the model mounts; each names a volume of
  *     {@code extraVolumes} (or of another pod field).
  * @param hotCacheMaxSize Largest size of the in-RAM hot KV cache of oMLX, written like {@code 100GB}
- *     ({@code --hot-cache-max-size}). Only the oMLX server of the Apple Silicon host agent uses it.
+ *     ({@code --hot-cache-max-size}). Only the oMLX server of the Apple Silicon host agent uses it. Recorded, not
+ *     acted on: modelplane runs no Apple Silicon host agent.
  * @param pagedSSDCacheDir Directory of the paged SSD KV cache of oMLX, which must exist and be writable
  *     ({@code --paged-ssd-cache-dir}); lets the cache outgrow RAM. Only the oMLX server of the Apple Silicon host
- *     agent uses it.
+ *     agent uses it. Recorded, not acted on: modelplane runs no Apple Silicon host agent.
  * @param pagedSSDCacheMaxSize Largest size of the paged SSD KV cache of oMLX, written like {@code 200GB}
  *     ({@code --paged-ssd-cache-max-size}). Only the oMLX server of the Apple Silicon host agent uses it.
+ *     Recorded, not acted on: modelplane runs no Apple Silicon host agent.
  * @param turboQuantBits Bits per KV cache element, 3, 6 or 8, when oMLX compresses the cache with TurboQuant
  *     ({@code --kv-cache-quant}); 3 needs oMLX 0.3.4 or later. Only the oMLX server of the Apple Silicon host agent
- *     uses it.
+ *     uses it. Recorded, not acted on: modelplane runs no Apple Silicon host agent.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.runtime) || self.runtime != 'generic' || (has(self.image) && self.image.size() > 0)",

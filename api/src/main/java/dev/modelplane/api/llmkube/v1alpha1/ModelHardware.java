@@ -13,9 +13,11 @@ import io.fabric8.generator.annotation.Pattern;
  *     host agent instead of a Deployment.
  * @param gpu GPU requirements.
  * @param memoryBudget Memory the model process may use on the Apple Silicon host agent, as a quantity such as
- *     {@code 24Gi}. Wins over {@code memoryFraction} and the agent's own setting.
+ *     {@code 24Gi}. Wins over {@code memoryFraction} and the agent's own setting. Recorded, not acted on:
+ *     modelplane runs no Apple Silicon host agent.
  * @param memoryFraction Share of the host's memory the model process may use on the Apple Silicon host agent, 0 to 1.
- *     Wins over the agent's own setting but not over {@code memoryBudget}.
+ *     Wins over the agent's own setting but not over {@code memoryBudget}. Recorded, not acted on: modelplane runs
+ *     no Apple Silicon host agent.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ModelHardware(

@@ -10,16 +10,22 @@ import java.util.List;
 /**
  * Requirements an accelerator class must meet to be picked for a component.
  *
- * @param minMemory Smallest acceptable memory per accelerator, in GB.
- * @param maxMemory Largest acceptable memory per accelerator, in GB; not less than {@code minMemory}.
- * @param minComputePerformanceTFLOPS Smallest acceptable compute performance, in TFLOPS.
+ * @param minMemory Smallest acceptable memory per accelerator, in GB. Recorded, not acted on: modelplane has no
+ *     AcceleratorClass kind to match it against.
+ * @param maxMemory Largest acceptable memory per accelerator, in GB; not less than {@code minMemory}. Recorded,
+ *     not acted on: modelplane has no AcceleratorClass kind to match it against.
+ * @param minComputePerformanceTFLOPS Smallest acceptable compute performance, in TFLOPS. Recorded, not acted on:
+ *     modelplane has no AcceleratorClass kind to match it against.
  * @param minArchitectureVersion Lowest acceptable architecture version, e.g. an NVIDIA compute capability such as
- *     {@code 8.0}.
- * @param requiredFeatures Features the class must offer, e.g. {@code nvlink} or {@code fp8}.
- * @param excludedClasses Accelerator classes never to pick, by name.
- * @param architectureFamilies Acceptable architecture families, e.g. {@code nvidia-hopper} or {@code nvidia-ampere}.
+ *     {@code 8.0}. Recorded, not acted on: modelplane has no AcceleratorClass kind to match it against.
+ * @param requiredFeatures Features the class must offer, e.g. {@code nvlink} or {@code fp8}. Recorded, not acted
+ *     on: modelplane has no AcceleratorClass kind to match it against.
+ * @param excludedClasses Accelerator classes never to pick, by name. Recorded, not acted on: modelplane has no
+ *     AcceleratorClass kind to match it against.
+ * @param architectureFamilies Acceptable architecture families, e.g. {@code nvidia-hopper} or {@code
+ *     nvidia-ampere}. Recorded, not acted on: modelplane has no AcceleratorClass kind to match it against.
  * @param preferredPrecisions Numeric precisions the workload prefers, e.g. {@code fp8} or {@code bf16}, most
- *     preferred first.
+ *     preferred first. Recorded, not acted on: modelplane has no AcceleratorClass kind to match it against.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.minMemory) || !has(self.maxMemory) || self.minMemory <= self.maxMemory",

@@ -11,7 +11,8 @@ import java.util.Map;
  * Adjustments to a runtime's containers when a model of this format runs on one accelerator class.
  *
  * @param minMemoryPerBillionParams Accelerator memory needed per billion model parameters, in GB; used to judge
- *     whether a model fits on the class.
+ *     whether a model fits on the class. Recorded, not acted on: modelplane has no AcceleratorClass kind to match
+ *     it against.
  * @param tensorParallelismOverride Parallelism degrees to use on this class; they replace the corresponding
  *     arguments of the main container's args (or command).
  * @param runtimeArgsOverride Arguments to set on the main container, e.g. {@code --max-num-seqs=256}. An argument

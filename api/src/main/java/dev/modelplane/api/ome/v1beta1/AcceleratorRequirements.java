@@ -12,12 +12,16 @@ import java.util.List;
  * of them are selected.
  *
  * @param acceleratorClasses Names of the AcceleratorClasses the runtime supports.
- * @param minMemory Smallest accelerator memory the runtime needs, in GB.
- * @param minComputePerformanceTFLOPS Smallest compute performance the runtime needs, in TFLOPS.
+ * @param minMemory Smallest accelerator memory the runtime needs, in GB. Recorded, not acted on: modelplane has no
+ *     AcceleratorClass kind to match it against.
+ * @param minComputePerformanceTFLOPS Smallest compute performance the runtime needs, in TFLOPS. Recorded, not
+ *     acted on: modelplane has no AcceleratorClass kind to match it against.
  * @param minArchitectureVersion Lowest architecture version the runtime needs, e.g. an NVIDIA compute capability
- *     such as {@code 8.0}.
- * @param requiredFeatures Accelerator features the runtime needs, e.g. {@code nvlink}.
+ *     such as {@code 8.0}. Recorded, not acted on: modelplane has no AcceleratorClass kind to match it against.
+ * @param requiredFeatures Accelerator features the runtime needs, e.g. {@code nvlink}. Recorded, not acted on:
+ *     modelplane has no AcceleratorClass kind to match it against.
  * @param preferredPrecisions Numeric precisions the runtime prefers, most preferred first, e.g. {@code fp8}.
+ *     Recorded, not acted on: modelplane has no AcceleratorClass kind to match it against.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AcceleratorRequirements(

@@ -3,14 +3,16 @@ package dev.modelplane.api.ome.v1beta1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * Chooses the accelerator (GPU) class a component runs on: either by naming an {@code AcceleratorClass} or by
- * constraints from which one is picked. The chosen class's node selector and resources are applied to the
- * component's pods, and serving runtimes whose {@code acceleratorRequirements} exclude it are not selected.
+ * The accelerator (GPU) class a component runs on. Classes are names here (modelplane has no AcceleratorClass
+ * kind): a named class is recorded in the component's status and only serving runtimes whose
+ * {@code acceleratorRequirements.acceleratorClasses} list it are selected; its runtime overrides
+ * ({@code acceleratorConfig}) apply. Node selectors and resources come from the component and runtime themselves.
  *
- * @param acceleratorClass Name of the AcceleratorClass to use. When set, {@code constraints} and {@code policy}
- *     are not needed.
- * @param constraints Requirements a class must meet when none is named.
- * @param policy How to pick among the classes that meet the constraints.
+ * @param acceleratorClass Name of the accelerator class to use.
+ * @param constraints Requirements a class must meet when none is named. Recorded, not acted on: modelplane has no
+ *     AcceleratorClass kind to match it against.
+ * @param policy How to pick among the classes that meet the constraints. Recorded, not acted on: modelplane has no
+ *     AcceleratorClass kind to match it against.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AcceleratorSelector(

@@ -29,17 +29,18 @@ import java.util.Map;
  * @param modelCapabilities What the model can do, e.g. {@code TEXT_TO_TEXT}, {@code IMAGE_TEXT_TO_TEXT},
  *     {@code EMBEDDING}, {@code TEXT_TO_IMAGE} or {@code AUDIO_TO_TEXT}.
  * @param apiCapabilities API operations the model can answer once served, e.g.
- *     {@code OPENAI_V1_CHAT_COMPLETIONS}.
+ *     {@code OPENAI_V1_CHAT_COMPLETIONS}. Informational: recorded for people and tools, not acted on.
  * @param modelConfiguration Summary of the model's own configuration (context length, hidden size, …) as arbitrary
  *     JSON.
  * @param storage Where the weights come from and which nodes keep a copy.
- * @param displayName Human-friendly name of the model.
+ * @param displayName Human-friendly name of the model. Informational: recorded for people and tools, not acted on.
  * @param version Version of the model.
  * @param vendor Publisher of the model, e.g. {@code meta}, {@code NVIDIA} or {@code HuggingFace}.
  * @param disabled When true the model may not be used by new inference services.
- * @param compartmentID Identifier of the tenant compartment the model belongs to.
+ * @param compartmentID Identifier of the tenant compartment the model belongs to. Informational: recorded for
+ *     people and tools, not acted on.
  * @param servingMode Ways in which the model may be offered, such as {@code On-demand} (shared) or
- *     {@code Dedicated} (on reserved capacity).
+ *     {@code Dedicated} (on reserved capacity). Informational: recorded for people and tools, not acted on.
  * @param maxTokens Context length: the largest number of tokens the model can handle in one sequence.
  * @param additionalMetadata Further descriptive key/value pairs.
  * @param diffusionPipeline For diffusion (image or video generation) models, the pipeline class and its components.

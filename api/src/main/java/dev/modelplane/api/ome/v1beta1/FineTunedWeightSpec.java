@@ -20,12 +20,15 @@ import io.fabric8.generator.annotation.Required;
  * @param configuration Serving-related settings as arbitrary JSON; {@code merged_weights: true} means the weights
  *     already contain the base model, so the base model's files are not mounted.
  * @param storage Where the weights are stored.
- * @param trainingJobRef The training job that produced the weights.
- * @param displayName Human-friendly name of the weights.
+ * @param trainingJobRef The training job that produced the weights. Informational: recorded for people and tools,
+ *     not acted on.
+ * @param displayName Human-friendly name of the weights. Informational: recorded for people and tools, not acted
+ *     on.
  * @param version Version of the weights.
  * @param vendor Publisher of the weights.
  * @param disabled When true the weights may not be used by new inference services.
- * @param compartmentID Identifier of the tenant compartment the weights belong to.
+ * @param compartmentID Identifier of the tenant compartment the weights belong to. Informational: recorded for
+ *     people and tools, not acted on.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record FineTunedWeightSpec(

@@ -11,10 +11,13 @@ import java.util.Map;
  * Observed state of an InferenceService.
  *
  * @param observedGeneration The {@code metadata.generation} this status was computed from.
- * @param conditions Conditions of the InferenceService. {@code Ready} is true when both {@code EngineReady} and
- *     {@code IngressReady} are; further types are {@code DecoderReady}, {@code RouterReady}, {@code PredictorReady}
- *     and, in serverless mode, {@code <Component>RouteReady}, {@code <Component>ConfigurationReady},
- *     {@code RoutesReady} and {@code LatestDeploymentReady}.
+ * @param conditions Conditions of the InferenceService. {@code Ready} is true when the runtime is chosen
+ *     ({@code RuntimeSelected}), the service is reachable ({@code IngressReady}) and each declared component is
+ *     ready ({@code EngineReady}, {@code DecoderReady}, {@code RouterReady}; a serverless one follows its Knative
+ *     Service's {@code Ready}). {@code ModelResolved} is false while the model or fine-tuned weight cannot be used,
+ *     and {@code PrecisePrefixRouting} says how precise prefix-cache routing was set up. The deprecated
+ *     predictor form is served as the engine ({@code EngineReady}); Knative's route and configuration conditions
+ *     are not copied.
  * @param annotations Annotations recorded by the controller.
  * @param url Where clients reach the service, e.g. {@code http://<name>.<namespace>.svc.cluster.local:8080}, or
  *     the ingress host when an ingress is created.

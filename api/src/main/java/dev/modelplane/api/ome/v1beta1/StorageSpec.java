@@ -16,7 +16,8 @@ import java.util.Map;
  *     read-only and find it in {@code MODEL_PATH}. When it is not set the agent derives a directory from its own
  *     root and the URI.
  * @param schemaPath Location, inside the storage, of a schema or configuration file describing the model, used to
- *     check or customise how it is loaded.
+ *     check or customise how it is loaded. Recorded, not acted on: the agent reads the model's metadata from its
+ *     downloaded config.json, model_index.json or GGUF header.
  * @param parameters Extra settings for the storage backend that override its defaults, such as region, profile,
  *     authentication type or the Secret key holding a token.
  * @param key Name of the Kubernetes Secret with the credentials for the storage (for Hugging Face: a Secret whose
@@ -34,7 +35,8 @@ import java.util.Map;
  * @param nodeAffinity Node affinity rules that further narrow the nodes that receive a copy. The required terms
  *     decide; preferred terms have no effect on where files are placed.
  * @param downloadPolicy Whether the agent downloads again or reuses a matching copy already on the node:
- *     {@code AlwaysDownload} or {@code ReuseIfExists}. Unset behaves like {@code AlwaysDownload}.
+ *     {@code AlwaysDownload} or {@code ReuseIfExists}. Unset behaves like {@code AlwaysDownload}. Recorded, not
+ *     acted on: every model gets its own copy, so ReuseIfExists behaves like AlwaysDownload.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record StorageSpec(
