@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
         dev.modelplane.cli.user.BenchCommand.class, CrdsCommand.class,
         DevClusterCommand.class,
         SimulatorCommand.class, dev.modelplane.router.RouterCommand.class, RenderCommand.class,
-        OperatorCommand.class, ModelAgentCommand.class})
+        OperatorCommand.class, ModelAgentCommand.class, FetchCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -136,7 +136,8 @@ final class BenchmarkJobBuilder {
     if (BenchmarkArgs.keyFromEnv(target)) {
       modelKey(benchmark);
     }
-    pod.setInitContainers(List.of(benchmark));
+    pod.setInitContainers(dataset != null && dataset.fetch() != null ? List.of(dataset.fetch(), benchmark)
+        : List.of(benchmark));
     pod.setContainers(List.of(results));
     settings.securityDefaults().harden(pod, Set.of());
     Map<String, String> labels = Map.of(LABEL, name, OperatorLabels.MANAGED_BY, OperatorLabels.MANAGED_BY_VALUE);

@@ -1,9 +1,13 @@
 package dev.modelplane.operator.ome.benchmark;
 
 import dev.modelplane.api.ome.v1beta1.StorageSpec;
+import dev.modelplane.operator.ProjectVersion;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
@@ -23,8 +27,10 @@ import java.util.regex.Pattern;
  * @param env environment variables of the genai-bench container
  * @param volumes pod volumes
  * @param mounts mounts of the genai-bench container
+ * @param fetch a container to run before genai-bench that downloads the dataset from a store, or null
  */
-record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, List<VolumeMount> mounts) {
+record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, List<VolumeMount> mounts,
+    Container fetch) {
   /** The volume the results are written to, mounted by both containers. */
   static final String RESULTS_VOLUME = "results";
   /** Where the results volume is mounted. */
@@ -43,6 +49,13 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
   private static final Pattern GS = Pattern.compile("^gs://([^/]+)(?:/(.*))?$");
   private static final Pattern GITHUB = Pattern.compile("^github://([^/@]+)/([^/@]+)(?:@(.+))?$");
   private static final Pattern HF = Pattern.compile("^hf://([^@]+)(?:@.*)?$");
+  private static final Pattern STORES = Pattern.compile("^(s3|oci|gs|az|github)://");
+  /** Dataset parameters that choose columns for genai-bench rather than configure the store. */
+  private static final Set<String> COLUMN_PARAMETERS = Set.of("prompt_column", "image_column");
+  /** The container that downloads a dataset from a store. */
+  static final String FETCH_CONTAINER = "dataset";
+  /** Where a dataset's credentials Secret is mounted for it. */
+  static final String DATASET_CREDENTIALS_DIR = "/etc/modelplane/dataset-credentials";
 
   /**
    * The results location: a {@code pvc://} claim of the benchmark's namespace becomes the results volume, every other
@@ -143,7 +156,10 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
 
   /**
    * The dataset: a Hugging Face dataset by its Hub id ({@code hf://[datasets/]<org>/<name>}), a {@code pvc://}
-   * claim or a {@code local://} node directory mounted read-only; {@code prompt_column} and {@code image_column}
+   * claim or a {@code local://} node directory mounted read-only, or files in a store ({@code s3://}, {@code oci://},
+   * {@code gs://}, {@code az://}, {@code github://}) that a {@code modelplane fetch} container on modelplane's image
+   * downloads into an emptyDir first, with the credentials of the Secret {@code dataset.key} mounted as files and
+   * {@code dataset.parameters} as its storage parameters; {@code prompt_column} and {@code image_column}
    * parameters pick the columns.
    *
    * @throws BenchmarkConfigException for another scheme or a malformed URI
@@ -173,15 +189,47 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
       }
       b.volumes.add(new VolumeBuilder().withName("dataset").withNewHostPath().withPath(path).endHostPath().build());
       b.mounts.add(new VolumeMountBuilder().withName("dataset").withMountPath(path).withReadOnly(true).build());
+    } else if (STORES.matcher(uri).find()) {
+      b.fetch = fetchContainer(dataset, b);
+      path = DATASET_DIR;
     } else {
       throw new BenchmarkConfigException("dataset " + uri + " is not supported: genai-bench reads datasets from "
-          + "the Hugging Face Hub (hf://), a claim (pvc://) or the node (local://)");
+          + "the Hugging Face Hub (hf://), a claim (pvc://), the node (local://) or a store (s3://, oci://, gs://, "
+          + "az://, github://)");
     }
     b.args.addAll(List.of("--dataset-path", path));
     Map<String, String> params = dataset.parameters() == null ? Map.of() : dataset.parameters();
     param(b, params, "prompt_column", "--dataset-prompt-column");
     param(b, params, "image_column", "--dataset-image-column");
     return b.build();
+  }
+
+  /** The container that downloads a store's dataset into the dataset volume, which genai-bench then reads. */
+  private static Container fetchContainer(StorageSpec dataset, Builder b) {
+    List<String> args = new ArrayList<>(List.of("fetch", "--storage-uri", dataset.storageUri(), "--dest",
+        DATASET_DIR));
+    Map<String, String> params = dataset.parameters() == null ? Map.of() : dataset.parameters();
+    for (Map.Entry<String, String> p : new java.util.TreeMap<>(params).entrySet()) {
+      if (!COLUMN_PARAMETERS.contains(p.getKey())) {
+        args.addAll(List.of("--parameter", p.getKey() + "=" + p.getValue()));
+      }
+    }
+    List<VolumeMount> mounts = new ArrayList<>(List.of(new VolumeMountBuilder().withName("dataset")
+        .withMountPath(DATASET_DIR).build()));
+    b.volumes.add(new VolumeBuilder().withName("dataset").withNewEmptyDir().endEmptyDir().build());
+    b.mounts.add(new VolumeMountBuilder().withName("dataset").withMountPath(DATASET_DIR).withReadOnly(true).build());
+    if (dataset.key() != null && !dataset.key().isBlank()) {
+      b.volumes.add(new VolumeBuilder().withName("dataset-credentials").withNewSecret()
+          .withSecretName(dataset.key()).endSecret().build());
+      mounts.add(new VolumeMountBuilder().withName("dataset-credentials").withMountPath(DATASET_CREDENTIALS_DIR)
+          .withReadOnly(true).build());
+      args.addAll(List.of("--secret-dir", DATASET_CREDENTIALS_DIR));
+    }
+    return new ContainerBuilder().withName(FETCH_CONTAINER).withImage(ProjectVersion.image()).withArgs(args)
+        .withVolumeMounts(mounts).withNewResources()
+        .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
+        .withLimits(Map.of("memory", new Quantity("512Mi"))).endResources()
+        .withTerminationMessagePolicy("FallbackToLogsOnError").build();
   }
 
   private static Matcher match(Pattern p, String uri, String field, String form) {
@@ -227,9 +275,11 @@ record StorageWiring(List<String> args, List<EnvVar> env, List<Volume> volumes, 
     private final List<Volume> volumes = new ArrayList<>();
     private final List<VolumeMount> mounts = new ArrayList<>();
     private String subPath;
+    private Container fetch;
 
     StorageWiring build() {
-      return new StorageWiring(List.copyOf(args), List.copyOf(env), List.copyOf(volumes), List.copyOf(mounts));
+      return new StorageWiring(List.copyOf(args), List.copyOf(env), List.copyOf(volumes), List.copyOf(mounts),
+          fetch);
     }
   }
 }

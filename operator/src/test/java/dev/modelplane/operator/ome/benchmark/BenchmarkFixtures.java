@@ -38,7 +38,8 @@ final class BenchmarkFixtures {
   }
 
   static Container benchmarkContainer(Job job) {
-    return job.getSpec().getTemplate().getSpec().getInitContainers().get(0);
+    return job.getSpec().getTemplate().getSpec().getInitContainers().stream()
+        .filter(c -> BenchmarkJobBuilder.BENCHMARK_CONTAINER.equals(c.getName())).findFirst().orElseThrow();
   }
 
   /** The genai-bench command line: the container's command, then its args. */

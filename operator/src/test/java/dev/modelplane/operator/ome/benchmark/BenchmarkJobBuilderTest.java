@@ -317,11 +317,35 @@ class BenchmarkJobBuilderTest {
   }
 
   @Test
-  void anObjectStoreDatasetIsRefusedWithTheSchemesGenaiBenchReads() {
-    assertThatThrownBy(() -> build(urlBenchmark("dataset: {storageUri: \"s3://bucket/prompts.json\"}\n")))
+  void aStoreDatasetIsFetchedFirstByModelplaneIntoTheDatasetVolume() {
+    Job job = build(urlBenchmark("dataset: {storageUri: \"oci://n/tenancy/b/data/o/sharegpt\", key: oci-reader, "
+        + "parameters: {region: us-ashburn-1, auth: UserPrincipal, prompt_column: text}}\n"));
+    var pod = job.getSpec().getTemplate().getSpec();
+    assertThat(pod.getInitContainers()).extracting(c -> c.getName()).containsExactly("dataset", "benchmark");
+    var fetch = pod.getInitContainers().getFirst();
+    assertThat(fetch.getImage()).isEqualTo(dev.modelplane.operator.ProjectVersion.image());
+    assertThat(fetch.getArgs()).containsExactly("fetch", "--storage-uri", "oci://n/tenancy/b/data/o/sharegpt",
+        "--dest", "/benchmark-dataset", "--parameter", "auth=UserPrincipal", "--parameter", "region=us-ashburn-1",
+        "--secret-dir", "/etc/modelplane/dataset-credentials");
+    assertThat(fetch.getVolumeMounts()).extracting(VolumeMount::getMountPath)
+        .containsExactly("/benchmark-dataset", "/etc/modelplane/dataset-credentials");
+    assertThat(fetch.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(String.join(" ", argv(job))).contains("--dataset-path /benchmark-dataset --dataset-prompt-column text");
+    assertThat(benchmarkContainer(job).getVolumeMounts()).filteredOn(m -> m.getName().equals("dataset"))
+        .singleElement().satisfies(m -> assertThat(m.getReadOnly()).isTrue());
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("dataset-credentials")).singleElement()
+        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("oci-reader"));
+    Job anonymous = build(urlBenchmark("dataset: {storageUri: \"gs://public/prompts\"}\n"));
+    assertThat(anonymous.getSpec().getTemplate().getSpec().getInitContainers().getFirst().getArgs())
+        .doesNotContain("--secret-dir");
+  }
+
+  @Test
+  void aDatasetOfAnotherSchemeIsRefusedNamingTheOnesThatWork() {
+    assertThatThrownBy(() -> build(urlBenchmark("dataset: {storageUri: \"vendor://x/y/z\"}\n")))
         .isInstanceOf(BenchmarkConfigException.class)
-        .hasMessage("dataset s3://bucket/prompts.json is not supported: genai-bench reads datasets from the Hugging "
-            + "Face Hub (hf://), a claim (pvc://) or the node (local://)");
+        .hasMessage("dataset vendor://x/y/z is not supported: genai-bench reads datasets from the Hugging Face Hub "
+            + "(hf://), a claim (pvc://), the node (local://) or a store (s3://, oci://, gs://, az://, github://)");
   }
 
   @Test
