@@ -1,21 +1,13 @@
 package dev.modelplane.testsupport;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -51,16 +43,14 @@ public final class AzuriteServer implements TestModelStore {
     String authorization(String method, URI uri, Map<String, String> headers);
   }
 
-  private final Process process;
+  private final ServerProcess process;
   private final int port;
-  private final Path log;
   private final Signer signer;
   private ThrottlingProxy proxy;
 
-  private AzuriteServer(Process process, int port, Path log, Signer signer) {
+  private AzuriteServer(ServerProcess process, int port, Signer signer) {
     this.process = process;
     this.port = port;
-    this.log = log;
     this.signer = signer;
   }
 
@@ -89,7 +79,7 @@ public final class AzuriteServer implements TestModelStore {
 
   /** The launcher, if it can be had without installing. */
   public static Optional<Path> findLauncher() {
-    return AzuriteLauncher.find(LAUNCHER);
+    return HackBuild.binary("modelplane.azurite.bin", "MODELPLANE_AZURITE_BIN", "azurite/install.sh", LAUNCHER);
   }
 
   private static AzuriteServer startOnce(Path launcher, Path dir, Signer signer) throws IOException {
@@ -98,20 +88,9 @@ public final class AzuriteServer implements TestModelStore {
     int port = FreePorts.pick();
     List<String> command = List.of(launcher.toString(), "--blobHost", "127.0.0.1", "--blobPort",
         Integer.toString(port), "--location", data.toString(), "--disableTelemetry");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-    AzuriteServer server = new AzuriteServer(process, port, log, signer);
-    try {
-      await().atMost(STARTUP).pollInterval(Duration.ofMillis(100))
-          .until(() -> !process.isAlive() || server.answers());
-    } catch (ConditionTimeoutException e) {
-      server.close();
-      throw new IOException("Azurite did not answer on 127.0.0.1:" + port + " within " + STARTUP.toSeconds()
-          + " s: " + server.logTail(), e);
-    }
-    if (!process.isAlive()) {
-      throw new IOException("Azurite exited with " + process.exitValue() + ": " + server.logTail());
-    }
+    AzuriteServer server = new AzuriteServer(ServerProcess.start(new ProcessBuilder(command), log), port, signer);
+    server.process.awaitAnswer("Azurite", port, STARTUP,
+        () -> ServerProcess.answersHttp(port, "/" + ACCOUNT + "?comp=list"));
     server.proxy = ThrottlingProxy.to(port);
     server.createContainer(CONTAINER, false);
     return server;
@@ -187,46 +166,11 @@ public final class AzuriteServer implements TestModelStore {
     proxy.throttle(bytesPerSecond);
   }
 
-  /** Whether Azurite accepts connections and answers HTTP. */
-  private boolean answers() {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-      socket.setSoTimeout(2000);
-      socket.getOutputStream().write(("GET /" + ACCOUNT + "?comp=list HTTP/1.1\r\nHost: 127.0.0.1:" + port
-          + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-      byte[] head = socket.getInputStream().readNBytes(12);
-      return new String(head, StandardCharsets.US_ASCII).startsWith("HTTP/1.1 ");
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no log)";
-    }
-  }
-
   @Override
   public void close() throws IOException {
     if (proxy != null) {
       proxy.close();
     }
-    if (!process.isAlive()) {
-      return;
-    }
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(5, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    process.stop();
   }
 }

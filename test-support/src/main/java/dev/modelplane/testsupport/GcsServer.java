@@ -1,7 +1,5 @@
 package dev.modelplane.testsupport;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -16,8 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -38,17 +34,15 @@ public final class GcsServer implements TestModelStore {
   private static final Duration STARTUP = Duration.ofSeconds(30);
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private final Process process;
+  private final ServerProcess process;
   private final int port;
   private final Path root;
-  private final Path log;
   private final ThrottlingProxy proxy;
 
-  private GcsServer(Process process, int port, Path root, Path log) throws IOException {
+  private GcsServer(ServerProcess process, int port, Path root) throws IOException {
     this.process = process;
     this.port = port;
     this.root = root;
-    this.log = log;
     this.proxy = ThrottlingProxy.to(port);
   }
 
@@ -77,12 +71,7 @@ public final class GcsServer implements TestModelStore {
 
   /** The binary, if it can be had without building. */
   public static Optional<Path> findBinary() {
-    String configured = System.getProperty("modelplane.gcs-server.bin", System.getenv("MODELPLANE_GCS_SERVER_BIN"));
-    if (configured != null && !configured.isBlank()) {
-      Path binary = Path.of(configured).resolve(BINARY);
-      return Files.isExecutable(binary) ? Optional.of(binary) : Optional.empty();
-    }
-    return HackBuild.cachedBinary("gcs-server/build.sh", BINARY);
+    return HackBuild.binary("modelplane.gcs-server.bin", "MODELPLANE_GCS_SERVER_BIN", "gcs-server/build.sh", BINARY);
   }
 
   private static GcsServer start(Path binary, Path dir) throws IOException {
@@ -92,20 +81,12 @@ public final class GcsServer implements TestModelStore {
     List<String> command = List.of(binary.toString(), "-scheme", "http", "-host", "127.0.0.1", "-port",
         Integer.toString(port), "-backend", "filesystem", "-filesystem-root", root.toString(), "-public-host",
         "127.0.0.1:" + port, "-log-level", "warn");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-    GcsServer server = new GcsServer(process, port, root, log);
+    GcsServer server = new GcsServer(ServerProcess.start(new ProcessBuilder(command), log), port, root);
     try {
-      await().atMost(STARTUP).pollInterval(Duration.ofMillis(100))
-          .until(() -> !process.isAlive() || server.answers());
-    } catch (ConditionTimeoutException e) {
+      server.process.awaitAnswer("the GCS emulator", port, STARTUP, server::answers);
+    } catch (IOException e) {
       server.close();
-      throw new IOException("the GCS emulator did not answer on 127.0.0.1:" + port + " within "
-          + STARTUP.toSeconds() + " s: " + server.logTail(), e);
-    }
-    if (!process.isAlive()) {
-      server.close();
-      throw new IOException("the GCS emulator exited with " + process.exitValue() + ": " + server.logTail());
+      throw e;
     }
     server.send("POST", "/storage/v1/b?project=modelplane-test", "application/json",
         ("{\"name\":\"" + BUCKET + "\"}").getBytes(StandardCharsets.UTF_8));
@@ -200,30 +181,9 @@ public final class GcsServer implements TestModelStore {
     }
   }
 
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no log)";
-    }
-  }
-
   @Override
   public void close() throws IOException {
     proxy.close();
-    if (!process.isAlive()) {
-      return;
-    }
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(5, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    process.stop();
   }
 }

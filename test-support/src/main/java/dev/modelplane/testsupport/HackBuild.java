@@ -8,12 +8,26 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Finds a tool a {@code hack/<name>/build.sh} script built and cached, without building it: the script's
- * {@code --check} prints the bin directory when the cache is complete. The script is looked up from the system
- * property {@code modelplane.repo.root}, else from the working directory upwards.
+ * Finds a tool a {@code hack/<name>/build.sh} (or {@code install.sh}) script built and cached, without building it:
+ * the script's {@code --check} prints the bin directory when the cache is complete. The script is looked up from the
+ * system property {@code modelplane.repo.root}, else from the working directory upwards.
  */
 final class HackBuild {
   private HackBuild() {
+  }
+
+  /**
+   * The executable {@code binary} in the bin directory the system property {@code property} names, else in the
+   * environment variable {@code variable}, else in the one {@code hack/<script>} reports. A bin directory given is
+   * the only place looked at.
+   */
+  static Optional<Path> binary(String property, String variable, String script, String binary) {
+    String configured = System.getProperty(property, System.getenv(variable));
+    if (configured != null && !configured.isBlank()) {
+      Path path = Path.of(configured).resolve(binary);
+      return Files.isExecutable(path) ? Optional.of(path) : Optional.empty();
+    }
+    return cachedBinary(script, binary);
   }
 
   /**

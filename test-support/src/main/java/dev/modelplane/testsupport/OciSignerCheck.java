@@ -3,7 +3,6 @@ package dev.modelplane.testsupport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -64,37 +63,7 @@ public final class OciSignerCheck {
 
   /** The program, if it can be had without building. */
   public static Optional<Path> find() {
-    String configured = System.getProperty("modelplane.oci-signer-check.bin",
-        System.getenv("MODELPLANE_OCI_SIGNER_CHECK_BIN"));
-    if (configured != null && !configured.isBlank()) {
-      Path binary = Path.of(configured).resolve(BINARY);
-      return Files.isExecutable(binary) ? Optional.of(binary) : Optional.empty();
-    }
-    String root = System.getProperty("modelplane.repo.root");
-    Path start = root != null && !root.isBlank() ? Path.of(root) : Path.of("").toAbsolutePath();
-    for (Path d = start; d != null; d = d.getParent()) {
-      Path script = d.resolve("hack/oci-signer-check/build.sh");
-      if (Files.isExecutable(script)) {
-        return checked(script).map(dir -> dir.resolve(BINARY)).filter(Files::isExecutable);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static Optional<Path> checked(Path script) {
-    try {
-      Process check = new ProcessBuilder(script.toString(), "--check").redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start();
-      String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      if (!check.waitFor(60, TimeUnit.SECONDS) || check.exitValue() != 0 || out.isEmpty()) {
-        return Optional.empty();
-      }
-      return Optional.of(Path.of(out.substring(out.lastIndexOf('\n') + 1)));
-    } catch (IOException e) {
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
+    return HackBuild.binary("modelplane.oci-signer-check.bin", "MODELPLANE_OCI_SIGNER_CHECK_BIN",
+        "oci-signer-check/build.sh", BINARY);
   }
 }

@@ -1,24 +1,16 @@
 package dev.modelplane.testsupport;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -49,14 +41,12 @@ public final class S3Server implements AutoCloseable {
     Map<String, String> headers(String method, String host, String path, String payloadSha256);
   }
 
-  private final Process process;
+  private final ServerProcess process;
   private final int port;
-  private final Path log;
 
-  private S3Server(Process process, int port, Path log) {
+  private S3Server(ServerProcess process, int port) {
     this.process = process;
     this.port = port;
-    this.log = log;
   }
 
   /** Starts a server storing into {@code dir}; skips (or under CI fails) the calling test when there is no binary. */
@@ -80,12 +70,7 @@ public final class S3Server implements AutoCloseable {
 
   /** The binary, if it can be had without building. */
   public static Optional<Path> findBinary() {
-    String configured = System.getProperty("modelplane.s3-server.bin", System.getenv("MODELPLANE_S3_SERVER_BIN"));
-    if (configured != null && !configured.isBlank()) {
-      Path binary = Path.of(configured).resolve(BINARY);
-      return Files.isExecutable(binary) ? Optional.of(binary) : Optional.empty();
-    }
-    return buildScript().flatMap(S3Server::checkedBinDir).map(d -> d.resolve(BINARY)).filter(Files::isExecutable);
+    return HackBuild.binary("modelplane.s3-server.bin", "MODELPLANE_S3_SERVER_BIN", "s3-server/build.sh", BINARY);
   }
 
   private static String missing() {
@@ -112,24 +97,13 @@ public final class S3Server implements AutoCloseable {
     int port = FreePorts.pick();
     List<String> command = List.of(binary.toString(), "--region", REGION, "--port", "127.0.0.1:" + port, "--quiet",
         "posix", "--sidecar", meta.toString(), data.toString());
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().keySet().removeIf(k -> k.startsWith("ROOT_") || k.startsWith("VGW_"));
     // Credentials through the environment rather than the command line, which process listings show.
     builder.environment().put("ROOT_ACCESS_KEY", ACCESS_KEY);
     builder.environment().put("ROOT_SECRET_KEY", SECRET_KEY);
-    S3Server server = new S3Server(builder.start(), port, log);
-    try {
-      await().atMost(STARTUP).pollInterval(Duration.ofMillis(100))
-          .until(() -> !server.process.isAlive() || server.answers());
-    } catch (ConditionTimeoutException e) {
-      server.close();
-      throw new IOException("the S3 server did not answer on 127.0.0.1:" + port + " within "
-          + STARTUP.toSeconds() + " s: " + server.logTail(), e);
-    }
-    if (!server.process.isAlive()) {
-      throw new IOException("the S3 server exited with " + server.process.exitValue() + ": " + server.logTail());
-    }
+    S3Server server = new S3Server(ServerProcess.start(builder, log), port);
+    server.process.awaitAnswer("the S3 server", port, STARTUP, () -> ServerProcess.answersHttp(port, "/"));
     return server;
   }
 
@@ -158,72 +132,8 @@ public final class S3Server implements AutoCloseable {
     }
   }
 
-  /** Whether the server accepts connections and answers HTTP. */
-  private boolean answers() {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-      socket.setSoTimeout(2000);
-      socket.getOutputStream().write(("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
-          .getBytes(StandardCharsets.US_ASCII));
-      byte[] head = socket.getInputStream().readNBytes(12);
-      return new String(head, StandardCharsets.US_ASCII).startsWith("HTTP/1.1 ");
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException e) {
-      return "(no log)";
-    }
-  }
-
   @Override
   public void close() {
-    if (!process.isAlive()) {
-      return;
-    }
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(5, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static Optional<Path> buildScript() {
-    String root = System.getProperty("modelplane.repo.root");
-    Path start = root != null && !root.isBlank() ? Path.of(root) : Path.of("").toAbsolutePath();
-    for (Path d = start; d != null; d = d.getParent()) {
-      Path script = d.resolve("hack/s3-server/build.sh");
-      if (Files.isExecutable(script)) {
-        return Optional.of(script);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static Optional<Path> checkedBinDir(Path script) {
-    try {
-      Process check = new ProcessBuilder(script.toString(), "--check").redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start();
-      String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      if (!check.waitFor(60, TimeUnit.SECONDS) || check.exitValue() != 0 || out.isEmpty()) {
-        return Optional.empty();
-      }
-      return Optional.of(Path.of(out.substring(out.lastIndexOf('\n') + 1)));
-    } catch (IOException e) {
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
+    process.stop();
   }
 }

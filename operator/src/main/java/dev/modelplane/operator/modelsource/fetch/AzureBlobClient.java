@@ -28,7 +28,6 @@ public final class AzureBlobClient implements ModelFileSource {
   /** Blobs a listing holds at most unless told otherwise. */
   public static final int DEFAULT_MAX_OBJECTS = 100_000;
   private static final Logger LOG = LoggerFactory.getLogger(AzureBlobClient.class);
-  private static final int MAX_LIST_PAGES = 100_000;
 
   private final AzureBlobSettings settings;
   private final HttpSender sender;
@@ -46,13 +45,10 @@ public final class AzureBlobClient implements ModelFileSource {
   }
 
   AzureBlobClient(AzureBlobSettings settings, HttpSender sender, Clock clock, int maxObjects) {
-    if (maxObjects < 1) {
-      throw new IllegalArgumentException("the object limit must be positive, got " + maxObjects);
-    }
     this.settings = settings;
     this.sender = sender;
     this.clock = clock;
-    this.maxObjects = maxObjects;
+    this.maxObjects = ListingGuard.limit(maxObjects);
     this.signer = settings.credential() instanceof AzureCredential.SharedKey key
         ? new SharedKeySigner(settings.account(), key.key()) : null;
   }
@@ -77,13 +73,12 @@ public final class AzureBlobClient implements ModelFileSource {
   @Override
   public List<RemoteFile> list() throws IOException {
     String keyPrefix = settings.keyPrefix();
-    List<RemoteFile> files = new ArrayList<>();
+    String origin = HttpSender.origin(settings.endpoint());
+    ListingGuard listing = new ListingGuard(describe(), origin, keyPrefix, maxObjects,
+        "blobs under prefix '" + keyPrefix + "' in Azure container '" + settings.container() + "'");
     String marker = "";
-    for (int pages = 0; ; pages++) {
-      if (pages >= MAX_LIST_PAGES) {
-        throw new FetchException(FetchException.Kind.INVALID, "listing " + describe() + " took more than "
-            + MAX_LIST_PAGES + " pages");
-      }
+    while (true) {
+      listing.page();
       List<Map.Entry<String, String>> query = new ArrayList<>();
       query.add(Map.entry("restype", "container"));
       query.add(Map.entry("comp", "list"));
@@ -102,36 +97,25 @@ public final class AzureBlobClient implements ModelFileSource {
       }
       AzureBlobXml.ListPage page = AzureBlobXml.listPage(body);
       for (AzureBlobXml.Entry entry : page.entries()) {
-        if (!entry.name().startsWith(keyPrefix) || entry.name().endsWith("/") || entry.folder()) {
-          continue; // a directory (marker blob or hierarchical namespace), or a name the server should not list
+        // A directory of a hierarchical namespace is skipped like a directory marker blob.
+        String path = entry.folder() ? null : listing.relative(entry.name());
+        if (path != null) {
+          listing.add(file(entry, path));
         }
-        if (files.size() >= maxObjects) {
-          throw new FetchException(FetchException.Kind.INVALID, "more than " + maxObjects + " blobs under prefix '"
-              + keyPrefix + "' in Azure container '" + settings.container() + "'; a model may have at most "
-              + maxObjects + " files (model agent flag --max-listed-objects)");
-        }
-        files.add(file(entry, keyPrefix));
       }
       if (page.nextMarker().isEmpty()) {
         break;
       }
-      if (page.nextMarker().equals(marker)) {
-        throw new FetchException(FetchException.Kind.INVALID, "listing " + describe() + " at "
-            + HttpSender.origin(settings.endpoint()) + ": a page repeated its marker");
-      }
-      marker = page.nextMarker();
+      marker = listing.next(page.nextMarker(), marker, "a page repeated its marker");
     }
-    if (files.isEmpty()) {
-      throw new FetchException(FetchException.Kind.NOT_FOUND, "no blobs under prefix '" + keyPrefix
-          + "' in Azure container '" + settings.container() + "' of account '" + settings.account() + "' at "
-          + HttpSender.origin(settings.endpoint()));
-    }
+    List<RemoteFile> files = listing.files("no blobs under prefix '" + keyPrefix + "' in Azure container '"
+        + settings.container() + "' of account '" + settings.account() + "' at " + origin);
     LOG.info("fetch.azure.listed account={} container={} prefix={} files={} bytes={}", settings.account(),
-        settings.container(), keyPrefix, files.size(), files.stream().mapToLong(RemoteFile::size).sum());
-    return List.copyOf(files);
+        settings.container(), keyPrefix, files.size(), ListingGuard.bytes(files));
+    return files;
   }
 
-  private RemoteFile file(AzureBlobXml.Entry entry, String keyPrefix) throws FetchException {
+  private RemoteFile file(AzureBlobXml.Entry entry, String path) throws FetchException {
     Optional<ContentChecksum> md5;
     try {
       md5 = Optional.of(entry.contentMd5()).filter(m -> !m.isEmpty())
@@ -140,7 +124,7 @@ public final class AzureBlobClient implements ModelFileSource {
       throw new FetchException(FetchException.Kind.INVALID, "blob '" + entry.name() + "' in " + describe()
           + " has a Content-MD5 that is not a base64 MD5", e);
     }
-    return RemoteFile.withChecksum(entry.name().substring(keyPrefix.length()), entry.size(),
+    return RemoteFile.withChecksum(path, entry.size(),
         Optional.of(entry.etag()).filter(e -> !e.isEmpty()), md5);
   }
 
@@ -148,20 +132,8 @@ public final class AzureBlobClient implements ModelFileSource {
   public RemoteStream open(RemoteFile file, long offset) throws IOException {
     Map<String, String> headers = offset > 0 ? Map.of("x-ms-range", "bytes=" + offset + "-") : Map.of();
     HttpResponse<InputStream> response = send("GET", blobPath(file.path()), List.of(), headers, new byte[0]);
-    int status = response.statusCode();
-    if (status == 206) {
-      long start = ContentRange.start(response.headers().firstValue("Content-Range").orElse(""));
-      if (start != offset) {
-        HttpSender.discard(response);
-        throw new FetchException(FetchException.Kind.INVALID, HttpSender.origin(settings.endpoint())
-            + " answered bytes from " + start + " of '" + file.path() + "' when asked for " + offset);
-      }
-      return new RemoteStream(response.body(), offset);
-    }
-    if (status == 200) {
-      return new RemoteStream(response.body(), 0);
-    }
-    throw error(response, HttpSender.readSmall(response), file.path());
+    return RangedAnswer.stream(response, offset, HttpSender.origin(settings.endpoint()), "'" + file.path() + "'",
+        r -> error(r, HttpSender.readSmall(r), file.path()));
   }
 
   /**

@@ -1,18 +1,16 @@
 package dev.modelplane.operator.modelsource.fetch;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
+import static dev.modelplane.operator.modelsource.fetch.SafeXml.children;
+import static dev.modelplane.operator.modelsource.fetch.SafeXml.first;
+import static dev.modelplane.operator.modelsource.fetch.SafeXml.name;
+import static dev.modelplane.operator.modelsource.fetch.SafeXml.text;
+
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
-import org.xml.sax.SAXException;
 
 /**
  * Reads the Blob service's XML answers we need, List Blobs pages ({@code EnumerationResults}) and errors, with DTDs
@@ -95,43 +93,7 @@ final class AzureBlobXml {
   }
 
   private static Document parse(String xml) throws FetchException {
-    try {
-      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-      factory.setNamespaceAware(true);
-      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      factory.setXIncludeAware(false);
-      factory.setExpandEntityReferences(false);
-      // A UTF-8 byte order mark, which the Blob service sends before some documents, is not XML.
-      String body = xml.startsWith("\uFEFF") ? xml.substring(1) : xml;
-      return factory.newDocumentBuilder().parse(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)));
-    } catch (ParserConfigurationException | SAXException | IOException e) {
-      throw new FetchException(FetchException.Kind.INVALID, "the Azure answer is not well-formed XML: "
-          + HttpSender.describe(e), e);
-    }
-  }
-
-  private static String name(Element e) {
-    return e.getLocalName() == null ? e.getNodeName() : e.getLocalName();
-  }
-
-  private static List<Element> children(Element parent, String name) {
-    List<Element> out = new ArrayList<>();
-    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
-      if (n instanceof Element e && name.equals(name(e))) {
-        out.add(e);
-      }
-    }
-    return out;
-  }
-
-  private static Element first(Element parent, String name) {
-    List<Element> found = children(parent, name);
-    return found.isEmpty() ? null : found.get(0);
-  }
-
-  private static String text(Element parent, String name) {
-    Element e = first(parent, name);
-    return e == null ? "" : e.getTextContent().strip();
+    // A UTF-8 byte order mark, which the Blob service sends before some documents, is not XML.
+    return SafeXml.parse(xml.startsWith("\uFEFF") ? xml.substring(1) : xml, "Azure");
   }
 }

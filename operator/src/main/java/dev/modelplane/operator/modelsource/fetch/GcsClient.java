@@ -9,7 +9,6 @@ import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +31,6 @@ public final class GcsClient implements ModelFileSource {
   public static final int DEFAULT_MAX_OBJECTS = 100_000;
   private static final Logger LOG = LoggerFactory.getLogger(GcsClient.class);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int MAX_LIST_PAGES = 100_000;
   private static final String LIST_FIELDS = "items(name,size,md5Hash,crc32c,generation,etag),nextPageToken";
 
   private final GcsSettings settings;
@@ -49,12 +47,9 @@ public final class GcsClient implements ModelFileSource {
   }
 
   GcsClient(GcsSettings settings, HttpSender sender, int maxObjects) {
-    if (maxObjects < 1) {
-      throw new IllegalArgumentException("the object limit must be positive, got " + maxObjects);
-    }
     this.settings = settings;
     this.sender = sender;
-    this.maxObjects = maxObjects;
+    this.maxObjects = ListingGuard.limit(maxObjects);
   }
 
   /** The settings this client reads with. */
@@ -76,13 +71,12 @@ public final class GcsClient implements ModelFileSource {
   @Override
   public List<RemoteFile> list() throws IOException {
     String namePrefix = settings.namePrefix();
-    List<RemoteFile> files = new ArrayList<>();
+    String origin = HttpSender.origin(settings.endpoint());
+    ListingGuard listing = new ListingGuard(describe(), origin, namePrefix, maxObjects,
+        "objects under prefix '" + namePrefix + "' in GCS bucket '" + settings.bucket() + "'");
     String token = null;
-    for (int pages = 0; ; pages++) {
-      if (pages >= MAX_LIST_PAGES) {
-        throw new FetchException(FetchException.Kind.INVALID, "listing " + describe() + " took more than "
-            + MAX_LIST_PAGES + " pages");
-      }
+    while (true) {
+      listing.page();
       Map<String, String> query = new LinkedHashMap<>();
       query.put("prefix", namePrefix);
       query.put("maxResults", Integer.toString(settings.pageSize()));
@@ -98,34 +92,22 @@ public final class GcsClient implements ModelFileSource {
       }
       JsonNode page = parse(body);
       for (JsonNode item : page.path("items")) {
-        String name = item.path("name").asText("");
-        if (!name.startsWith(namePrefix) || name.endsWith("/")) {
-          continue; // a "folder" placeholder, or a name the server should not have listed
+        String path = listing.relative(item.path("name").asText(""));
+        if (path != null) {
+          listing.add(file(path, item));
         }
-        if (files.size() >= maxObjects) {
-          throw new FetchException(FetchException.Kind.INVALID, "more than " + maxObjects + " objects under prefix '"
-              + namePrefix + "' in GCS bucket '" + settings.bucket() + "'; a model may have at most " + maxObjects
-              + " files (model agent flag --max-listed-objects)");
-        }
-        files.add(file(name.substring(namePrefix.length()), item));
       }
       String next = page.path("nextPageToken").asText("");
       if (next.isEmpty()) {
         break;
       }
-      if (next.equals(token)) {
-        throw new FetchException(FetchException.Kind.INVALID, "listing " + describe() + " at "
-            + HttpSender.origin(settings.endpoint()) + ": the same page token twice");
-      }
-      token = next;
+      token = listing.next(next, token, "the same page token twice");
     }
-    if (files.isEmpty()) {
-      throw new FetchException(FetchException.Kind.NOT_FOUND, "no objects under prefix '" + namePrefix
-          + "' in GCS bucket '" + settings.bucket() + "' at " + HttpSender.origin(settings.endpoint()));
-    }
+    List<RemoteFile> files = listing.files("no objects under prefix '" + namePrefix + "' in GCS bucket '"
+        + settings.bucket() + "' at " + origin);
     LOG.info("fetch.gcs.listed bucket={} prefix={} files={} bytes={}", settings.bucket(), namePrefix, files.size(),
-        files.stream().mapToLong(RemoteFile::size).sum());
-    return List.copyOf(files);
+        ListingGuard.bytes(files));
+    return files;
   }
 
   @Override
@@ -144,20 +126,8 @@ public final class GcsClient implements ModelFileSource {
     }
     HttpResponse<InputStream> response = get("/storage/v1/b/" + encode(settings.bucket()) + "/o/" + encode(object),
         query, headers);
-    int status = response.statusCode();
-    if (status == 206) {
-      long start = ContentRange.start(response.headers().firstValue("Content-Range").orElse(""));
-      if (start != offset) {
-        HttpSender.discard(response);
-        throw new FetchException(FetchException.Kind.INVALID, HttpSender.origin(settings.endpoint())
-            + " answered bytes from " + start + " of '" + object + "' when asked for " + offset);
-      }
-      return new RemoteStream(response.body(), offset);
-    }
-    if (status == 200) {
-      return new RemoteStream(response.body(), 0);
-    }
-    throw GcsErrors.of(status, HttpSender.readSmall(response), settings, object, generation);
+    return RangedAnswer.stream(response, offset, HttpSender.origin(settings.endpoint()), "'" + object + "'",
+        r -> GcsErrors.of(r.statusCode(), HttpSender.readSmall(r), settings, object, generation));
   }
 
   private RemoteFile file(String path, JsonNode item) throws FetchException {

@@ -54,12 +54,9 @@ public final class GitHubReleaseClient implements ModelFileSource {
   }
 
   GitHubReleaseClient(GitHubSettings settings, HttpSender sender, int maxObjects) {
-    if (maxObjects < 1) {
-      throw new IllegalArgumentException("the object limit must be positive, got " + maxObjects);
-    }
     this.settings = settings;
     this.http = new RedirectFollower(sender, MAX_REDIRECTS);
-    this.maxObjects = maxObjects;
+    this.maxObjects = ListingGuard.limit(maxObjects);
   }
 
   /** The settings this client reads with. */
@@ -132,23 +129,12 @@ public final class GitHubReleaseClient implements ModelFileSource {
     if (offset > 0) {
       headers.put("Range", "bytes=" + offset + "-");
     }
+    String tag = release().tag();
     HttpResponse<InputStream> response = http.get(url, headers, authorization(), HttpSender.origin(settings.api()),
         settings.timeout());
-    int status = response.statusCode();
-    if (status == 206) {
-      long start = ContentRange.start(response.headers().firstValue("Content-Range").orElse(""));
-      if (start != offset) {
-        HttpSender.discard(response);
-        throw invalid(HttpSender.origin(response.uri()) + " answered bytes from " + start + " of asset '"
-            + file.path() + "' when asked for " + offset);
-      }
-      return new RemoteStream(response.body(), offset);
-    }
-    if (status == 200) {
-      return new RemoteStream(response.body(), 0);
-    }
-    throw GitHubErrors.of(response, HttpSender.readSmall(response), settings, "asset '" + file.path()
-        + "' of release '" + release().tag() + "' of " + repo());
+    return RangedAnswer.stream(response, offset, HttpSender.origin(settings.api()) + ": "
+        + HttpSender.origin(response.uri()), "asset '" + file.path() + "'", r -> GitHubErrors.of(r,
+        HttpSender.readSmall(r), settings, "asset '" + file.path() + "' of release '" + tag + "' of " + repo()));
   }
 
   private Release release() throws IOException {

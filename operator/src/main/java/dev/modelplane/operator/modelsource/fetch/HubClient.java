@@ -124,17 +124,10 @@ public final class HubClient implements ModelFileSource {
         + encodePath(file.path()));
     Map<String, String> headers = offset > 0 ? Map.of("Range", "bytes=" + offset + "-") : Map.of();
     HttpResponse<InputStream> response = http.get(uri, headers, authorization(), origin(), settings.timeout());
-    int status = response.statusCode();
-    if (status == 206) {
-      long start = ContentRange.start(response.headers().firstValue("Content-Range").orElse(""));
-      if (start != offset) {
-        HttpSender.discard(response);
-        throw new FetchException(FetchException.Kind.INVALID, origin() + " answered bytes from " + start
-            + " of " + file.path() + " when asked for " + offset);
-      }
-      return new RemoteStream(response.body(), offset);
-    }
-    return new RemoteStream(expectOk(response, HubErrors.Call.FILE, file.path()), 0);
+    return RangedAnswer.stream(response, offset, origin(), file.path(), r -> {
+      HttpSender.discard(r);
+      return HubErrors.of(HubErrors.Call.FILE, r.statusCode(), r.headers(), settings, file.path());
+    });
   }
 
   private InputStream expectOk(HttpResponse<InputStream> response, HubErrors.Call call, String path)

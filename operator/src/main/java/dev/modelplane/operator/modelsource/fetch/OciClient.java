@@ -26,7 +26,6 @@ import org.slf4j.LoggerFactory;
 public final class OciClient implements ModelFileSource {
   private static final Logger LOG = LoggerFactory.getLogger(OciClient.class);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int MAX_LIST_PAGES = 100_000;
   /** Objects a listing holds at most unless told otherwise. */
   public static final int DEFAULT_MAX_OBJECTS = 100_000;
 
@@ -41,13 +40,10 @@ public final class OciClient implements ModelFileSource {
   }
 
   OciClient(OciSettings settings, HttpSender sender, Clock clock, int maxObjects) {
-    if (maxObjects < 1) {
-      throw new IllegalArgumentException("the object limit must be positive, got " + maxObjects);
-    }
     this.settings = settings;
     this.sender = sender;
     this.clock = clock;
-    this.maxObjects = maxObjects;
+    this.maxObjects = ListingGuard.limit(maxObjects);
   }
 
   /** The settings this client reads with. */
@@ -69,13 +65,12 @@ public final class OciClient implements ModelFileSource {
   @Override
   public List<RemoteFile> list() throws IOException {
     String objectPrefix = settings.objectPrefix();
-    List<RemoteFile> files = new ArrayList<>();
+    String origin = HttpSender.origin(settings.endpoint());
+    ListingGuard listing = new ListingGuard(describe(), origin, objectPrefix, maxObjects,
+        "objects under prefix '" + objectPrefix + "' in OCI bucket '" + settings.bucket() + "'");
     String start = null;
-    for (int pages = 0; ; pages++) {
-      if (pages >= MAX_LIST_PAGES) {
-        throw new FetchException(FetchException.Kind.INVALID, "listing " + describe() + " took more than "
-            + MAX_LIST_PAGES + " pages");
-      }
+    while (true) {
+      listing.page();
       List<Map.Entry<String, String>> query = new ArrayList<>();
       query.add(Map.entry("prefix", objectPrefix));
       query.add(Map.entry("fields", "name,size,md5,etag"));
@@ -90,35 +85,22 @@ public final class OciClient implements ModelFileSource {
       }
       JsonNode page = parse(body);
       for (JsonNode object : page.path("objects")) {
-        String name = object.path("name").asText("");
-        if (!name.startsWith(objectPrefix) || name.endsWith("/")) {
-          continue; // a "directory" marker, or a name the server should not have listed
+        String path = listing.relative(object.path("name").asText(""));
+        if (path != null) {
+          listing.add(file(path, object));
         }
-        if (files.size() >= maxObjects) {
-          throw new FetchException(FetchException.Kind.INVALID, "more than " + maxObjects + " objects under prefix '"
-              + objectPrefix + "' in OCI bucket '" + settings.bucket() + "'; a model may have at most " + maxObjects
-              + " files (model agent flag --max-listed-objects)");
-        }
-        files.add(file(name.substring(objectPrefix.length()), object));
       }
       String next = page.path("nextStartWith").asText("");
       if (next.isEmpty()) {
         break;
       }
-      if (next.equals(start)) {
-        throw new FetchException(FetchException.Kind.INVALID, "listing " + describe() + " at "
-            + HttpSender.origin(settings.endpoint()) + ": the same nextStartWith twice");
-      }
-      start = next;
+      start = listing.next(next, start, "the same nextStartWith twice");
     }
-    if (files.isEmpty()) {
-      throw new FetchException(FetchException.Kind.NOT_FOUND, "no objects under prefix '" + objectPrefix
-          + "' in OCI bucket '" + settings.bucket() + "' in namespace '" + settings.namespace() + "' at "
-          + HttpSender.origin(settings.endpoint()));
-    }
+    List<RemoteFile> files = listing.files("no objects under prefix '" + objectPrefix + "' in OCI bucket '"
+        + settings.bucket() + "' in namespace '" + settings.namespace() + "' at " + origin);
     LOG.info("fetch.oci.listed namespace={} bucket={} prefix={} files={} bytes={}", settings.namespace(),
-        settings.bucket(), objectPrefix, files.size(), files.stream().mapToLong(RemoteFile::size).sum());
-    return List.copyOf(files);
+        settings.bucket(), objectPrefix, files.size(), ListingGuard.bytes(files));
+    return files;
   }
 
   /** The size, ETag and MD5 of one object, by its path relative to the prefix. */
@@ -143,20 +125,8 @@ public final class OciClient implements ModelFileSource {
   public RemoteStream open(RemoteFile file, long offset) throws IOException {
     Map<String, String> headers = offset > 0 ? Map.of("Range", "bytes=" + offset + "-") : Map.of();
     HttpResponse<InputStream> response = send("GET", objectPath(file.path()), List.of(), headers);
-    int status = response.statusCode();
-    if (status == 206) {
-      long start = ContentRange.start(response.headers().firstValue("Content-Range").orElse(""));
-      if (start != offset) {
-        HttpSender.discard(response);
-        throw new FetchException(FetchException.Kind.INVALID, HttpSender.origin(settings.endpoint())
-            + " answered bytes from " + start + " of '" + file.path() + "' when asked for " + offset);
-      }
-      return new RemoteStream(response.body(), offset);
-    }
-    if (status == 200) {
-      return new RemoteStream(response.body(), 0);
-    }
-    throw OciErrors.of(status, OciErrors.parse(HttpSender.readSmall(response)), settings, file.path());
+    return RangedAnswer.stream(response, offset, HttpSender.origin(settings.endpoint()), "'" + file.path() + "'",
+        r -> OciErrors.of(r.statusCode(), OciErrors.parse(HttpSender.readSmall(r)), settings, file.path()));
   }
 
   private RemoteFile file(String path, JsonNode object) throws FetchException {

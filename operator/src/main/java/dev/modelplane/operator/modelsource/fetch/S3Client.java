@@ -22,7 +22,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class S3Client implements ModelFileSource {
   private static final Logger LOG = LoggerFactory.getLogger(S3Client.class);
-  private static final int MAX_LIST_PAGES = 100_000;
   /** Objects a listing holds at most unless told otherwise. */
   public static final int DEFAULT_MAX_OBJECTS = 100_000;
 
@@ -46,10 +45,7 @@ public final class S3Client implements ModelFileSource {
   }
 
   S3Client(S3Settings settings, HttpSender sender, Clock clock, int maxObjects) {
-    if (maxObjects < 1) {
-      throw new IllegalArgumentException("the object limit must be positive, got " + maxObjects);
-    }
-    this.maxObjects = maxObjects;
+    this.maxObjects = ListingGuard.limit(maxObjects);
     this.settings = settings;
     this.sender = sender;
     this.clock = clock;
@@ -76,13 +72,12 @@ public final class S3Client implements ModelFileSource {
   @Override
   public List<RemoteFile> list() throws IOException {
     String keyPrefix = settings.keyPrefix();
-    List<RemoteFile> files = new ArrayList<>();
+    String origin = HttpSender.origin(settings.endpoint());
+    ListingGuard listing = new ListingGuard(describe(), origin, keyPrefix, maxObjects,
+        "objects under prefix '" + keyPrefix + "' in S3 bucket '" + settings.bucket() + "'");
     String token = null;
-    for (int pages = 0; ; pages++) {
-      if (pages >= MAX_LIST_PAGES) {
-        throw new FetchException(FetchException.Kind.INVALID, "listing " + describe() + " took more than "
-            + MAX_LIST_PAGES + " pages");
-      }
+    while (true) {
+      listing.page();
       List<Map.Entry<String, String>> query = new ArrayList<>();
       query.add(Map.entry("list-type", "2"));
       query.add(Map.entry("max-keys", Integer.toString(settings.pageSize())));
@@ -97,33 +92,22 @@ public final class S3Client implements ModelFileSource {
       }
       S3Xml.ListPage page = S3Xml.listPage(body);
       for (S3Xml.Entry entry : page.entries()) {
-        if (!entry.key().startsWith(keyPrefix) || entry.key().endsWith("/")) {
-          continue; // a "directory" marker, or a key the server should not have listed
+        String path = listing.relative(entry.key());
+        if (path != null) {
+          listing.add(new RemoteFile(path, entry.size(), Optional.empty(),
+              Optional.of(entry.etag()).filter(e -> !e.isEmpty())));
         }
-        if (files.size() >= maxObjects) {
-          throw new FetchException(FetchException.Kind.INVALID, "more than " + maxObjects + " objects under prefix '"
-              + keyPrefix + "' in S3 bucket '" + settings.bucket() + "'; a model may have at most " + maxObjects
-              + " files (model agent flag --max-listed-objects)");
-        }
-        files.add(new RemoteFile(entry.key().substring(keyPrefix.length()), entry.size(), Optional.empty(),
-            Optional.of(entry.etag()).filter(e -> !e.isEmpty())));
       }
       if (!page.truncated()) {
         break;
       }
-      if (page.nextContinuationToken().isEmpty() || page.nextContinuationToken().equals(token)) {
-        throw new FetchException(FetchException.Kind.INVALID, "listing " + describe() + " at "
-            + HttpSender.origin(settings.endpoint()) + ": a truncated page without a new continuation token");
-      }
-      token = page.nextContinuationToken();
+      token = listing.next(page.nextContinuationToken(), token, "a truncated page without a new continuation token");
     }
-    if (files.isEmpty()) {
-      throw new FetchException(FetchException.Kind.NOT_FOUND, "no objects under prefix '" + keyPrefix
-          + "' in S3 bucket '" + settings.bucket() + "' at " + HttpSender.origin(settings.endpoint()));
-    }
+    List<RemoteFile> files = listing.files("no objects under prefix '" + keyPrefix + "' in S3 bucket '"
+        + settings.bucket() + "' at " + origin);
     LOG.info("fetch.s3.listed bucket={} prefix={} files={} bytes={}", settings.bucket(), keyPrefix, files.size(),
-        files.stream().mapToLong(RemoteFile::size).sum());
-    return List.copyOf(files);
+        ListingGuard.bytes(files));
+    return files;
   }
 
   /** The size and ETag of one object, by its path relative to the prefix. */
@@ -148,20 +132,8 @@ public final class S3Client implements ModelFileSource {
   public RemoteStream open(RemoteFile file, long offset) throws IOException {
     Map<String, String> headers = offset > 0 ? Map.of("Range", "bytes=" + offset + "-") : Map.of();
     HttpResponse<InputStream> response = send("GET", objectPath(file.path()), List.of(), headers);
-    int status = response.statusCode();
-    if (status == 206) {
-      long start = ContentRange.start(response.headers().firstValue("Content-Range").orElse(""));
-      if (start != offset) {
-        HttpSender.discard(response);
-        throw new FetchException(FetchException.Kind.INVALID, HttpSender.origin(settings.endpoint())
-            + " answered bytes from " + start + " of '" + file.path() + "' when asked for " + offset);
-      }
-      return new RemoteStream(response.body(), offset);
-    }
-    if (status == 200) {
-      return new RemoteStream(response.body(), 0);
-    }
-    throw S3Errors.of(status, S3Xml.error(HttpSender.readSmall(response)), settings, file.path());
+    return RangedAnswer.stream(response, offset, HttpSender.origin(settings.endpoint()), "'" + file.path() + "'",
+        r -> S3Errors.of(r.statusCode(), S3Xml.error(HttpSender.readSmall(r)), settings, file.path()));
   }
 
   /**
