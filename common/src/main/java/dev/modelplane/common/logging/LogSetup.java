@@ -20,12 +20,19 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  * Configures the one logging backend (Logback) of every modelplane process: one appender on standard error with the
  * {@linkplain KeyValueLayout key=value} or {@linkplain JsonLayout JSON} layout, and the levels given. Libraries that
  * talk a lot at INFO ({@link #QUIET_LIBRARIES}) stay at WARN (or the root level, when that is stricter) unless the
- * levels name them. Without a call, {@link DefaultLogConfigurator} sets up key=value at INFO the same way.
+ * levels name them; loggers whose warnings no user can act on ({@link #UNACTIONABLE}) only show errors unless named.
+ * Without a call, {@link DefaultLogConfigurator} sets up key=value at INFO the same way.
  */
 public final class LogSetup {
   /** Logger prefixes kept at WARN unless named: Kubernetes client, JOSDK, Netty, Vert.x, gRPC, DJL (tokenizers). */
   public static final List<String> QUIET_LIBRARIES =
       List.of("io.fabric8", "io.javaoperatorsdk", "io.netty", "io.vertx", "io.grpc", "ai.djl");
+
+  /**
+   * Loggers kept at ERROR unless named: the Kubernetes client's warning that a kind's API version is not yet stable,
+   * which every command using an alpha or beta kind (InferenceObjective, LLMKube's kinds) would print each time.
+   */
+  public static final List<String> UNACTIONABLE = List.of("io.fabric8.kubernetes.client.utils.VersionUsageUtils");
 
   private static final String APPENDER = "modelplane";
 
@@ -98,6 +105,10 @@ public final class LogSetup {
     Level quiet = levels.root().isGreaterOrEqual(Level.WARN) ? levels.root() : Level.WARN;
     for (String library : QUIET_LIBRARIES) {
       context.getLogger(library).setLevel(quiet);
+    }
+    Level unactionable = levels.root().isGreaterOrEqual(Level.ERROR) ? levels.root() : Level.ERROR;
+    for (String logger : UNACTIONABLE) {
+      context.getLogger(logger).setLevel(unactionable);
     }
     levels.loggers().forEach((name, level) -> context.getLogger(name).setLevel(level));
   }

@@ -52,6 +52,20 @@ class LogSetupTest {
   }
 
   @Test
+  void theClientsUnstableVersionWarningIsHiddenUnlessNamed() {
+    LogSetup.configure(LogFormat.KEYVALUE, LogLevels.DEFAULT, out);
+    LoggerFactory.getLogger("io.fabric8.kubernetes.client.utils.VersionUsageUtils")
+        .warn("The client is using resource type 'inferenceobjectives' with unstable version 'v1alpha2'");
+    LoggerFactory.getLogger("io.fabric8.kubernetes.client.dsl.internal.Watch").warn("watch closed");
+    assertThat(lines()).singleElement().asString().contains("msg=\"watch closed\"");
+    out.reset();
+    LogSetup.configure(LogFormat.KEYVALUE,
+        LogLevels.parse("info,io.fabric8.kubernetes.client.utils.VersionUsageUtils=warn"), out);
+    LoggerFactory.getLogger("io.fabric8.kubernetes.client.utils.VersionUsageUtils").warn("named, so shown");
+    assertThat(lines()).singleElement().asString().contains("named, so shown");
+  }
+
+  @Test
   void librariesFollowAStricterRootAndCanBeNamed() {
     LogSetup.configure(LogFormat.KEYVALUE, LogLevels.parse("error,io.fabric8=info"), out);
     LoggerFactory.getLogger("io.netty.Pool").warn("hidden");
