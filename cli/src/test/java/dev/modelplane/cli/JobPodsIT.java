@@ -102,9 +102,10 @@ class JobPodsIT {
             .findFirst().orElseThrow(() -> new AssertionError("no result for concurrency " + concurrency));
         JsonNode metrics = JSON.readTree(result.toFile()).get("aggregated_metrics");
         // genai-bench stops near --max-requests-per-run (20): a few more or fewer are counted, those in flight
-        // when it checks; on a busy machine it checks late enough to count up to three requests per user more.
+        // when it checks; on a busy machine (2 cores, the chaos suites beside it) it checks late enough to count up
+        // to six more with one user (26 seen). The bound still tells the limit from no limit at all.
         assertThat(metrics.get("num_completed_requests").asInt()).as(result.toString())
-            .isBetween(15, 20 + 3 * concurrency + 2);
+            .isBetween(15, 20 + 4 * concurrency + 4);
         assertThat(metrics.get("error_rate").asDouble()).isZero();
         assertThat(metrics.path("stats").path("num_output_tokens").path("mean").asDouble()).isPositive();
       }
