@@ -21,6 +21,8 @@ import dev.modelplane.router.scheduling.ResponseReceivedPlugin;
 import dev.modelplane.router.scheduling.SchedulerProfile;
 import dev.modelplane.router.scheduling.SchedulingException;
 import dev.modelplane.router.scheduling.SchedulingResult;
+import dev.modelplane.router.ui.LiveDecision;
+import dev.modelplane.router.ui.LiveView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -62,6 +64,8 @@ public final class RequestDirector implements AutoCloseable {
   private final RequestJson json;
   private final InflightBytes inflight;
   private final MetricLabels labels;
+  /** The live page's state, fed once per finished request; {@code null} when there is no live page. */
+  private volatile LiveView liveView;
   /** The model labels of a request, resolved once so that gauges go up and down under the same label. */
   private static final String LABELS = "modelplane.metricLabels";
 
@@ -112,11 +116,16 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   /**
-   * A new {@link ResponseProgress} when some ResponseComplete plugin may read the stream timing, else {@code null}:
-   * the per-chunk scan is paid only where it is used.
+   * A new {@link ResponseProgress} when some ResponseComplete plugin or the live view may read the stream timing,
+   * else {@code null}: the per-chunk scan is paid only where it is used.
    */
   public ResponseProgress responseProgress() {
-    return setup.lifecycle().responseComplete().isEmpty() ? null : new ResponseProgress();
+    return setup.lifecycle().responseComplete().isEmpty() && liveView == null ? null : new ResponseProgress();
+  }
+
+  /** Feeds {@code view} (the live page) with every request that finishes or is refused from now on. */
+  public void liveView(LiveView view) {
+    this.liveView = view;
   }
 
   public SchedulingSetup setup() {
@@ -162,6 +171,7 @@ public final class RequestDirector implements AutoCloseable {
       candidates = locator.locate(input, Set.of());
     } catch (RouterException e) {
       recordError(null, null, e);
+      refused(input, null, null, e);
       return new PendingDecision(CompletableFuture.failedFuture(e), () -> { });
     }
     Admission.Ticket ticket = admission.admit(input.pool(), candidates, parsed);
@@ -173,6 +183,7 @@ public final class RequestDirector implements AutoCloseable {
         return schedule(input, parsed, Set.of(), null);
       } catch (RouterException e) {
         recordError(parsed.incomingModel(), parsed.targetModel(), e);
+        refused(input, parsed.incomingModel(), parsed.targetModel(), e);
         throw e;
       }
     });
@@ -269,12 +280,38 @@ public final class RequestDirector implements AutoCloseable {
             () -> p.responseComplete(decision.request(), served, outcome));
       }
     }
+    LiveView view = liveView;
+    if (view != null) {
+      view.record(liveDecision(view.nowMillis(), decision, outcome));
+    }
     if (outcome.succeeded()) {
       String[] l = labels(decision.request());
       String model = l[0];
       String target = l[1];
       metrics.requestDuration.observe((nowNanos - decision.input().receivedNanos()) / 1e9, model, target);
       metrics.responseSizes.observe(outcome.responseBytes(), model, target);
+    }
+  }
+
+  /** The live view's row for a finished request: names and numbers only, no request content. */
+  static LiveDecision liveDecision(long nowMillis, RoutingDecision decision, ResponseOutcome outcome) {
+    Destination to = decision.destination();
+    EndpointState state = to.state();
+    String reason = decision.external() != null ? "endpoint picker"
+        : decision.result() != null ? "profile " + decision.result().primaryProfileName() : "";
+    double ttftMs = outcome.firstByteNanos() < 0 ? -1
+        : (outcome.firstByteNanos() - decision.input().receivedNanos()) / 1e6;
+    InferenceRequest r = decision.request();
+    return new LiveDecision(nowMillis, decision.pool() == null ? "" : decision.pool().key().toString(),
+        r.incomingModel(), r.targetModel(), state == null ? to.hostPort() : state.id().name(), to.hostPort(), reason,
+        outcome.status() > 0 ? outcome.status() : 502, Math.max(-1, ttftMs), outcome.events());
+  }
+
+  private void refused(RequestInput input, String model, String target, RouterException e) {
+    LiveView view = liveView;
+    if (view != null) {
+      view.record(new LiveDecision(view.nowMillis(), input.pool() == null ? "" : input.pool().key().toString(),
+          model, target, "", "", e.code().code(), e.code().httpStatus(), -1, 0));
     }
   }
 
