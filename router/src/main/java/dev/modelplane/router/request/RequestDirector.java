@@ -282,7 +282,7 @@ public final class RequestDirector implements AutoCloseable {
     }
     LiveView view = liveView;
     if (view != null) {
-      view.record(liveDecision(view.nowMillis(), decision, outcome));
+      view.record(liveDecision(view.nowMillis(), decision, outcome, nowNanos));
     }
     if (outcome.succeeded()) {
       String[] l = labels(decision.request());
@@ -294,24 +294,28 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   /** The live view's row for a finished request: names and numbers only, no request content. */
-  static LiveDecision liveDecision(long nowMillis, RoutingDecision decision, ResponseOutcome outcome) {
+  static LiveDecision liveDecision(long nowMillis, RoutingDecision decision, ResponseOutcome outcome,
+      long nowNanos) {
     Destination to = decision.destination();
     EndpointState state = to.state();
     String reason = decision.external() != null ? "endpoint picker"
         : decision.result() != null ? "profile " + decision.result().primaryProfileName() : "";
-    double ttftMs = outcome.firstByteNanos() < 0 ? -1
-        : (outcome.firstByteNanos() - decision.input().receivedNanos()) / 1e6;
+    long received = decision.input().receivedNanos();
+    // Only a stream has a first token before its end; a plain body's first byte comes with all of it.
+    double ttftMs = outcome.events() > 0 && outcome.firstByteNanos() >= 0
+        ? Math.max(0, (outcome.firstByteNanos() - received) / 1e6) : -1;
     InferenceRequest r = decision.request();
     return new LiveDecision(nowMillis, decision.pool() == null ? "" : decision.pool().key().toString(),
         r.incomingModel(), r.targetModel(), state == null ? to.hostPort() : state.id().name(), to.hostPort(), reason,
-        outcome.status() > 0 ? outcome.status() : 502, Math.max(-1, ttftMs), outcome.events());
+        outcome.status() > 0 ? outcome.status() : 502, ttftMs, Math.max(0, (nowNanos - received) / 1e6),
+        outcome.events());
   }
 
   private void refused(RequestInput input, String model, String target, RouterException e) {
     LiveView view = liveView;
     if (view != null) {
       view.record(new LiveDecision(view.nowMillis(), input.pool() == null ? "" : input.pool().key().toString(),
-          model, target, "", "", e.code().code(), e.code().httpStatus(), -1, 0));
+          model, target, "", "", e.code().code(), e.code().httpStatus(), -1, -1, 0));
     }
   }
 

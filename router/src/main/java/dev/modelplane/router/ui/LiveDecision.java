@@ -12,11 +12,13 @@ package dev.modelplane.router.ui;
  * @param address the endpoint's {@code host:port}, empty when none was chosen
  * @param reason who decided: the scheduling profile, the endpoint picker, or why the router refused
  * @param status the HTTP status the client saw (the model server's, or the router's own refusal)
- * @param ttftMs time from the request's arrival to its first token (first byte of a plain body), −1 when none came
+ * @param ttftMs time from the request's arrival to the first token of a streamed response, −1 for a plain body
+ *     (its first byte is its last, so it has no time to first token) or when no token came
+ * @param durationMs time from the request's arrival to its end
  * @param tokens token-bearing stream events relayed (0 for a plain JSON body)
  */
 public record LiveDecision(long timeMillis, String pool, String model, String targetModel, String endpoint,
-    String address, String reason, int status, double ttftMs, int tokens) {
+    String address, String reason, int status, double ttftMs, double durationMs, int tokens) {
 
   public LiveDecision {
     pool = orEmpty(pool);

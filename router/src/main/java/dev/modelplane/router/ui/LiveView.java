@@ -143,6 +143,7 @@ public final class LiveView {
       o.put("reason", d.reason());
       o.put("status", d.status());
       putMillis(o, "ttftMs", d.ttftMs() < 0 ? Double.NaN : d.ttftMs());
+      putMillis(o, "durationMs", d.durationMs() < 0 ? Double.NaN : d.durationMs());
       o.put("tokens", d.tokens());
     }
   }

@@ -34,7 +34,7 @@ class LiveViewTest {
 
   private static LiveDecision decision(long time, String model, int status, double ttftMs, int tokens) {
     return new LiveDecision(time, "ns/pool", model, model, "pod-a", "127.0.0.1:8000", "profile default", status,
-        ttftMs, tokens);
+        ttftMs, 2 * ttftMs, tokens);
   }
 
   private JsonNode state(LiveView v) throws Exception {
@@ -171,7 +171,8 @@ class LiveViewTest {
     EndpointPool pool = pools.getOrCreate(new PoolKey("ns", HOSTILE));
     pool.setEndpoints(List.of(new Endpoint(new EndpointId("ns", HOSTILE), "127.0.0.1", 8000, Map.of())));
     LiveView v = view(50, 60);
-    v.record(new LiveDecision(millis.get(), HOSTILE, HOSTILE, HOSTILE, HOSTILE, "127.0.0.1:8000", HOSTILE, 200, 5, 1));
+    v.record(new LiveDecision(millis.get(), HOSTILE, HOSTILE, HOSTILE, HOSTILE, "127.0.0.1:8000", HOSTILE, 200, 5, 9,
+        1));
     String text = v.stateJson();
     assertThat(text).doesNotContain("<").doesNotContain(">").doesNotContain("&").contains("\\u003cscript\\u003e");
     JsonNode s = JSON.readTree(text);
