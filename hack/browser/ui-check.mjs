@@ -78,7 +78,7 @@ try {
   result.sparklinePaths = await page.locator(".card svg path").count();
   await waitFile("shoot", 300); // the test lets its load run first, so the lines have some history
   await page.waitForTimeout(1500);
-  await page.screenshot({ path: screenshot, fullPage: true });
+  await page.screenshot({ path: screenshot, fullPage: false });
   result.screenshot = screenshot;
   writeFileSync(join(signals, "shot"), "");
 

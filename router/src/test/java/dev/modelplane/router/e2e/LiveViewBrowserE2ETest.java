@@ -115,10 +115,17 @@ class LiveViewBrowserE2ETest {
       }
     });
     awaitFile(signals.resolve("opened"), check);
-    // The page is open: load it live, streaming and not, from several clients at once.
+    int seconds = Integer.parseInt(Optional.ofNullable(System.getenv("MODELPLANE_UI_LOAD_SECONDS")).orElse("4"));
+    long runMillis = Math.max(1, Math.min(seconds, 900)) * 1000L;
+    // The page is open: load it live, streaming and not, from clients joining one by one (the lines then rise).
     for (int c = 0; c < 10; c++) {
       int client = c;
       load.submit(() -> {
+        try {
+          Thread.sleep(client * runMillis / 12);
+        } catch (InterruptedException e) {
+          return;
+        }
         for (int n = 0; loading.get() && n < 10_000; n++) {
           try {
             chat(base, MODEL, (client + n) % 3 != 0, 40 + (client * 37 + n * 11) % 120, TOPICS.get(client));
@@ -128,8 +135,7 @@ class LiveViewBrowserE2ETest {
         }
       });
     }
-    int seconds = Integer.parseInt(Optional.ofNullable(System.getenv("MODELPLANE_UI_LOAD_SECONDS")).orElse("4"));
-    Thread.sleep(Duration.ofSeconds(Math.max(1, Math.min(seconds, 900))));
+    Thread.sleep(runMillis);
     Files.writeString(signals.resolve("shoot"), "");
     awaitFile(signals.resolve("shot"), check);
     loading.set(false);
