@@ -89,14 +89,7 @@ class UpEndToEndIT {
         "stop:     ./modelplane down --state-dir " + state);
     String base = "http://127.0.0.1:" + port + "/v1";
 
-    // The curl line it prints works as printed.
-    String curl = up.output().substring(up.output().indexOf("curl "), up.output().indexOf("}]}'") + 4);
-    assertThat(curl).as("an OpenAI request names only the model").doesNotContain("x-modelplane");
-    Run curlRun = run(List.of("bash", "-c", curl + " --silent --show-error --fail"), 60);
-    assertThat(curlRun.exit()).as(curlRun.output()).isZero();
-    assertThat(curlRun.output()).contains("\"object\":\"chat.completion\"");
-
-    // The live view whose address the summary prints shows the pool and the request just sent.
+    // The live view whose address the summary prints shows the pool and the request `up` sent to check it.
     String live = "http://127.0.0.1:" + started.metricsPort() + "/ui";
     assertThat(up.output()).contains("live:     " + live + "\n");
     HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(live)).build(),
@@ -106,9 +99,16 @@ class UpEndToEndIT {
     JsonNode liveState = DevClusterCommand.JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(live + "/state"))
         .build(), HttpResponse.BodyHandlers.ofString()).body());
     assertThat(liveState.at("/pools/0/name").asText()).isEqualTo("qwen-chat");
-    assertThat(liveState.at("/pools/0/endpoints")).hasSize(1);
+    assertThat(liveState.at("/pools/0/namespace").asText()).isEqualTo("default");
     assertThat(liveState.at("/decisions/0/model").asText()).isEqualTo("qwen2-5-0-5b-instruct");
     assertThat(liveState.at("/decisions/0/status").asInt()).isEqualTo(200);
+
+    // The curl line it prints works as printed.
+    String curl = up.output().substring(up.output().indexOf("curl "), up.output().indexOf("}]}'") + 4);
+    assertThat(curl).as("an OpenAI request names only the model").doesNotContain("x-modelplane");
+    Run curlRun = run(List.of("bash", "-c", curl + " --silent --show-error --fail"), 60);
+    assertThat(curlRun.exit()).as(curlRun.output()).isZero();
+    assertThat(curlRun.output()).contains("\"object\":\"chat.completion\"");
 
     // The llama.cpp server lists the Model's name (its --alias), not the model file's path.
     HttpResponse<String> models = http.send(HttpRequest.newBuilder(URI.create(base + "/models")).build(),
