@@ -21,7 +21,6 @@ import dev.modelplane.router.scheduling.ResponseReceivedPlugin;
 import dev.modelplane.router.scheduling.SchedulerProfile;
 import dev.modelplane.router.scheduling.SchedulingException;
 import dev.modelplane.router.scheduling.SchedulingResult;
-import dev.modelplane.router.ui.LiveDecision;
 import dev.modelplane.router.ui.LiveView;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,8 +63,8 @@ public final class RequestDirector implements AutoCloseable {
   private final RequestJson json;
   private final InflightBytes inflight;
   private final MetricLabels labels;
-  /** The live page's state, fed once per finished request; {@code null} when there is no live page. */
-  private volatile LiveView liveView;
+  /** Feeds the live page once per finished request; {@code null} when there is no live page. */
+  private volatile LiveViewFeed liveView;
   /** The model labels of a request, resolved once so that gauges go up and down under the same label. */
   private static final String LABELS = "modelplane.metricLabels";
 
@@ -125,7 +124,7 @@ public final class RequestDirector implements AutoCloseable {
 
   /** Feeds {@code view} (the live page) with every request that finishes or is refused from now on. */
   public void liveView(LiveView view) {
-    this.liveView = view;
+    this.liveView = view == null ? null : new LiveViewFeed(view);
   }
 
   public SchedulingSetup setup() {
@@ -280,9 +279,9 @@ public final class RequestDirector implements AutoCloseable {
             () -> p.responseComplete(decision.request(), served, outcome));
       }
     }
-    LiveView view = liveView;
-    if (view != null) {
-      view.record(liveDecision(view.nowMillis(), decision, outcome, nowNanos));
+    LiveViewFeed live = liveView;
+    if (live != null) {
+      live.completed(decision, outcome, nowNanos);
     }
     if (outcome.succeeded()) {
       String[] l = labels(decision.request());
@@ -293,29 +292,10 @@ public final class RequestDirector implements AutoCloseable {
     }
   }
 
-  /** The live view's row for a finished request: names and numbers only, no request content. */
-  static LiveDecision liveDecision(long nowMillis, RoutingDecision decision, ResponseOutcome outcome,
-      long nowNanos) {
-    Destination to = decision.destination();
-    EndpointState state = to.state();
-    String reason = decision.external() != null ? "endpoint picker"
-        : decision.result() != null ? "profile " + decision.result().primaryProfileName() : "";
-    long received = decision.input().receivedNanos();
-    // Only a stream has a first token before its end; a plain body's first byte comes with all of it.
-    double ttftMs = outcome.events() > 0 && outcome.firstByteNanos() >= 0
-        ? Math.max(0, (outcome.firstByteNanos() - received) / 1e6) : -1;
-    InferenceRequest r = decision.request();
-    return new LiveDecision(nowMillis, decision.pool() == null ? "" : decision.pool().key().toString(),
-        r.incomingModel(), r.targetModel(), state == null ? to.hostPort() : state.id().name(), to.hostPort(), reason,
-        outcome.status() > 0 ? outcome.status() : 502, ttftMs, Math.max(0, (nowNanos - received) / 1e6),
-        outcome.events());
-  }
-
   private void refused(RequestInput input, String model, String target, RouterException e) {
-    LiveView view = liveView;
-    if (view != null) {
-      view.record(new LiveDecision(view.nowMillis(), input.pool() == null ? "" : input.pool().key().toString(),
-          model, target, "", "", e.code().code(), e.code().httpStatus(), -1, -1, 0));
+    LiveViewFeed live = liveView;
+    if (live != null) {
+      live.refused(input, model, target, e);
     }
   }
 
