@@ -333,6 +333,7 @@ final class UpCommand implements Callable<Integer> {
           + dir.resolve("router.log"));
     }
     out.println();
+    out.println("live:     http://" + hostForUrl(platform.host()) + ":" + platform.metricsPort() + "/ui");
     out.println("kubectl:  export KUBECONFIG=" + cluster.kubeconfig());
     out.println("logs:     " + dir + " (operator.log, router.log, work/pods/<namespace>/<pod>/<container>.log)");
     out.println("stop:     ./modelplane down" + (dir.equals(DevClusterProcess.stateDir(null)) ? ""

@@ -3,6 +3,7 @@ package dev.modelplane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.controlplane.ControlPlaneBinaries;
 import dev.modelplane.controlplane.Edits;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -87,6 +88,20 @@ class UpEndToEndIT {
         "InferencePool/qwen-chat: 1 ready endpoint", "OpenAI base URL: http://127.0.0.1:" + port + "/v1",
         "stop:     ./modelplane down --state-dir " + state);
     String base = "http://127.0.0.1:" + port + "/v1";
+
+    // The live view whose address the summary prints shows the pool and the request `up` sent to check it.
+    String live = "http://127.0.0.1:" + started.metricsPort() + "/ui";
+    assertThat(up.output()).contains("live:     " + live + "\n");
+    HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(live)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
+    JsonNode liveState = DevClusterCommand.JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(live + "/state"))
+        .build(), HttpResponse.BodyHandlers.ofString()).body());
+    assertThat(liveState.at("/pools/0/name").asText()).isEqualTo("qwen-chat");
+    assertThat(liveState.at("/pools/0/namespace").asText()).isEqualTo("default");
+    assertThat(liveState.at("/decisions/0/model").asText()).isEqualTo("qwen2-5-0-5b-instruct");
+    assertThat(liveState.at("/decisions/0/status").asInt()).isEqualTo(200);
 
     // The curl line it prints works as printed.
     String curl = up.output().substring(up.output().indexOf("curl "), up.output().indexOf("}]}'") + 4);

@@ -31,6 +31,8 @@ import dev.modelplane.router.prefix.ApproxPrefixCacheProducer;
 import dev.modelplane.router.prefix.precise.PrecisePrefixCacheProducer;
 import dev.modelplane.router.prefix.precise.PrecisePrefixCacheScorer;
 import dev.modelplane.router.request.RequestDirector;
+import dev.modelplane.router.ui.LiveView;
+import dev.modelplane.router.ui.LiveViewEndpoints;
 import io.grpc.ManagedChannel;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -68,6 +70,9 @@ public final class Router implements AutoCloseable {
   private dev.modelplane.router.gatewayapi.GatewayController gatewayApi;
   private io.vertx.core.http.HttpServer metricsServer;
   private MetricsAccess metricsAccess = MetricsAccess.open();
+  /** The live page's state ({@code /ui} on the metrics port); {@code null} without a metrics port. */
+  private final LiveView liveView;
+  private volatile PickerEndpoints pickerEndpoints;
   private ScheduledFuture<?> syncCheck;
   private volatile String lastSyncState = "";
 
@@ -148,6 +153,29 @@ public final class Router implements AutoCloseable {
       });
     }
     this.accessLog = options.gateway() != null && options.gateway().accessLog() ? new AccessLog() : null;
+    this.liveView = options.metricsPort() >= 0 ? LiveView.of(pools, options.metricsStaleness()) : null;
+    if (liveView != null) {
+      liveView.pickers(this::pickerName);
+      director.liveView(liveView);
+    }
+  }
+
+  /** Who picks for {@code pool}, as the live page names it. */
+  private String pickerName(EndpointPool pool) {
+    if (options.externalEpp() != null) {
+      return "external " + options.externalEpp();
+    }
+    PickerEndpoints pickers = pickerEndpoints;
+    dev.modelplane.router.pool.PoolPicker picker = pickers == null ? null : pickers.picker(pool.key());
+    if (picker == null || picker.self()) {
+      return "in-process";
+    }
+    return picker.addresses().isEmpty() ? picker.name() + " (no ready address)" : picker.name();
+  }
+
+  /** The live page's state; {@code null} when the router has no metrics port. */
+  public LiveView liveView() {
+    return liveView;
   }
 
   /** An InferenceObjective's name or a LoRA adapter an endpoint reports: a model name the pools serve. */
@@ -216,7 +244,14 @@ public final class Router implements AutoCloseable {
       gateway.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
     if (options.metricsPort() >= 0) {
-      metricsServer = vertx.createHttpServer().requestHandler(r -> metricsAccess.serve(vertx, r, metrics::scrape));
+      // The metrics port answers /ui and /ui/state with the live page (read-only, same access as /metrics) and
+      // every other path with the metrics, as before.
+      LiveViewEndpoints ui = new LiveViewEndpoints(liveView, metricsAccess, vertx);
+      metricsServer = vertx.createHttpServer().requestHandler(r -> {
+        if (!ui.handle(r)) {
+          metricsAccess.serve(vertx, r, metrics::scrape);
+        }
+      });
       metricsServer.listen(options.metricsPort(), options.host())
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       LOG.atInfo().addKeyValue("port", metricsServer.actualPort()).log("metrics listening");
@@ -242,6 +277,7 @@ public final class Router implements AutoCloseable {
     KubernetesDiscovery discovery = new KubernetesDiscovery(client, pools, selection);
     if (options.followsPickerRefs()) {
       PickerEndpoints pickers = new PickerEndpoints(client, SelfAddress.ofInterfaces(this::extProcPort));
+      pickerEndpoints = pickers;
       discovery.followPickerRefs(pickers);
       poolPickers = new PoolPickerClients(pickers, options.eppTls(), Duration.ofSeconds(10), flowExecutor);
       director.poolPickers(poolPickers);

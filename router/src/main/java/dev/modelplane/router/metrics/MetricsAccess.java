@@ -68,15 +68,24 @@ public final class MetricsAccess {
 
   /** Answers {@code req} with {@code body} when the caller may read it, else 401/403/503; never blocks the loop. */
   public void serve(Vertx vertx, HttpServerRequest req, Supplier<String> body) {
+    authorize(vertx, req, () -> req.response().putHeader("content-type", MetricsRegistry.CONTENT_TYPE)
+        .end(body.get()));
+  }
+
+  /**
+   * Runs {@code allowed} (which answers {@code req}) when the caller may read the metrics, else answers 401/403/503
+   * itself; never blocks the loop. Other read-only views of the same data (the live page) use it too.
+   */
+  public void authorize(Vertx vertx, HttpServerRequest req, Runnable allowed) {
     if (client == null) {
-      req.response().putHeader("content-type", MetricsRegistry.CONTENT_TYPE).end(body.get());
+      allowed.run();
       return;
     }
     String authorization = req.getHeader("authorization");
     vertx.executeBlocking(() -> check(authorization), false).onComplete(done -> {
       Verdict verdict = done.succeeded() ? done.result() : Verdict.UNAVAILABLE;
       switch (verdict) {
-        case ALLOWED -> req.response().putHeader("content-type", MetricsRegistry.CONTENT_TYPE).end(body.get());
+        case ALLOWED -> allowed.run();
         case UNAUTHENTICATED -> req.response().setStatusCode(401).putHeader("www-authenticate", "Bearer")
             .end("Unauthorized: a bearer token the Kubernetes API accepts is needed\n");
         case FORBIDDEN -> req.response().setStatusCode(403)

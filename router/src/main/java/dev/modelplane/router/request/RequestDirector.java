@@ -21,6 +21,7 @@ import dev.modelplane.router.scheduling.ResponseReceivedPlugin;
 import dev.modelplane.router.scheduling.SchedulerProfile;
 import dev.modelplane.router.scheduling.SchedulingException;
 import dev.modelplane.router.scheduling.SchedulingResult;
+import dev.modelplane.router.ui.LiveView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -62,6 +63,8 @@ public final class RequestDirector implements AutoCloseable {
   private final RequestJson json;
   private final InflightBytes inflight;
   private final MetricLabels labels;
+  /** Feeds the live page once per finished request; {@code null} when there is no live page. */
+  private volatile LiveViewFeed liveView;
   /** The model labels of a request, resolved once so that gauges go up and down under the same label. */
   private static final String LABELS = "modelplane.metricLabels";
 
@@ -112,11 +115,16 @@ public final class RequestDirector implements AutoCloseable {
   }
 
   /**
-   * A new {@link ResponseProgress} when some ResponseComplete plugin may read the stream timing, else {@code null}:
-   * the per-chunk scan is paid only where it is used.
+   * A new {@link ResponseProgress} when some ResponseComplete plugin or the live view may read the stream timing,
+   * else {@code null}: the per-chunk scan is paid only where it is used.
    */
   public ResponseProgress responseProgress() {
-    return setup.lifecycle().responseComplete().isEmpty() ? null : new ResponseProgress();
+    return setup.lifecycle().responseComplete().isEmpty() && liveView == null ? null : new ResponseProgress();
+  }
+
+  /** Feeds {@code view} (the live page) with every request that finishes or is refused from now on. */
+  public void liveView(LiveView view) {
+    this.liveView = view == null ? null : new LiveViewFeed(view);
   }
 
   public SchedulingSetup setup() {
@@ -162,6 +170,7 @@ public final class RequestDirector implements AutoCloseable {
       candidates = locator.locate(input, Set.of());
     } catch (RouterException e) {
       recordError(null, null, e);
+      refused(input, null, null, e);
       return new PendingDecision(CompletableFuture.failedFuture(e), () -> { });
     }
     Admission.Ticket ticket = admission.admit(input.pool(), candidates, parsed);
@@ -173,6 +182,7 @@ public final class RequestDirector implements AutoCloseable {
         return schedule(input, parsed, Set.of(), null);
       } catch (RouterException e) {
         recordError(parsed.incomingModel(), parsed.targetModel(), e);
+        refused(input, parsed.incomingModel(), parsed.targetModel(), e);
         throw e;
       }
     });
@@ -269,12 +279,23 @@ public final class RequestDirector implements AutoCloseable {
             () -> p.responseComplete(decision.request(), served, outcome));
       }
     }
+    LiveViewFeed live = liveView;
+    if (live != null) {
+      live.completed(decision, outcome, nowNanos);
+    }
     if (outcome.succeeded()) {
       String[] l = labels(decision.request());
       String model = l[0];
       String target = l[1];
       metrics.requestDuration.observe((nowNanos - decision.input().receivedNanos()) / 1e9, model, target);
       metrics.responseSizes.observe(outcome.responseBytes(), model, target);
+    }
+  }
+
+  private void refused(RequestInput input, String model, String target, RouterException e) {
+    LiveViewFeed live = liveView;
+    if (live != null) {
+      live.refused(input, model, target, e);
     }
   }
 

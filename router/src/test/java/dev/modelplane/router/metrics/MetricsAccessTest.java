@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * GIE's {@code --metrics-endpoint-auth} against the real apiserver: a ServiceAccount token whose identity a
  * ClusterRole grants {@code get} on {@code /metrics} reads the metrics on both the metrics port and the gateway's;
- * no token or a token the apiserver does not know gets 401, a valid token without that grant 403.
+ * no token or a token the apiserver does not know gets 401, a valid token without that grant 403. The live view
+ * ({@code /ui}, {@code /ui/state} on the metrics port) takes the same check.
  */
 @WithControlPlane
 class MetricsAccessTest {
@@ -67,6 +68,13 @@ class MetricsAccessTest {
           assertThat(allowed.statusCode()).isEqualTo(200);
           assertThat(allowed.body()).contains("modelplane_");
         }
+        for (String path : List.of("/ui", "/ui/state")) {
+          assertThat(get(router.metricsPort(), path, null).statusCode()).as(path).isEqualTo(401);
+          HttpResponse<String> forbidden = get(router.metricsPort(), path, nobody);
+          assertThat(forbidden.statusCode()).as(path).isEqualTo(403);
+          assertThat(forbidden.body()).as(path).doesNotContain("decisions").doesNotContain("<html");
+          assertThat(get(router.metricsPort(), path, scraper).statusCode()).as(path).isEqualTo(200);
+        }
       }
     } finally {
       admin.rbac().clusterRoleBindings().withName(grant).delete();
@@ -82,7 +90,11 @@ class MetricsAccessTest {
   }
 
   private static HttpResponse<String> get(int port, String token) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+    return get(port, "/metrics", token);
+  }
+
+  private static HttpResponse<String> get(int port, String path, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
         .timeout(Duration.ofSeconds(10));
     if (token != null) {
       request.header("authorization", "Bearer " + token);
