@@ -94,7 +94,7 @@ class MonitoringUpIT {
         .withConfig(Config.fromKubeconfig(Files.readString(state.resolve("kubeconfig")))).build()) {
       client.resource(Serialization.unmarshal(EMPTY_POOL, GenericKubernetesResource.class)).create();
       client.resource(Serialization.unmarshal(GPU_HUNGRY, GenericKubernetesResource.class)).create();
-      new Load(gateway).run();
+      new Load(gateway, PlatformState.read(state).orElseThrow().metricsPort()).run();
     }
     Instant loadEnd = Instant.now();
     awaitScrapes(prometheus.url(), loadEnd);
@@ -137,7 +137,10 @@ class MonitoringUpIT {
     }
   }
 
-  /** Waits until every target is up and was scraped after the load ended (so the last counts are in). */
+  /**
+   * Waits until every target is up and was scraped twice after the load ended (a rate needs two samples of a
+   * series, and the last counts must be in).
+   */
   private static void awaitScrapes(String prometheus, Instant after) throws Exception {
     Instant deadline = Instant.now().plusSeconds(120);
     String why = "";
@@ -148,7 +151,7 @@ class MonitoringUpIT {
       boolean fresh = !targets.isEmpty();
       for (JsonNode t : targets) {
         fresh &= "up".equals(t.path("health").asText())
-            && Instant.parse(t.path("lastScrape").asText()).isAfter(after.plusSeconds(1))
+            && Instant.parse(t.path("lastScrape").asText()).isAfter(after.plusSeconds(11))
             && t.at("/labels/instance").asText().startsWith("127.");
       }
       if (fresh && jobs.containsAll(List.of("modelplane-router", "modelplane-operator", "model-servers"))) {
@@ -160,10 +163,18 @@ class MonitoringUpIT {
   }
 
   /** The requests that give every panel and alert its series. */
-  private record Load(int gateway) {
+  private record Load(int gateway, int metrics) {
     void run() throws Exception {
       ExecutorService pool = Executors.newFixedThreadPool(24);
       try {
+        // Errors first, so that several scrapes see their counters: a malformed request, one the model server
+        // refuses, and requests for a pool with no endpoint.
+        assertThat(post("default/chat", "{\"model\":\"" + MODEL + "\",\"messages\":\"not a list\"}", 30))
+            .isEqualTo(400);
+        assertThat(chat("default/chat", "too long an answer", 100_000_000, false, 30)).isEqualTo(400);
+        for (int i = 0; i < 3; i++) {
+          assertThat(chat("default/empty", "nobody serves this", 8, false, 30)).isEqualTo(503);
+        }
         List<Future<Integer>> calls = new ArrayList<>();
         String shared = "You are a careful assistant for a large retailer; answer briefly. ".repeat(30);
         for (int i = 0; i < 40; i++) {
@@ -178,23 +189,20 @@ class MonitoringUpIT {
         }
         // Saturate the pool (4 slots) so flow control queues, then abandon queued requests: they are shed.
         List<Future<Integer>> saturating = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
+        for (int i = 0; i < 20; i++) {
           int n = i;
-          saturating.add(pool.submit(() -> chat("default/chat", "Tell a long story " + n, 200, true, 120)));
+          saturating.add(pool.submit(() -> chat("default/chat", "Tell a long story " + n, 200, true, 180)));
         }
-        Thread.sleep(3000);
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (!routerMetrics().contains("inference_extension_flow_control_queue_size{")
+            && Instant.now().isBefore(deadline)) {
+          Thread.sleep(200);
+        }
         for (int i = 0; i < 3; i++) {
-          chat("default/chat", "abandoned " + i, 8, false, 1); // the shed series' check tells whether it queued
+          chat("default/chat", "abandoned " + i, 8, false, 1); // behind the queue: evicted when the client leaves
         }
         for (Future<Integer> f : saturating) {
           f.get(180, TimeUnit.SECONDS);
-        }
-        // Errors: a malformed request, one the model server refuses, one for a pool with no endpoint.
-        assertThat(post("default/chat", "{\"model\":\"" + MODEL + "\",\"messages\":\"not a list\"}", 30))
-            .isEqualTo(400);
-        assertThat(chat("default/chat", "too long an answer", 100_000_000, false, 30)).isEqualTo(400);
-        for (int i = 0; i < 3; i++) {
-          assertThat(chat("default/empty", "nobody serves this", 8, false, 30)).isEqualTo(503);
         }
       } finally {
         pool.shutdownNow();
@@ -207,6 +215,11 @@ class MonitoringUpIT {
           + ",\"ignore_eos\":true,\"messages\":[{\"role\":\"user\",\"content\":"
           + DevClusterCommand.JSON.valueToTree(prompt) + "}]}";
       return post(poolName, body, timeoutSeconds);
+    }
+
+    private String routerMetrics() throws Exception {
+      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metrics + "/metrics"))
+          .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** The status, or -1 when the client gave up first. */
