@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * model-server pods; after real load (streamed and whole answers, shared prefixes, a saturated pool whose queued
  * requests are abandoned, bad requests, a pool without endpoints, an InferenceService waiting for GPUs) every query
  * of every dashboard panel and the signal side of every alert (see {@link MonitoringQueries}) returns data from that
- * Prometheus; {@code down} stops it.
+ * Prometheus; a second {@code up} reuses it; {@code down} stops it.
  *
  * <p>Panels are asked the way Grafana asks a time-series panel, {@code /api/v1/query_range} over the load's window;
  * alerts the way the rule evaluator does, {@code /api/v1/query} now.
@@ -122,6 +122,14 @@ class MonitoringUpIT {
     // up loaded the same alerts into its Prometheus.
     JsonNode rules = get(prometheus.url() + "/api/v1/rules?type=alert");
     assertThat(rules.at("/data/groups").findValuesAsText("name")).containsAll(alerts.keySet());
+
+    // A second up reuses the running Prometheus, rewriting and reloading its configuration.
+    List<String> again = new ArrayList<>(List.of("up", "--no-apply", "--monitoring", "--monitoring-port", "0"));
+    again.addAll(UpEndToEndIT.upArgs(state, "5m"));
+    UpEndToEndIT.Run reused = run(again, 300);
+    assertThat(reused.exit()).as(reused.output()).isZero();
+    assertThat(reused.output()).contains("  prometheus " + prometheus.url() + " (pid " + prometheus.pid()
+        + ") already runs; configuration reloaded", "metrics:  " + prometheus.url());
 
     UpEndToEndIT.Run down = run(List.of("down", "--state-dir", state.toString()), 120);
     assertThat(down.output()).contains("modelplane prometheus stopped");
