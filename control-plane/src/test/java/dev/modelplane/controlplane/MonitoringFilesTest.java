@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * deploy/monitoring: the PrometheusRule's groups pass {@code promtool check rules} (Prometheus's own parser and
- * checker, built by hack/promtool/build.sh), and the Grafana dashboards are importable anywhere: schema version 39,
+ * checker, built by hack/promtool/build.sh) and its unit tests ({@code promtool test rules}), and the Grafana dashboards are importable anywhere: schema version 39,
  * every panel and query on the {@code ${datasource}} variable (no data source uid of one Grafana), every query with a
  * PromQL expression and a unique panel id. promtool is {@code $MODELPLANE_PROMTOOL_BIN} (hack/test sets it), else
  * what the build script prints. That every query returns data is MonitoringUpIT's job (cli module).
@@ -49,6 +49,26 @@ class MonitoringFilesTest {
       alerts += group.path("rules").size();
     }
     assertThat(report).contains("SUCCESS: " + alerts + " rules found");
+  }
+
+  /**
+   * {@code promtool test rules} with src/test/resources/monitoring/alerts-test.yml: alerts fire on the series that
+   * should fire them, with their labels and annotations, and not on healthy neighbours.
+   */
+  @Test
+  void alertsFireOnSyntheticSeriesUnderPromtoolTestRules() throws Exception {
+    JsonNode rule = YAML.readTree(root().resolve("deploy/monitoring/prometheusrule.yaml").toFile());
+    YAML.writeValue(dir.resolve("rules.yml").toFile(), rule.path("spec"));
+    Path tests = dir.resolve("alerts-test.yml");
+    try (var in = MonitoringFilesTest.class.getResourceAsStream("/monitoring/alerts-test.yml")) {
+      Files.copy(in, tests);
+    }
+    Process test = new ProcessBuilder(promtool(), "test", "rules", tests.toString()).redirectErrorStream(true)
+        .start();
+    String report = new String(test.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(test.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(test.exitValue()).as(report).isZero();
+    assertThat(report).contains("SUCCESS");
   }
 
   @Test
