@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code modelplane down}: stops what {@code modelplane up} started (router, operator, dev cluster). */
+/** {@code modelplane down}: stops what {@code modelplane up} started (Prometheus, router, operator, dev cluster). */
 @Command(name = "down", mixinStandardHelpOptions = true,
     description = "Stops the router, the operator and the dev cluster that 'modelplane up' started.")
 final class DownCommand implements Callable<Integer> {
@@ -23,6 +23,7 @@ final class DownCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Path dir = DevClusterProcess.stateDir(stateDirOption);
+    Monitoring.stop(dir, spec.commandLine().getOut());
     Optional<PlatformState> platform = PlatformState.read(dir);
     if (platform.isPresent()) {
       platform.get().stop();

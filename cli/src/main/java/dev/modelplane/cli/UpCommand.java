@@ -104,6 +104,9 @@ final class UpCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}; ISO-8601 such as PT10M is still read but deprecated).")
   Duration timeout;
 
+  @CommandLine.Mixin
+  Monitoring.Options monitoring = new Monitoring.Options();
+
   private PrintWriter out() {
     return spec.commandLine().getOut();
   }
@@ -130,6 +133,11 @@ final class UpCommand implements Callable<Integer> {
     if (platform == null) {
       return 1;
     }
+    Optional<Monitoring.State> prometheus = monitoring.enabled ? Monitoring.startOrReuse(monitoring, dir,
+        cluster.get().kubeconfig(), platform, out(), err()) : Optional.empty();
+    if (monitoring.enabled && prometheus.isEmpty()) {
+      return 1;
+    }
     Config config = Config.fromKubeconfig(Files.readString(Path.of(cluster.get().kubeconfig())));
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       out().println("  runtimes: " + String.join(", ", BundledRuntimes.install(client))
@@ -154,6 +162,8 @@ final class UpCommand implements Callable<Integer> {
       Optional<EndpointCheck.Answer> answer = pool ? new EndpointCheck(platform.host(), platform.port())
           .firstAnswer(client, applied, Duration.ofSeconds(90)) : Optional.empty();
       summary(cluster.get(), platform, answer, pool, dir, Duration.between(started, Instant.now()));
+      prometheus.ifPresent(p -> out().println("metrics:  " + p.url() + " (Prometheus; dashboards and alerts in "
+          + "deploy/monitoring)"));
       return !pool || answer.isPresent() ? 0 : 1;
     }
   }

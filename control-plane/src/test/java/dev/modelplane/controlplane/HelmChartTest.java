@@ -204,9 +204,47 @@ class HelmChartTest {
     Run unknown = helm("template", "mp", chart().toString(), "--set", "operator.replica=2");
     assertThat(unknown.exit()).isNotZero();
     assertThat(unknown.output()).contains("replica");
+    Run monitoring = helm("template", "mp", chart().toString(), "--set", "monitoring.dashboards.enable=true");
+    assertThat(monitoring.exit()).isNotZero();
+    assertThat(monitoring.output()).contains("enable");
     Run badFlag = helm("template", "mp", chart().toString(), "--set", "operator.extraArgs={verbose}");
     assertThat(badFlag.exit()).isNotZero();
     assertThat(badFlag.output()).contains("extraArgs");
+  }
+
+  @Test
+  void monitoringSwitchesRenderTheDashboardAndAlertFilesAndTheApiServerTakesTheConfigMaps(KubeTest test)
+      throws Exception {
+    assertThat(template(test.namespace())).as("off by default")
+        .noneMatch(d -> d.at("/metadata/labels/grafana_dashboard").isTextual())
+        .noneMatch(d -> "PrometheusRule".equals(d.path("kind").asText()));
+    List<JsonNode> chart = template(test.namespace(), "--set", "monitoring.dashboards.enabled=true",
+        "--set", "monitoring.alerts.enabled=true", "--set", "monitoring.alerts.labels.release=kube-prometheus",
+        "--set", "monitoring.dashboards.annotations.grafana_folder=modelplane");
+    List<JsonNode> dashboards = chart.stream().filter(d -> d.at("/metadata/labels/grafana_dashboard").isTextual())
+        .toList();
+    Path files = root().resolve("deploy/monitoring/dashboards");
+    List<Path> json;
+    try (var list = Files.list(files)) {
+      json = list.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+    }
+    assertThat(json).hasSizeGreaterThanOrEqualTo(3);
+    assertThat(dashboards).hasSameSizeAs(json);
+    ObjectMapper mapper = new ObjectMapper();
+    for (Path file : json) {
+      String key = file.getFileName().toString();
+      JsonNode map = dashboards.stream().filter(d -> d.path("data").has(key)).findFirst()
+          .orElseThrow(() -> new AssertionError("no ConfigMap holds " + key));
+      assertThat(map.at("/metadata/labels/grafana_dashboard").asText()).isEqualTo("1");
+      assertThat(map.at("/metadata/annotations/grafana_folder").asText()).isEqualTo("modelplane");
+      assertThat(mapper.readTree(map.path("data").path(key).asText())).as(key).isEqualTo(mapper.readTree(file.toFile()));
+    }
+    JsonNode rule = find(chart, "PrometheusRule", "mp-alerts");
+    assertThat(rule.at("/metadata/labels/release").asText()).isEqualTo("kube-prometheus");
+    assertThat(rule.path("spec")).isEqualTo(
+        documents(Files.readString(root().resolve("deploy/monitoring/prometheusrule.yaml"))).get(0).path("spec"));
+    // The API server has no PrometheusRule kind without the Prometheus Operator; the rest must apply.
+    dryRun(test, chart.stream().filter(d -> !"PrometheusRule".equals(d.path("kind").asText())).toList());
   }
 
   private static void dryRun(KubeTest test, List<JsonNode> objects) throws Exception {
