@@ -40,7 +40,7 @@ class UserErrorsTest {
         """);
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
-    assertThat(r.err()).isEqualTo("error: " + dir.resolve("chat.yaml") + ": InferenceService team/chat: line 10:3: "
+    assertThat(r.err()).isEqualTo("error: " + dir.resolve("chat.yaml") + ": InferenceService team/chat: line 11:3: "
         + "unknown field \"spec.contextSzie\" (did you mean spec.contextSize?)\n");
   }
 
@@ -68,7 +68,7 @@ class UserErrorsTest {
         """);
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).isEqualTo("error: " + dir.resolve("chat.yaml") + ": InferenceService default/chat: "
-        + "line 6:13: spec.replicas: cannot read \"two\" as an integer\n");
+        + "line 6:3: spec.replicas: cannot read \"two\" as an integer\n");
   }
 
   @Test
@@ -188,5 +188,16 @@ class UserErrorsTest {
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).startsWith("error: " + dir.resolve("chat.yaml") + ": line 6: a document without")
         .contains("dev.modelplane.cli.user.UserError", "\tat dev.modelplane.cli.user.ManifestCheck");
+  }
+
+  /** No false alarms: every manifest under deploy/ (but the Helm chart, which is templates) is accepted. */
+  @Test
+  void everyShippedManifestPassesTheCheck() throws Exception {
+    Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
+    try (var files = Files.walk(root.resolve("deploy"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".yaml") && !p.toString().contains("/helm/")).toList()) {
+        dev.modelplane.cli.user.ManifestCheck.check(f.toString(), Files.readString(f), "default");
+      }
+    }
   }
 }

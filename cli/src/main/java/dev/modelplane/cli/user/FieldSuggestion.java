@@ -33,25 +33,22 @@ final class FieldSuggestion {
   }
 
   /**
-   * The full path of the field {@code name} under {@code parent} most likely meant: a sibling a few letters away,
-   * else a field below the parent whose path spelled together is the name ({@code containerSecurityContext} →
-   * {@code container.securityContext}) or whose own name is it.
+   * The full path of the field {@code name} under {@code parent} most likely meant: a field below the parent whose
+   * path spelled together is the name ({@code containerSecurityContext} → {@code container.securityContext}), else
+   * a sibling a few letters away, else a field below the parent of that name.
    */
   static Optional<String> suggest(ObjectMapper mapper, Class<?> root, String parent, String name,
       Collection<Object> known) {
     String prefix = parent.isEmpty() ? "" : parent + ".";
-    Optional<String> sibling = closest(name, known.stream().map(String::valueOf).toList());
-    if (sibling.isPresent()) {
-      return sibling.map(s -> prefix + s);
-    }
     JavaType at = typeAt(mapper, mapper.constructType(root), parent);
-    if (at == null) {
-      return Optional.empty();
-    }
     List<String> below = new ArrayList<>();
-    collect(mapper, at, "", DEPTH, below);
+    if (at != null) {
+      collect(mapper, at, "", DEPTH, below);
+    }
     String wanted = name.toLowerCase(Locale.ROOT);
-    return below.stream().filter(p -> p.replace(".", "").toLowerCase(Locale.ROOT).equals(wanted)).findFirst()
+    return below.stream().filter(p -> p.contains(".") && p.replace(".", "").toLowerCase(Locale.ROOT).equals(wanted))
+        .findFirst()
+        .or(() -> closest(name, known.stream().map(String::valueOf).toList()))
         .or(() -> below.stream().filter(p -> p.substring(p.lastIndexOf('.') + 1).equalsIgnoreCase(name))
             .findFirst())
         .map(p -> prefix + p);

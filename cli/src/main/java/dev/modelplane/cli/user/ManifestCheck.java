@@ -92,10 +92,27 @@ public final class ManifestCheck {
     try {
       STRICT_YAML.readValue(doc, type);
     } catch (JsonMappingException e) {
-      throw new UserError(file + ": " + who + ": " + at(e.getLocation(), lineOffset) + fieldProblem(e, type), e);
+      JsonLocation where = fieldLocation(doc, FieldSuggestion.path(e.getPath())).orElse(e.getLocation());
+      throw new UserError(file + ": " + who + ": " + at(where, lineOffset) + fieldProblem(e, type), e);
     } catch (JsonProcessingException e) {
       throw new UserError(file + ": " + at(e.getLocation(), lineOffset) + "not valid YAML: " + yamlProblem(e), e);
     }
+  }
+
+  /** Where the field at {@code path} ({@code spec.env[0].name}) starts in {@code doc}: its name's line and column. */
+  static Optional<JsonLocation> fieldLocation(String doc, String path) {
+    String pointer = "/" + path.replaceAll("\\[(\\d+)]", ".$1").replace('.', '/');
+    try (var parser = TREE.getFactory().createParser(doc)) {
+      for (var token = parser.nextToken(); token != null; token = parser.nextToken()) {
+        if (token == com.fasterxml.jackson.core.JsonToken.FIELD_NAME
+            && parser.getParsingContext().pathAsPointer().toString().equals(pointer)) {
+          return Optional.of(parser.currentTokenLocation());
+        }
+      }
+    } catch (java.io.IOException e) {
+      return Optional.empty();
+    }
+    return Optional.empty();
   }
 
   private static String unknownKind(String apiVersion, String kind, String group, boolean kindUnknownInGroup) {
