@@ -61,9 +61,16 @@ final class RenderCommand implements Callable<Integer> {
     out.print(result.yaml());
     out.flush();
     messages.addAll(result.messages());
-    messages.forEach(err::println);
+    messages.stream().map(RenderCommand::severityFirst).forEach(err::println);
     err.flush();
     return result.failed() ? 1 : 0;
+  }
+
+  /** "Kind ns/name: error: what" → "error: Kind ns/name: what", as kubectl puts it (likewise warnings). */
+  static String severityFirst(String message) {
+    var m = java.util.regex.Pattern.compile("^(.*?): (error|warning): (.*)$", java.util.regex.Pattern.DOTALL)
+        .matcher(message);
+    return m.matches() ? m.group(2) + ": " + m.group(1) + ": " + m.group(3) : message;
   }
 
   /** File name → text: stdin, one file, or the YAML files of a directory. */

@@ -139,8 +139,8 @@ class UserErrorsTest {
         spec: {modelRef: nowhere}
         """);
     assertThat(r.code()).isEqualTo(1);
-    assertThat(r.err()).isEqualTo("InferenceService default/chat: spec.modelRef: Model nowhere is not in the given "
-        + "files\n");
+    assertThat(r.err()).isEqualTo("error: InferenceService default/chat: spec.modelRef: Model nowhere is not in the "
+        + "given files\n");
   }
 
   @Test
