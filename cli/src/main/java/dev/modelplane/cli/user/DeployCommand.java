@@ -95,7 +95,8 @@ public final class DeployCommand extends UserCommand {
         out().println(o.getKind() + " " + ns + "/" + o.getMetadata().getName() + " applied");
       }
       if (await && !ManifestRollout.waitReady(client, applied, timeout, out())) {
-        err().println("deploy: not ready after " + GoDuration.format(timeout) + "; see: modelplane status " + name);
+        err().println("error: deploy: not ready after " + GoDuration.format(timeout) + "; see: modelplane status "
+            + name);
         return 1;
       }
       out().println("Next: modelplane status " + name + (noPool ? "" : "; modelplane chat " + name + " \"Hello\""));

@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Checks manifests of modelplane's kinds before anything is rendered or applied, so a typo is one line naming the
@@ -26,9 +25,9 @@ import java.util.stream.Collectors;
  */
 public final class ManifestCheck {
   private static final YAMLMapper TREE = new YAMLMapper();
+  /** Only for looking up the fields of a type (the suggestions). */
   private static final JsonMapper STRICT = JsonMapper.builder()
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .disable(DeserializationFeature.FAIL_ON_IGNORED_PROPERTIES).build();
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
   private static final YAMLMapper STRICT_YAML = YAMLMapper.builder()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
   /** apiVersion → kind → class, for every CRD modelplane serves. */
@@ -76,18 +75,15 @@ public final class ManifestCheck {
           + (apiVersion.isEmpty() ? "apiVersion" : "kind") + " (every object needs apiVersion and kind)");
     }
     String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
-    Map<String, Class<? extends HasMetadata>> versions = KINDS.entrySet().stream()
-        .filter(e -> e.getKey().startsWith(group + "/")).flatMap(e -> e.getValue().entrySet().stream())
-        .filter(e -> e.getKey().equals(kind)).collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue,
-            (a, b) -> a));
-    boolean ours = KINDS.keySet().stream().anyMatch(v -> v.startsWith(group + "/"));
-    if (!ours) {
-      return;
+    if (KINDS.keySet().stream().noneMatch(v -> v.startsWith(group + "/"))) {
+      return; // not a modelplane API group: the cluster checks it
     }
+    boolean kindInGroup = KINDS.entrySet().stream()
+        .anyMatch(e -> e.getKey().startsWith(group + "/") && e.getValue().containsKey(kind));
     Class<? extends HasMetadata> type = KINDS.getOrDefault(apiVersion, Map.of()).get(kind);
     String who = kind + " " + name(node, defaultNamespace, type);
     if (type == null) {
-      throw new UserError(file + ": " + who + ": " + unknownKind(apiVersion, kind, group, versions.isEmpty()));
+      throw new UserError(file + ": " + who + ": " + unknownKind(apiVersion, kind, group, !kindInGroup));
     }
     try {
       STRICT_YAML.readValue(doc, type);
