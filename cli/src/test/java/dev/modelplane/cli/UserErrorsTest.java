@@ -200,4 +200,12 @@ class UserErrorsTest {
       }
     }
   }
+
+  /** The loggers LogSetup silences are named after classes that exist (a renamed class would print again). */
+  @Test
+  void theSilencedLoggersAreRealClassesOfTheKubernetesClient() {
+    for (String logger : dev.modelplane.common.logging.LogSetup.UNACTIONABLE) {
+      assertThat(logger).satisfies(name -> Class.forName(name, false, getClass().getClassLoader()));
+    }
+  }
 }
