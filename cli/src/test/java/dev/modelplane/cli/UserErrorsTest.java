@@ -208,4 +208,20 @@ class UserErrorsTest {
       assertThat(logger).satisfies(name -> Class.forName(name, false, getClass().getClassLoader()));
     }
   }
+
+  @Test
+  void whatTheClusterRefusedIsItsStatusMessageOnOneLine() {
+    var status = new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(422).withMessage(
+        "InferenceService.inference.llmkube.dev \"chat\" is invalid: spec.replicas: Invalid value: 11: must be at "
+            + "most 10\nmore detail").build();
+    assertThat(UserErrors.describe(new io.fabric8.kubernetes.client.KubernetesClientException(status)))
+        .isEqualTo("the cluster refused it (422): InferenceService.inference.llmkube.dev \"chat\" is invalid: "
+            + "spec.replicas: Invalid value: 11: must be at most 10");
+  }
+
+  @Test
+  void anUnexpectedFailureNamesItsTypeAndPointsToDebug() {
+    assertThat(UserErrors.describe(new NullPointerException("x is null")))
+        .isEqualTo("NullPointerException: x is null (--debug shows where)");
+  }
 }
