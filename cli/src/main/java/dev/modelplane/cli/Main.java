@@ -31,7 +31,15 @@ public final class Main implements Runnable {
 
   /** Runs the CLI and returns its exit code (for tests). */
   public static int run(String... args) {
-    return new CommandLine(new Main()).execute(args);
+    return commandLine().execute(args);
+  }
+
+  /** The command line with its error handling: one line per error, the stack trace only with --debug. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new Main());
+    UserErrors.addDebugOption(cli);
+    cli.setExecutionExceptionHandler(new UserErrors());
+    return cli;
   }
 
   @Override

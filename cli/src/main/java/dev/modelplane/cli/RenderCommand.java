@@ -1,5 +1,6 @@
 package dev.modelplane.cli;
 
+import dev.modelplane.cli.user.ManifestCheck;
 import dev.modelplane.operator.render.ManifestRenderer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.IOException;
@@ -8,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,8 +51,9 @@ final class RenderCommand implements Callable<Integer> {
     List<String> messages = new ArrayList<>();
     List<HasMetadata> manifests = new ArrayList<>();
     for (String name : files) {
-      for (String text : read(name)) {
-        manifests.addAll(ManifestRenderer.parse(text, messages));
+      for (var file : read(name).entrySet()) {
+        ManifestCheck.check(file.getKey(), file.getValue(), namespace);
+        manifests.addAll(ManifestRenderer.parse(file.getValue(), messages));
       }
     }
     ManifestRenderer.Result result = ManifestRenderer.render(manifests, settings.settings(spec.commandLine()),
@@ -57,26 +61,35 @@ final class RenderCommand implements Callable<Integer> {
     out.print(result.yaml());
     out.flush();
     messages.addAll(result.messages());
-    messages.forEach(err::println);
+    messages.stream().map(RenderCommand::severityFirst).forEach(err::println);
     err.flush();
     return result.failed() ? 1 : 0;
   }
 
-  private static List<String> read(String name) throws IOException {
+  /** "Kind ns/name: error: what" → "error: Kind ns/name: what", as kubectl puts it (likewise warnings). */
+  static String severityFirst(String message) {
+    var m = java.util.regex.Pattern.compile("^(.*?): (error|warning): (.*)$", java.util.regex.Pattern.DOTALL)
+        .matcher(message);
+    return m.matches() ? m.group(2) + ": " + m.group(1) + ": " + m.group(3) : message;
+  }
+
+  /** File name → text: stdin, one file, or the YAML files of a directory. */
+  private static Map<String, String> read(String name) throws IOException {
     if (name.equals("-")) {
-      return List.of(new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
+      return Map.of("<stdin>", new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
     }
     Path path = Path.of(name);
+    Map<String, String> texts = new LinkedHashMap<>();
     if (Files.isDirectory(path)) {
-      List<String> texts = new ArrayList<>();
       try (var stream = Files.list(path)) {
         for (Path p : stream.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
             .sorted().toList()) {
-          texts.add(Files.readString(p));
+          texts.put(p.toString(), Files.readString(p));
         }
       }
       return texts;
     }
-    return List.of(Files.readString(path));
+    texts.put(name, Files.readString(path));
+    return texts;
   }
 }

@@ -2,6 +2,7 @@ package dev.modelplane.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelplane.cli.devcluster.DevClusterProcess;
+import dev.modelplane.cli.user.ManifestCheck;
 import dev.modelplane.cli.user.ManifestRollout;
 import dev.modelplane.common.logging.LogFormat;
 import dev.modelplane.common.logging.LogSetup;
@@ -189,11 +190,11 @@ final class UpCommand implements Callable<Integer> {
     }
     for (String f : files) {
       if ("-".equals(f)) {
-        out.add(ManifestRollout.read(System.in));
+        out.add(ManifestCheck.checked("<stdin>", ManifestRollout.read(System.in)));
       } else if (!Files.isRegularFile(Path.of(f))) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-f " + f + ": no such file");
       } else {
-        out.add(Files.readAllBytes(Path.of(f)));
+        out.add(ManifestCheck.checked(f, Files.readAllBytes(Path.of(f))));
       }
     }
     return out;

@@ -24,7 +24,7 @@ class MainTest {
   static Result run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
     int code = cli.execute(args);

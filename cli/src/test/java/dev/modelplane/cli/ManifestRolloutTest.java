@@ -54,6 +54,10 @@ class ManifestRolloutTest {
         .isEqualTo(new ManifestRollout.Readiness(true, "Active"));
     assertThat(readiness("{\"status\":{\"state\":\"In_Transit\"}}"))
         .isEqualTo(new ManifestRollout.Readiness(false, "In_Transit"));
+    assertThat(readiness("{\"status\":{\"state\":\"In_Transit\",\"conditions\":[{\"type\":\"Ready\",\"status\":"
+        + "\"False\",\"reason\":\"Downloading\",\"message\":\"Downloading on 1 node(s): n1 (1.20 GiB of 4.00 GiB, "
+        + "30%)\"}]}}")).isEqualTo(new ManifestRollout.Readiness(false, "In_Transit (Downloading: Downloading on 1 "
+            + "node(s): n1 (1.20 GiB of 4.00 GiB, 30%))"));
     assertThat(readiness("{\"kind\":\"Deployment\",\"spec\":{\"replicas\":2},\"status\":{\"readyReplicas\":1}}"))
         .isEqualTo(new ManifestRollout.Readiness(false, "1/2 ready"));
     assertThat(readiness("{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}").ready()).isTrue();

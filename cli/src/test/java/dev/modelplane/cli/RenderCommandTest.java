@@ -102,7 +102,7 @@ class RenderCommandTest {
     Path root = Path.of(System.getProperty("modelplane.repo.root", "..")).toAbsolutePath().normalize();
     MainTest.Result r = MainTest.run("render", "-f", file.toString(), root.resolve("deploy/runtimes").toString());
     assertThat(r.code()).isEqualTo(1);
-    assertThat(r.err()).contains("InferenceService llm/tiny (ome.io): error: no runtime found to support model tiny "
+    assertThat(r.err()).contains("error: InferenceService llm/tiny (ome.io): no runtime found to support model tiny "
         + "with format onnx in namespace llm. Checked 5 runtimes (0 namespace-scoped, 5 cluster-scoped). Excluded "
         + "runtimes: llama-cpp (model format 'mt:onnx:onnxruntime' not in supported formats: format name mismatch "
         + "(model=onnx, runtime=gguf), framework name mismatch (model=onnxruntime, runtime=llama.cpp)); sglang "

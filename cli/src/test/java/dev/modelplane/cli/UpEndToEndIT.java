@@ -151,6 +151,13 @@ class UpEndToEndIT {
         "--url", base), 60);
     assertThat(chat.exit()).as(chat.output()).isZero();
     assertThat(chat.output().strip()).isNotEmpty();
+    Run status = modelplane(List.of("status", "qwen-chat", "--kubeconfig", kubeconfig), 60);
+    assertThat(status.exit()).as(status.output()).isZero();
+    assertThat(status.output()).contains("Status:").doesNotContain("loopback");
+    // They print only their answer: no library warnings, no log lines (stdout and stderr are one stream here).
+    for (Run quiet : List.of(list, chat, status)) {
+      assertThat(quiet.output()).doesNotContainPattern("\\b(WARN|WARNING|INFO|DEBUG)\\b|level=|SLF4J|\\tat ");
+    }
 
     // A second service with three replicas, applied by `up -f` on the running platform.
     Path spread = state.resolve("spread.yaml");

@@ -111,14 +111,15 @@ class UserCommandsTest {
 
     MainTest.Result unknown = run(test, "status", "nope");
     assertThat(unknown.code()).isEqualTo(1);
-    assertThat(unknown.err()).contains("no modelplane object named nope in namespace " + test.namespace());
+    assertThat(unknown.err()).startsWith("error: status: no modelplane object named nope in namespace "
+        + test.namespace()).hasLineCount(1);
     MainTest.Result noPool = run(test, "chat", "nope", "hi");
     assertThat(noPool.code()).isEqualTo(1);
     assertThat(noPool.err()).contains("no InferencePool nope");
     MainTest.Result noRouter = run(test, "chat", "chat", "hi", "--url",
         "http://127.0.0.1:" + FreePorts.pick());
     assertThat(noRouter.code()).isEqualTo(1);
-    assertThat(noRouter.err()).contains("no router at");
+    assertThat(noRouter.err()).startsWith("error: chat: no router at").hasLineCount(1);
 
     MainTest.Result delete = run(test, "delete", "chat");
     assertThat(delete.code()).as(delete.err()).isZero();

@@ -46,6 +46,36 @@ public final class ControlPlaneBinaries {
         + "to see why"));
   }
 
+  /**
+   * As {@link #findOrBuild()}, quietly: the build's output goes to {@code log}, its stage lines to {@code stages};
+   * a failure names the log and shows its last lines.
+   */
+  public static Path findOrBuild(Path log, java.util.function.Consumer<String> stages) throws IOException {
+    Optional<Path> found = find();
+    if (found.isPresent()) {
+      return found.get();
+    }
+    Path script = buildScript().orElseThrow(() -> new IOException(
+        "control-plane binaries not found and hack/control-plane/build.sh is not reachable; set "
+            + "MODELPLANE_CONTROL_PLANE_BIN to a directory holding " + String.join(", ", NAMES)));
+    if (!goInstalled()) {
+      throw new IOException(missingMessage());
+    }
+    try {
+      QuietBuild.Outcome outcome = QuietBuild.run(List.of(script.toString()), log, "control-plane: ", stages, 120);
+      String out = outcome.stdout();
+      Path dir = out.isEmpty() ? null : Path.of(out.substring(out.lastIndexOf('\n') + 1));
+      if (!outcome.ok() || dir == null || !complete(dir)) {
+        throw new IOException("building the control plane failed (" + (outcome.ok() ? "binaries incomplete"
+            : outcome.failure()) + ")");
+      }
+      return dir;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while building the control plane", e);
+    }
+  }
+
   /** Whether a Go toolchain is on the PATH. */
   public static boolean goInstalled() {
     try {

@@ -61,6 +61,15 @@ final class ControlPlaneProcesses {
         "--profiling=false", "--v=1"));
   }
 
+  /**
+   * The endpoint controllers stay off: the API server refuses the fake nodes' loopback pod IPs in Endpoints and
+   * EndpointSlices, so they would only fill the event list with "may not be in the loopback range" warnings (and
+   * {@code modelplane status} with them). What needs a Service's endpoints in the dev cluster reads the Service's
+   * ready pods instead (the CLI's ApiClusterView).
+   */
+  static final String ENDPOINT_CONTROLLERS_OFF =
+      "--controllers=*,-endpoints-controller,-endpointslice-controller,-endpointslice-mirroring-controller";
+
   void startControllerManager(Path kubeconfig, Pki pki, int port) throws IOException {
     launch("kube-controller-manager", List.of(bin("kube-controller-manager"), "--kubeconfig=" + kubeconfig,
         "--authentication-kubeconfig=" + kubeconfig, "--authorization-kubeconfig=" + kubeconfig,
@@ -69,7 +78,7 @@ final class ControlPlaneProcesses {
         "--root-ca-file=" + pki.cert("ca"), "--cluster-signing-cert-file=" + pki.cert("ca"),
         "--cluster-signing-key-file=" + pki.key("ca"), "--cert-dir=" + workDir.resolve("kcm-certs"),
         // Fast enough for tests: the defaults wait minutes before evicting or collecting.
-        "--concurrent-gc-syncs=5", "--node-monitor-grace-period=60s", "--v=1"));
+        "--concurrent-gc-syncs=5", "--node-monitor-grace-period=60s", ENDPOINT_CONTROLLERS_OFF, "--v=1"));
   }
 
   void startScheduler(Path kubeconfig, int port) throws IOException {

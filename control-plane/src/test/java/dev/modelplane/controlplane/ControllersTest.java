@@ -38,6 +38,9 @@ class ControllersTest {
         .withNewSpec().addNewContainer().withName("web").withImage("registry.invalid/never-pulled:1")
         .withNewResources().addToRequests("cpu", new Quantity("100m")).endResources().endContainer()
         .endSpec().endTemplate().endSpec().build();
+    client.services().resource(new io.fabric8.kubernetes.api.model.ServiceBuilder().withNewMetadata()
+        .withName("web").endMetadata().withNewSpec().addToSelector("app", "web").addNewPort().withPort(80).endPort()
+        .endSpec().build()).create();
     client.apps().deployments().resource(deployment).create();
 
     await().atMost(TIMEOUT).untilAsserted(() -> {
@@ -50,6 +53,13 @@ class ControllersTest {
     });
     await().atMost(TIMEOUT).untilAsserted(() ->
         assertThat(client.apps().deployments().withName("web").get().getStatus().getReadyReplicas()).isEqualTo(2));
+    // The endpoint controllers are off (they act within moments of a Service, long before two pods are ready): no
+    // Endpoints, no EndpointSlices, none of their loopback warnings.
+    assertThat(client.discovery().v1().endpointSlices().withLabel("kubernetes.io/service-name", "web").list()
+        .getItems()).isEmpty();
+    assertThat(client.endpoints().withName("web").get()).isNull();
+    assertThat(client.events().v1().events().list().getItems())
+        .noneSatisfy(e -> assertThat(e.getNote()).contains("loopback"));
 
     client.apps().deployments().withName("web").delete();
     await().atMost(TIMEOUT).untilAsserted(() ->

@@ -88,10 +88,11 @@ public final class DevClusterProcess {
           + running.get().server() + ")");
       return running;
     }
-    err.println("dev-cluster: locating the control-plane binaries (the first run builds them from Go modules, "
-        + "about 12 minutes on 2 cores)...");
-    err.flush();
-    Path bin = ControlPlaneBinaries.findOrBuild();
+    Path bin = ControlPlaneBinaries.find().orElse(null);
+    if (bin == null) {
+      bin = BuildStage.run("building the control plane (first run, ~12 min on 2 cores)", err,
+          stage -> ControlPlaneBinaries.findOrBuild(dir.resolve("control-plane-build.log"), stage));
+    }
     PrivateFiles.directory(dir);
     Files.deleteIfExists(dir.resolve(STATE_FILE));
     List<String> command = new ArrayList<>(javaCommand());

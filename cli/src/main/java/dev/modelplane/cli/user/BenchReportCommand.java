@@ -55,7 +55,7 @@ public final class BenchReportCommand extends UserCommand {
       ModelplaneKind kind = ModelplaneKind.ALL.stream().filter(k -> KIND.equals(k.kind())).findFirst().orElseThrow();
       Optional<JsonNode> found = get(client, kind, ns, name);
       if (found.isEmpty()) {
-        err().println("bench report: no BenchmarkJob " + name + " in namespace " + ns
+        err().println("error: bench report: no BenchmarkJob " + name + " in namespace " + ns
             + " ('modelplane list' shows what exists)");
         return NOT_FOUND;
       }
@@ -82,7 +82,7 @@ public final class BenchReportCommand extends UserCommand {
         yield NOT_FINISHED;
       }
       case Failed -> {
-        err().println("bench report: BenchmarkJob " + ns + "/" + name + " failed: "
+        err().println("error: bench report: BenchmarkJob " + ns + "/" + name + " failed: "
             + (status.failureMessage() == null ? "no message" : status.failureMessage()));
         yield NOT_FOUND;
       }
@@ -127,7 +127,7 @@ public final class BenchReportCommand extends UserCommand {
     try {
       files = BenchPlots.write(rows, dir);
     } catch (java.io.IOException e) {
-      err().println("bench report: cannot write the plots to " + dir + ": " + e);
+      err().println("error: bench report: cannot write the plots to " + dir + ": " + e);
       return NOT_FOUND;
     }
     notes.println("Plots (" + files.size() + " files) written to " + dir + ":");

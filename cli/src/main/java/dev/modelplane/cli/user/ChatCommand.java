@@ -46,7 +46,7 @@ public final class ChatCommand extends UserCommand {
     try (KubernetesClient client = cluster.client()) {
       ns = cluster.namespace(client);
       if (get(client, ModelplaneKind.ALL.get(ModelplaneKind.ALL.size() - 2), ns, name).isEmpty()) {
-        err().println("chat: no InferencePool " + name + " in namespace " + ns);
+        err().println("error: chat: no InferencePool " + name + " in namespace " + ns);
         return NOT_FOUND;
       }
       if (requestModel == null) {
@@ -69,14 +69,14 @@ public final class ChatCommand extends UserCommand {
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofLines());
     } catch (ConnectException e) {
-      err().println("chat: no router at " + base + " (start one with 'modelplane up', or pass --url)");
+      err().println("error: chat: no router at " + base + " (start one with 'modelplane up', or pass --url)");
       return 1;
     }
     try (Stream<String> lines = response.body()) {
       if (response.statusCode() != 200) {
         String text = String.join("\n", lines.toList());
         JsonNode error = parse(text);
-        err().println("chat: " + response.statusCode() + " from the router: "
+        err().println("error: chat: " + response.statusCode() + " from the router: "
             + (error == null ? text : error.at("/error/message").asText(text)));
         return 1;
       }

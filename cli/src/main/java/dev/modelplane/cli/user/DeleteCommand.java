@@ -24,7 +24,7 @@ public final class DeleteCommand extends UserCommand {
       String ns = cluster.namespace(client);
       ModelplaneKind isvc = ModelplaneKind.ALL.get(0);
       if (get(client, isvc, ns, name).isEmpty()) {
-        err().println("delete: no InferenceService " + name + " in namespace " + ns);
+        err().println("error: delete: no InferenceService " + name + " in namespace " + ns);
         return NOT_FOUND;
       }
       delete(client, isvc, ns);

@@ -75,6 +75,8 @@ public final class DeployCommand extends UserCommand {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(),
           "--replicas and --gpus must not be negative, --context must be positive");
     }
+    known("--runtime", runtime, dev.modelplane.api.llmkube.v1alpha1.InferenceRuntime.class);
+    known("--priority", priority, dev.modelplane.api.llmkube.v1alpha1.SchedulingPriority.class);
     if (dryRun) { // no cluster needed: the namespace is -n's, else default
       List<JsonNode> objects = objects(cluster.namespace != null ? cluster.namespace : "default");
       OutputFormat.print(format == OutputFormat.JSON ? OutputFormat.JSON : OutputFormat.YAML, objects, out());
@@ -93,11 +95,22 @@ public final class DeployCommand extends UserCommand {
         out().println(o.getKind() + " " + ns + "/" + o.getMetadata().getName() + " applied");
       }
       if (await && !ManifestRollout.waitReady(client, applied, timeout, out())) {
-        err().println("deploy: not ready after " + GoDuration.format(timeout) + "; see: modelplane status " + name);
+        err().println("error: deploy: not ready after " + GoDuration.format(timeout) + "; see: modelplane status "
+            + name);
         return 1;
       }
       out().println("Next: modelplane status " + name + (noPool ? "" : "; modelplane chat " + name + " \"Hello\""));
       return 0;
+    }
+  }
+
+  /** A {@link UserError} naming the nearest value when {@code value} is not one {@code type} knows. */
+  private void known(String option, String value, Class<? extends Enum<?>> type) {
+    java.util.List<String> values = FieldSuggestion.enumValues(type);
+    if (value != null && !values.contains(value)) {
+      throw new UserError("deploy " + name + ": " + option + " " + value + ": no such value" + FieldSuggestion
+          .closest(value, values).map(v -> " (did you mean " + v + "?)")
+          .orElse(" (one of " + String.join(", ", values) + ")"));
     }
   }
 

@@ -172,7 +172,8 @@ public final class ManifestRollout {
         String why = status.path("failureMessage").asText(status.path("details").asText(""));
         return new Readiness(started, state + (started || why.isEmpty() ? "" : " (" + why + ")"));
       }
-      return new Readiness("Ready".equals(state), state);
+      // A base model's Ready condition says how far its download is ("… (1.20 GiB of 4.00 GiB, 30%)").
+      return new Readiness("Ready".equals(state), state + ("Ready".equals(state) ? "" : detail));
     }
     if ("Deployment".equals(object.path("kind").asText())) {
       int want = object.path("spec").path("replicas").asInt(1);

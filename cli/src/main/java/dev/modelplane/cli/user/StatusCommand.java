@@ -37,7 +37,7 @@ public final class StatusCommand extends UserCommand {
         });
       }
       if (found.isEmpty()) {
-        err().println("status: no modelplane object named " + name + " in namespace " + ns
+        err().println("error: status: no modelplane object named " + name + " in namespace " + ns
             + " ('modelplane list -A' shows what exists)");
         return NOT_FOUND;
       }

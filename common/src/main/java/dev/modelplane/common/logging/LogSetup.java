@@ -32,7 +32,8 @@ public final class LogSetup {
    * Loggers kept at ERROR unless named: the Kubernetes client's warning that a kind's API version is not yet stable,
    * which every command using an alpha or beta kind (InferenceObjective, LLMKube's kinds) would print each time.
    */
-  public static final List<String> UNACTIONABLE = List.of("io.fabric8.kubernetes.client.utils.VersionUsageUtils");
+  public static final List<String> UNACTIONABLE =
+      List.of("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils");
 
   private static final String APPENDER = "modelplane";
 

@@ -54,14 +54,14 @@ class LogSetupTest {
   @Test
   void theClientsUnstableVersionWarningIsHiddenUnlessNamed() {
     LogSetup.configure(LogFormat.KEYVALUE, LogLevels.DEFAULT, out);
-    LoggerFactory.getLogger("io.fabric8.kubernetes.client.utils.VersionUsageUtils")
+    LoggerFactory.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")
         .warn("The client is using resource type 'inferenceobjectives' with unstable version 'v1alpha2'");
     LoggerFactory.getLogger("io.fabric8.kubernetes.client.dsl.internal.Watch").warn("watch closed");
     assertThat(lines()).singleElement().asString().contains("msg=\"watch closed\"");
     out.reset();
     LogSetup.configure(LogFormat.KEYVALUE,
-        LogLevels.parse("info,io.fabric8.kubernetes.client.utils.VersionUsageUtils=warn"), out);
-    LoggerFactory.getLogger("io.fabric8.kubernetes.client.utils.VersionUsageUtils").warn("named, so shown");
+        LogLevels.parse("info,io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils=warn"), out);
+    LoggerFactory.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils").warn("named, so shown");
     assertThat(lines()).singleElement().asString().contains("named, so shown");
   }
 

@@ -129,14 +129,15 @@ public final class ManifestRenderer {
       String who = "InferenceService " + isvc.getMetadata().getNamespace() + "/" + isvc.getMetadata().getName();
       Model model = models.get(isvc.getMetadata().getNamespace() + "/" + isvc.getSpec().modelRef());
       if (model == null) {
-        messages.add(who + ": spec.modelRef: Model " + isvc.getSpec().modelRef() + " is not in the given files");
+        messages.add(who + ": error: spec.modelRef: Model " + isvc.getSpec().modelRef() + " is not in the given files");
         failed = true;
         continue;
       }
       String draftRef = ModelGates.draftRef(isvc);
       Model draft = draftRef == null ? null : models.get(isvc.getMetadata().getNamespace() + "/" + draftRef);
       if (draftRef != null && draft == null) {
-        messages.add(who + ": spec.speculativeDecoding.draftModelRef: Model " + draftRef + " is not in the given files");
+        messages.add(who + ": error: spec.speculativeDecoding.draftModelRef: Model " + draftRef
+            + " is not in the given files");
         failed = true;
         continue;
       }
@@ -146,7 +147,7 @@ public final class ManifestRenderer {
           ModelLayout.of(draft, settings.huggingFaceEndpoint());
         }
       } catch (IllegalArgumentException e) {
-        messages.add(who + ": a Model is invalid: " + e.getMessage());
+        messages.add(who + ": error: a Model is invalid: " + e.getMessage());
         failed = true;
         continue;
       }

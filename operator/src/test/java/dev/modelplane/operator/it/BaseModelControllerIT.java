@@ -140,7 +140,7 @@ class BaseModelControllerIT {
       assertThat(m.getStatus().state()).isEqualTo(LifeCycleState.Failed);
       assertThat(m.getStatus().nodesFailed()).containsExactly(nodeB);
       assertThat(Conditions.find(m.getStatus().conditions(), "Ready").getMessage())
-          .isEqualTo("Downloading on 1 node(s): " + nodeA + " (25%)");
+          .isEqualTo("Downloading on 1 node(s): " + nodeA + " (100 B of 400 B, 25%)");
       assertThat(Conditions.find(m.getStatus().conditions(), "Degraded").getMessage())
           .isEqualTo(nodeB + ": SourceUnreachable: connection refused");
     });

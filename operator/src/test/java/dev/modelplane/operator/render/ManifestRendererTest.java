@@ -64,7 +64,7 @@ class ManifestRendererTest {
     assertThat(result.messages()).containsExactly(
         "InferenceService default/chat2: warning: spec.contextSize: ignored with runtime vllm: only the llamacpp "
             + "runtime reads it",
-        "InferenceService other/orphan: spec.modelRef: Model llama is not in the given files");
+        "InferenceService other/orphan: error: spec.modelRef: Model llama is not in the given files");
     String yaml = result.yaml();
     assertThat(yaml).startsWith("---\n").contains("\nkind: Deployment\n").contains("--n-gpu-layers")
         .contains("llamacpp:requests_processing");

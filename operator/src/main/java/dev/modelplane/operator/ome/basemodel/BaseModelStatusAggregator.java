@@ -4,6 +4,7 @@ import dev.modelplane.api.ome.v1beta1.LifeCycleState;
 import dev.modelplane.api.ome.v1beta1.ModelStatusSpec;
 import dev.modelplane.operator.common.Conditions;
 import dev.modelplane.operator.common.FieldProblem;
+import dev.modelplane.operator.llmkube.model.ModelStatusAggregator;
 import dev.modelplane.operator.ome.storage.ModelPaths;
 import dev.modelplane.operator.ome.storage.NodeReport;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -122,7 +123,13 @@ public final class BaseModelStatusAggregator {
     if (p == null || p.totalBytes() == null || p.totalBytes() <= 0 || p.completedBytes() == null) {
       return "";
     }
-    return " (" + Math.min(100, p.completedBytes() * 100 / p.totalBytes()) + "%)";
+    return " (" + downloaded(p.completedBytes(), p.totalBytes()) + ")";
+  }
+
+  /** {@code 1.20 GiB of 4.00 GiB, 30%}: how far a download is, as {@code modelplane status} shows it. */
+  public static String downloaded(long completed, long total) {
+    return ModelStatusAggregator.humanSize(completed) + " of " + ModelStatusAggregator.humanSize(total) + ", "
+        + Math.min(100, completed * 100 / total) + "%";
   }
 
   private static String failures(List<String> failed, Map<String, NodeReport> reports) {

@@ -74,12 +74,18 @@ class BaseModelStatusAggregatorTest {
   }
 
   @Test
+  void downloadProgressIsBytesOfTotalAndPercent() {
+    assertThat(BaseModelStatusAggregator.downloaded(1288490189L, 4294967296L)).isEqualTo("1.20 GiB of 4.00 GiB, 30%");
+    assertThat(BaseModelStatusAggregator.downloaded(5L, 5L)).isEqualTo("5 B of 5 B, 100%");
+  }
+
+  @Test
   void inTransitWhileDownloadingWithProgressInTheMessage() {
     ModelStatusSpec s = BaseModelStatusAggregator.aggregate(1, null, Map.of("n1", updating(50, 200)), List.of(), T0);
     assertThat(s.state()).isEqualTo(LifeCycleState.In_Transit);
     Condition ready = Conditions.find(s.conditions(), "Ready");
     assertThat(ready.getReason()).isEqualTo("Downloading");
-    assertThat(ready.getMessage()).isEqualTo("Downloading on 1 node(s): n1 (25%)");
+    assertThat(ready.getMessage()).isEqualTo("Downloading on 1 node(s): n1 (50 B of 200 B, 25%)");
     assertThat(Conditions.find(s.conditions(), "Degraded").getStatus()).isEqualTo("False");
   }
 
