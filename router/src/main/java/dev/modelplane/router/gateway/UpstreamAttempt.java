@@ -84,6 +84,7 @@ final class UpstreamAttempt {
       ro.putHeader(io.vertx.core.http.HttpHeaders.HOST, host);
     }
     ctx.director().started(decision);
+    decision.input().trace().injectUpstream((k, v) -> ro.getHeaders().set(k, v)); // this attempt's span as parent
     open = true;
     ctx.clientFor(decision.input().pool()).request(ro).onComplete(ar -> {
       if (detached) {
@@ -158,7 +159,7 @@ final class UpstreamAttempt {
     if (open) {
       open = false;
       this.completed = completed;
-      ctx.director().finished(decision);
+      ctx.director().finished(decision, completed);
     }
   }
 
