@@ -3,7 +3,8 @@
 # process) in front of it, once per setting — tracing off, on at 1 % and at 100 % sampling — each exporting to a local
 # OTLP/HTTP collector (Jaeger from hack/jaeger/build.sh's cache when its default ports are free, else a tiny sink that
 # answers 200). For each setting: a warm-up, then COUNT chat completions from CONCURRENCY connections, and the
-# gateway's CPU time (user + system, from /proc/<pid>/stat) over the measured requests. Prints a Markdown table.
+# gateway's CPU time (user + system, from /proc/<pid>/stat) over the measured requests — its background work too
+# (scraping the simulator's metrics every 50 ms), the same in every row. Prints a Markdown table.
 #   hack/bench-tracing.sh [count] [concurrency] [warm-up count]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,6 +19,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 "$root/hack/mvn" -q -pl cli -am compile dependency:build-classpath -Dmdep.outputFile="$work/cp" >&2
 cp="$root/cli/target/classes:$(cat "$work/cp")"
 main=dev.modelplane.cli.Main
@@ -54,6 +56,7 @@ fi
 # The model server.
 sim_port="$(free_port)"
 "${jvm[@]}" simulator --model m --host 127.0.0.1 --port "$sim_port" --time-scale 0.001 --seed 1 \
+  --max-num-seqs 256 \
   > "$work/sim.log" 2>&1 &
 pids+=($!)
 wait_http "http://127.0.0.1:$sim_port/v1/models"

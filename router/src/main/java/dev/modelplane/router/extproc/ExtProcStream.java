@@ -247,7 +247,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       set.put(RequestDirector.REQUEST_ID, d.request().requestId());
     }
     set.putAll(d.request().setHeaders());
-    d.input().trace().injectUpstream(set::put); // Envoy forwards the upstream attempt's span as the parent
+    if (d.input().trace().active()) {
+      d.input().trace().injectUpstream(set::put); // Envoy forwards the upstream attempt's span as the parent
+    }
     var mutation = ExtProcMessages.headerMutation(set, d.request().removedHeaders());
     if (fullDuplex) {
       send(ExtProcMessages.requestHeadersResponse(mutation, d.destinationHeader()));

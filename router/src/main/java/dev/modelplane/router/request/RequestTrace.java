@@ -41,6 +41,11 @@ public final class RequestTrace {
     this.upstreamContext = context;
   }
 
+  /** Whether tracing is on for this request (its spans may still be unsampled); false for {@link #OFF}. */
+  public boolean active() {
+    return tracer != null;
+  }
+
   /** Whether this request's spans record (tracing on and sampled). */
   public boolean recording() {
     return server.isRecording();
