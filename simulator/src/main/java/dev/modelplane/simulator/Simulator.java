@@ -55,7 +55,15 @@ public final class Simulator implements AutoCloseable {
     int attempts = config.port() == 0 && config.dataParallelSize() > 1 ? EPHEMERAL_ATTEMPTS : 1;
     for (int attempt = 1; ; attempt++) {
       try {
-        Simulator sim = startRanks(config, seed);
+        Simulator sim;
+        try {
+          sim = startRanks(config, seed);
+        } catch (RuntimeException e) {
+          if (attempt >= attempts || !(e instanceof RankPortTaken)) {
+            tracing.close();
+          }
+          throw e;
+        }
         sim.spans = new SequenceSpans(tracing);
         for (Rank r : sim.ranks) {
           r.engine.spans = sim.spans;

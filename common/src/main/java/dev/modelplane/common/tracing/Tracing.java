@@ -60,7 +60,8 @@ public final class Tracing implements AutoCloseable {
     Tracing t = build(settings, processor);
     LOG.atInfo().addKeyValue("service", settings.serviceName()).addKeyValue("exporter", settings.exporter())
         .addKeyValue("endpoint", settings.tracesEndpoint()).addKeyValue("sampler", settings.sampler())
-        .addKeyValue("ratio", settings.ratio()).log("tracing on");
+        .addKeyValue("ratio", settings.sampler().endsWith("traceidratio") ? settings.ratio() : null)
+        .log("tracing on");
     return t;
   }
 
