@@ -210,3 +210,15 @@ rule. No Secrets, no ClusterRoles, no ClusterRoleBinding writes here (see operat
   resources: [podmonitors, servicemonitors]
   verbs: [get, list, create, patch, delete]
 {{- end -}}
+
+{{/* OpenTelemetry settings of a traced container (tracing.otlpEndpoint set); "service" names it. */}}
+{{- define "modelplane.tracingEnv" -}}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ .Values.tracing.otlpEndpoint | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ .service | quote }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ .Values.tracing.sampler | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ .Values.tracing.samplerArg | quote }}
+{{- end -}}

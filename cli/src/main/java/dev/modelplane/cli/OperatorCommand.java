@@ -1,6 +1,9 @@
 package dev.modelplane.cli;
 
 import dev.modelplane.common.logging.LogOptions;
+import dev.modelplane.common.tracing.Tracing;
+import dev.modelplane.common.tracing.TracingSettings;
+import dev.modelplane.operator.app.ReconcileSpans;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.app.AccessCheck;
@@ -23,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -47,6 +51,10 @@ import picocli.CommandLine;
         + "(Prometheus) on --http-port and logs one key=value (or JSON) line per event to stderr."})
 final class OperatorCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(OperatorCommand.class);
+
+  @Option(names = "--tracing", description = "Export a span per reconcile over OTLP/HTTP as the OTEL_* variables say; "
+      + "also on when OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set.")
+  boolean tracing;
 
   @Option(names = "--kubeconfig", description = "Kubeconfig file; default: $KUBECONFIG, ~/.kube/config, in-cluster.")
   Path kubeconfig;
@@ -170,6 +178,12 @@ final class OperatorCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    Tracing traces;
+    try {
+      traces = Tracing.start(tracingSettings(tracing, System.getenv())).closeOnExit();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--tracing: " + e.getMessage());
+    }
     Config config = kubeconfig == null ? Config.autoConfigure(null)
         : Config.fromKubeconfig(Files.readString(kubeconfig));
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -177,7 +191,9 @@ final class OperatorCommand implements Callable<Integer> {
     new JvmThreadMetrics().bindTo(registry);
     CountDownLatch stopped = new CountDownLatch(1);
     AtomicInteger exitCode = new AtomicInteger();
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config)
+        .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("modelplane-api-calls", ReconcileSpans.API_CALLS))
+        .build()) {
       settings = settings.toBuilder().modelAgentNamespace(modelAgentNamespace != null ? modelAgentNamespace
           : client.getNamespace()).build();
       LeaderLease lease = null;
@@ -190,7 +206,7 @@ final class OperatorCommand implements Callable<Integer> {
         }).bind(registry);
       }
       ModelplaneOperator operator = ModelplaneOperator.create(client, settings, registry,
-          lease == null ? null : lease.configuration());
+          lease == null ? null : lease.configuration(), traces);
       LeaderLease election = lease;
       // A follower is ready: it serves its endpoints and takes over when the leader goes. The leader is ready once
       // its informers are synced and healthy.
@@ -225,6 +241,13 @@ final class OperatorCommand implements Callable<Integer> {
       }
     }
     return exitCode.get();
+  }
+
+  /** Tracing is on with {@code --tracing} or when an OTLP endpoint variable is set; the SDK's default sampler. */
+  static TracingSettings tracingSettings(boolean flag, Map<String, String> env) {
+    boolean on = flag || env.get("OTEL_EXPORTER_OTLP_ENDPOINT") != null
+        || env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != null;
+    return TracingSettings.fromEnv(env, on, ReconcileSpans.SERVICE_NAME, null, "parentbased_always_on", 1.0);
   }
 
   private static String identity() {

@@ -108,6 +108,11 @@ final class UpCommand implements Callable<Integer> {
   @CommandLine.Mixin
   Monitoring.Options monitoring = new Monitoring.Options();
 
+  @Option(names = "--tracing-endpoint", paramLabel = "URL", description = "Export traces over OTLP/HTTP to this "
+      + "collector (e.g. http://127.0.0.1:4318) from the router, the operator and the simulators, every request "
+      + "sampled. A cluster or platform already running keeps how it was started.")
+  String tracingEndpoint;
+
   private PrintWriter out() {
     return spec.commandLine().getOut();
   }
@@ -123,11 +128,18 @@ final class UpCommand implements Callable<Integer> {
     Path dir = DevClusterProcess.stateDir(stateDirOption);
     List<byte[]> manifests = manifests();
     step(1, "dev cluster (control plane, fake GPU nodes, live model-server pods)");
+    UpTracing tracing = UpTracing.of(tracingEndpoint);
+    boolean clusterRan = DevClusterProcess.readState(dir).isPresent();
     Optional<DevClusterProcess.State> cluster = DevClusterProcess.startOrReuse(dir,
         new DevClusterProcess.Shape(cpuNodes, gpuNodes, gpusPerNode, true), timeout, Main.class.getName(), out(),
-        err());
+        err(), tracing.env(null));
     if (cluster.isEmpty()) {
       return 1;
+    }
+    if (clusterRan) {
+      tracing.noteReused(dir, true, out());
+    } else {
+      tracing.recordStarted(dir, true);
     }
     step(2, "operator and router");
     PlatformState platform = platform(dir, cluster.get());
@@ -211,6 +223,7 @@ final class UpCommand implements Callable<Integer> {
     if (existing.isPresent() && existing.get().runningAgainst(cluster.pid())) {
       out().println("  operator (pid " + existing.get().operatorPid() + ") and router (pid "
           + existing.get().routerPid() + ") already run");
+      UpTracing.of(tracingEndpoint).noteReused(dir, false, out());
       existing.get().ports().ifPresent(p -> out().println("  ports: " + p.describe()));
       return existing.get();
     }
@@ -245,6 +258,12 @@ final class UpCommand implements Callable<Integer> {
   private record Launch(PlatformState state, boolean exited) {
   }
 
+  private static Map<String, String> withTracing(Map<String, String> env, Map<String, String> tracing) {
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.putAll(tracing);
+    return all;
+  }
+
   private Launch launch(Path dir, DevClusterProcess.State cluster, UpPorts ports)
       throws IOException, InterruptedException {
     Map<String, String> env = Map.of("KUBECONFIG", cluster.kubeconfig());
@@ -253,7 +272,10 @@ final class UpCommand implements Callable<Integer> {
         "--no-leader-elect", "--http-port", Integer.toString(ports.operator()), "--bind-address", "127.0.0.1",
         "--no-model-inspection", "--model-agent-namespace", ModelAgentSettings.DEFAULT_NAMESPACE));
     operator.addAll(benchmarkRouterArgs(host, ports.gateway()));
-    Process op = DevClusterProcess.startDetached(operator, dir.resolve("operator.log"), env);
+    UpTracing tracing = UpTracing.of(tracingEndpoint);
+    tracing.recordStarted(dir, false);
+    Process op = DevClusterProcess.startDetached(operator, dir.resolve("operator.log"),
+        withTracing(env, tracing.env("modelplane-operator")));
     List<String> router = new ArrayList<>(DevClusterProcess.javaCommand());
     router.addAll(List.of(Main.class.getName(), "router", "--all-pools", "--pool-namespace", "*", "--host", host,
         "--port", Integer.toString(ports.gateway()), "--grpc-port", Integer.toString(ports.grpc()),
@@ -262,7 +284,9 @@ final class UpCommand implements Callable<Integer> {
         dev.modelplane.router.gatewayapi.GatewayController.DEFAULT_CONTROLLER_NAME,
         // The dev cluster runs model servers only, no endpoint-picker pods: the gateway picks for every pool.
         "--endpoint-picker-refs=in-process"));
-    Process rt = DevClusterProcess.startDetached(router, dir.resolve("router.log"), env);
+    router.addAll(tracing.routerArgs());
+    Process rt = DevClusterProcess.startDetached(router, dir.resolve("router.log"),
+        withTracing(env, tracing.env("modelplane-router")));
     PlatformState state = new PlatformState(cluster.pid(), op.pid(), rt.pid(), host, ports);
     state.write(dir);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();

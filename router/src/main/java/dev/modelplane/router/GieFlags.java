@@ -1,5 +1,7 @@
 package dev.modelplane.router;
 
+import dev.modelplane.common.tracing.TracingSettings;
+import dev.modelplane.router.request.RequestTracer;
 import dev.modelplane.common.logging.LogFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +29,9 @@ public final class GieFlags {
   boolean leaderElection;
 
   @Option(names = "--tracing", arity = "0..1", fallbackValue = "true", defaultValue = "false",
-      description = "GIE's OpenTelemetry switch; traces are not exported by this router (a warning says so).")
+      description = "GIE's OpenTelemetry switch: export a trace per request over OTLP/HTTP as the OTEL_* variables say "
+          + "(OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER[_ARG]: by default "
+          + "parentbased_traceidratio at 0.1, as GIE). Off by default.")
   boolean tracing;
 
   @Option(names = "--metrics-endpoint-auth", arity = "0..1", fallbackValue = "true",
@@ -47,6 +51,16 @@ public final class GieFlags {
     return null;
   }
 
+  /**
+   * The tracing {@code --tracing} and the environment ask for; GIE's defaults: sampler parentbased_traceidratio at
+   * 0.1.
+   *
+   * @throws IllegalArgumentException naming the variable when a setting is wrong
+   */
+  TracingSettings tracingSettings(java.util.Map<String, String> env) {
+    return TracingSettings.fromEnv(env, tracing, RequestTracer.SERVICE_NAME, null, "parentbased_traceidratio", 0.1);
+  }
+
   /** Whether {@code /metrics} needs a token the Kubernetes API accepts. */
   boolean metricsAuth() {
     return Boolean.TRUE.equals(metricsEndpointAuth);
@@ -62,9 +76,6 @@ public final class GieFlags {
     if (leaderElection) {
       LOG.atInfo().log("--ha-enable-leader-election: every replica routes on its own (active-active); no lease "
           + "is taken and every replica reports ready");
-    }
-    if (tracing) {
-      LOG.atWarn().log("--tracing: this router does not export OpenTelemetry traces");
     }
     if (kubernetes && metricsEndpointAuth == null) {
       LOG.atWarn().log("the metrics endpoint takes no token unless --metrics-endpoint-auth=true (GIE's default is "

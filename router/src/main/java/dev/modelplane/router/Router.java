@@ -1,5 +1,7 @@
 package dev.modelplane.router;
 
+import dev.modelplane.common.tracing.Tracing;
+import dev.modelplane.router.request.RequestTracer;
 import dev.modelplane.router.config.ConfigLoader;
 import dev.modelplane.router.config.PluginRegistry;
 import dev.modelplane.router.config.SchedulingSetup;
@@ -64,6 +66,7 @@ public final class Router implements AutoCloseable {
   private final AccessLog accessLog;
   private GatewayServer gateway;
   private ExtProcServer extProcServer;
+  private volatile Tracing tracing = Tracing.off();
   private ManagedChannel eppChannel;
   private PoolPickerClients poolPickers;
   private AutoCloseable discovery;
@@ -381,6 +384,12 @@ public final class Router implements AutoCloseable {
     return metricsServer == null ? -1 : metricsServer.actualPort();
   }
 
+  /** Traces every request as {@code tracing} says (off by default); closed, with a flush, when the router closes. */
+  public void tracing(Tracing tracing) {
+    this.tracing = tracing;
+    director.tracer(new RequestTracer(tracing));
+  }
+
   @Override
   public void close() {
     if (syncCheck != null) {
@@ -416,6 +425,7 @@ public final class Router implements AutoCloseable {
     if (accessLog != null) {
       accessLog.close();
     }
+    tracing.close();
   }
 
   private static void closeQuietly(AutoCloseable c) {

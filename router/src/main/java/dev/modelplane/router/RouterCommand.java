@@ -1,5 +1,7 @@
 package dev.modelplane.router;
 
+import dev.modelplane.common.tracing.Tracing;
+import dev.modelplane.common.tracing.TracingSettings;
 import dev.modelplane.common.logging.LogOptions;
 import dev.modelplane.common.text.GoDuration;
 import dev.modelplane.common.tokenizer.TokenizerCache;
@@ -281,6 +283,13 @@ public final class RouterCommand implements Callable<Integer> {
       logging.apply();
     }
     gie.announce(!pools.isEmpty() || allPools);
+    TracingSettings tracingSettings;
+    try {
+      tracingSettings = gie.tracingSettings(System.getenv());
+    } catch (IllegalArgumentException e) {
+      System.err.println("router: --tracing: " + e.getMessage());
+      return 2;
+    }
     if (endpoints == null && pools.isEmpty() && !allPools) {
       System.err.println("router: give --endpoints host:port,… (static mode) or --pool/--all-pools (Kubernetes)");
       return 2;
@@ -365,6 +374,7 @@ public final class RouterCommand implements Callable<Integer> {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Router router = new Router(options, tokenizer);
+    router.tracing(Tracing.start(tracingSettings));
     if (gie.metricsAuth()) {
       router.protectMetrics(MetricsAccess.kubernetes(client, Duration.ofMinutes(1)));
     }

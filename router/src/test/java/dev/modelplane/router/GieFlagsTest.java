@@ -64,4 +64,19 @@ class GieFlagsTest {
     assertThat(code).isEqualTo(2);
     assertThat(err.toString()).contains("Unknown option: '--tls-min-version=VersionTLS13'");
   }
+
+  @Test
+  void tracingIsOffByDefaultAndFollowsGiesSamplingWhenOn() {
+    GieFlags off = new GieFlags();
+    assertThat(off.tracingSettings(java.util.Map.of()).enabled()).isFalse();
+    GieFlags on = new GieFlags();
+    on.tracing = true;
+    var s = on.tracingSettings(java.util.Map.of());
+    assertThat(s.enabled()).isTrue();
+    assertThat(s.sampler()).isEqualTo("parentbased_traceidratio");
+    assertThat(s.ratio()).isEqualTo(0.1);
+    assertThat(s.serviceName()).isEqualTo("modelplane-router");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> on.tracingSettings(
+        java.util.Map.of("OTEL_TRACES_SAMPLER_ARG", "2"))).hasMessageContaining("OTEL_TRACES_SAMPLER_ARG");
+  }
 }

@@ -34,6 +34,8 @@ abstract class EngineLoop implements Runnable {
   volatile boolean stopped;
   private volatile Thread thread;
   private KvEventPublisher kvEvents;
+  /** Records each finished request's spans; off unless tracing is on. */
+  volatile SequenceSpans spans = SequenceSpans.OFF;
 
   EngineLoop(SimulatorConfig config, EngineMetrics metrics, ModelClock clock) {
     this.config = config;
@@ -200,6 +202,7 @@ abstract class EngineLoop implements Runnable {
     s.done = true;
     metrics.finished(s, reason, now);
     s.listener.onFinish(s, reason);
+    spans.finished(s, reason, now, clock, metrics.model);
   }
 
   /** Publishes the gauges' inputs for scrapes on other threads. */

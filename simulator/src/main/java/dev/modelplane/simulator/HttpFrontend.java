@@ -325,6 +325,10 @@ final class HttpFrontend {
     HttpServerResponse resp = req.response();
     Sequence seq = new Sequence(id, p.promptIds(), p.output().tokens(), p.output().ids(),
         p.output().finishReason(), p.maxTokens(), p.adapter(), writer);
+    SequenceSpans spans = rank.engine.spans;
+    if (spans.enabled()) {
+      seq.traceParent = spans.parent(req.getHeader("traceparent"), req.getHeader("tracestate"));
+    }
     ApiError rejected = rank.engine.submit(seq);
     if (rejected != null) {
       fail(resp, rejected, anthropic);

@@ -25,6 +25,8 @@ final class Sequence {
   final String adapter;
   final Listener listener;
   long arrivalNanos;
+  /** The caller's trace context; {@code null} when tracing is off (set before the engine sees the sequence). */
+  io.opentelemetry.context.Context traceParent;
 
   // ---- engine state
   int target;

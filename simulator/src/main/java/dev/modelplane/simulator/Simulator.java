@@ -1,5 +1,7 @@
 package dev.modelplane.simulator;
 
+import dev.modelplane.common.tracing.Tracing;
+import dev.modelplane.common.tracing.TracingSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -16,6 +18,7 @@ public final class Simulator implements AutoCloseable {
   private final Vertx vertx;
   private final List<Rank> ranks = new ArrayList<>();
   private final List<HttpFrontend> frontends = new ArrayList<>();
+  private SequenceSpans spans = SequenceSpans.OFF;
 
   private Simulator(Vertx vertx) {
     this.vertx = vertx;
@@ -27,6 +30,23 @@ public final class Simulator implements AutoCloseable {
    * started again on a new ephemeral port (a bounded number of times).
    */
   public static Simulator start(SimulatorConfig config) {
+    return start(config, Tracing.start(tracingSettings(config, System.getenv())));
+  }
+
+  /**
+   * The tracing {@code --otlp-traces-endpoint} and the environment ask for: on when the flag or
+   * {@code OTEL_EXPORTER_OTLP_TRACES_ENDPOINT} is given, as in vLLM, with the SDK's default sampler.
+   *
+   * @throws IllegalArgumentException naming the variable when a setting is wrong
+   */
+  static TracingSettings tracingSettings(SimulatorConfig config, java.util.Map<String, String> env) {
+    boolean on = config.otlpTracesEndpoint != null || env.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != null;
+    return TracingSettings.fromEnv(env, on, SequenceSpans.SERVICE_NAME, config.otlpTracesEndpoint,
+        "parentbased_always_on", 1.0);
+  }
+
+  /** A simulator whose requests are traced by {@code tracing} (closed with the simulator). */
+  static Simulator start(SimulatorConfig config, Tracing tracing) {
     List<String> problems = config.problems();
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(String.join("; ", problems));
@@ -35,7 +55,20 @@ public final class Simulator implements AutoCloseable {
     int attempts = config.port() == 0 && config.dataParallelSize() > 1 ? EPHEMERAL_ATTEMPTS : 1;
     for (int attempt = 1; ; attempt++) {
       try {
-        return startRanks(config, seed);
+        Simulator sim;
+        try {
+          sim = startRanks(config, seed);
+        } catch (RuntimeException e) {
+          if (attempt >= attempts || !(e instanceof RankPortTaken)) {
+            tracing.close();
+          }
+          throw e;
+        }
+        sim.spans = new SequenceSpans(tracing);
+        for (Rank r : sim.ranks) {
+          r.engine.spans = sim.spans;
+        }
+        return sim;
       } catch (RankPortTaken e) {
         if (attempt >= attempts) {
           throw new IllegalStateException(e.getMessage(), e.getCause());
@@ -99,6 +132,7 @@ public final class Simulator implements AutoCloseable {
     } catch (Exception ignored) {
       // best effort
     }
+    spans.close();
   }
 
   private static <T> T await(Future<T> f) {

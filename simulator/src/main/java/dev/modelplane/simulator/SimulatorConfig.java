@@ -170,6 +170,11 @@ public final class SimulatorConfig {
   @Option(names = VllmFlags.SEED, description = "Seed of jitter and random text (default: time).")
   Long seed;
 
+  @Option(names = "--otlp-traces-endpoint", paramLabel = "URL", description = "vLLM's flag: export an llm_request "
+      + "span per request (with queue, prefill and decode children) to this OTLP/HTTP collector; the OTEL_* variables "
+      + "apply too. Without it (and without OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) no traces are made.")
+  String otlpTracesEndpoint;
+
   @Option(names = "--time-scale", description = "Wall time per model time: 0.1 runs ten times faster with the "
       + "same order of events; metrics stay in model time (default ${DEFAULT-VALUE}). (modelplane)")
   double timeScale = 1.0;

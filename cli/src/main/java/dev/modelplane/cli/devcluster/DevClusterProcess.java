@@ -82,6 +82,15 @@ public final class DevClusterProcess {
    */
   public static Optional<State> startOrReuse(Path dir, Shape shape, Duration timeout, String mainClass,
       PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
+    return startOrReuse(dir, shape, timeout, mainClass, out, err, Map.of());
+  }
+
+  /**
+   * As {@link #startOrReuse(Path, Shape, Duration, String, PrintWriter, PrintWriter)}, a new cluster's process (and
+   * so the simulators it starts) getting {@code env} too; a running cluster keeps its own.
+   */
+  public static Optional<State> startOrReuse(Path dir, Shape shape, Duration timeout, String mainClass,
+      PrintWriter out, PrintWriter err, Map<String, String> env) throws IOException, InterruptedException {
     Optional<State> running = readState(dir);
     if (running.isPresent()) {
       out.println("modelplane dev-cluster is already running (pid " + running.get().pid() + ", "
@@ -103,7 +112,7 @@ public final class DevClusterProcess {
       command.add("--no-live-pods");
     }
     Path log = dir.resolve("dev-cluster.log");
-    Process process = startDetached(command, log, Map.of());
+    Process process = startDetached(command, log, env);
     Instant deadline = Instant.now().plus(timeout);
     while (Instant.now().isBefore(deadline)) {
       Optional<State> state = readState(dir);

@@ -59,7 +59,7 @@ public final class SimulatorArgs {
       case LLAMA_CPP -> llamaCpp(m);
       case TGI -> tgi(m, env);
       case SIMULATOR -> {
-        return simulator(argv, container);
+        return simulator(argv, container).withEnv(TracingEnv.of(pod, env));
       }
     }
     String[] portFlags = kind == ServerKind.TGI ? new String[] {TgiFlags.PORT, TgiFlags.P}
@@ -70,7 +70,8 @@ public final class SimulatorArgs {
     int tp = m.tensorParallel.orElse(gpus);
     m.args.addAll(hardware(m.model, gpus, tp, gpuProduct));
     m.args.add(SimulatorFlags.ENABLE_KVCACHE);
-    return new SimulatorPlan(kind, container.getName(), port, m.args, argv.flagsExcept(m.known));
+    return new SimulatorPlan(kind, container.getName(), port, m.args, argv.flagsExcept(m.known),
+        TracingEnv.of(pod, env));
   }
 
   private static void vllm(Mapping m, Container container, Map<String, String> env) {
@@ -98,6 +99,7 @@ public final class SimulatorArgs {
     // the block hashes a precise picker computes: sha256_cbor (the one algorithm simulated; another stays reported)
     // seeded with the container's PYTHONHASHSEED.
     m.copyText(VllmFlags.KV_EVENTS_CONFIG, VllmFlags.KV_EVENTS_CONFIG);
+    m.copyText(VllmFlags.OTLP_TRACES_ENDPOINT, VllmFlags.OTLP_TRACES_ENDPOINT); // the simulator's flag too
     if (m.argv.value(VllmFlags.PREFIX_CACHING_HASH_ALGO).filter(SHA256_CBOR::equals).isPresent()) {
       m.copyText(VllmFlags.PREFIX_CACHING_HASH_ALGO, VllmFlags.PREFIX_CACHING_HASH_ALGO);
     }

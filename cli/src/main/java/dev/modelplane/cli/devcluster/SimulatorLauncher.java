@@ -59,8 +59,10 @@ public interface SimulatorLauncher {
     command.addAll(List.of("simulator", "--host", host, "--port", Integer.toString(plan.port())));
     command.addAll(plan.args());
     Files.createDirectories(log.getParent());
-    return new ProcessBuilder(command).redirectErrorStream(true)
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    builder.environment().putAll(plan.env()); // the pod's OTEL_* settings over the dev cluster's own
+    return builder.start();
   }
 }

@@ -198,4 +198,16 @@ class SimulatorArgsTest {
   private static Container image(String image) {
     return new ContainerBuilder().withName("c").withImage(image).build();
   }
+
+  @Test
+  void vllmsTracesEndpointAndThePodsOtelVariablesReachTheSimulator() {
+    SimulatorPlan p = plan(new ContainerBuilder().withName("vllm").withImage("vllm/vllm-openai:v0.25.1")
+        .withCommand("vllm", "serve").withArgs("m", "--otlp-traces-endpoint", "http://127.0.0.1:4318")
+        .addNewEnv().withName("OTEL_SERVICE_NAME").withValue("vllm-decode").endEnv()
+        .addNewEnv().withName("HF_HOME").withValue("/cache").endEnv().build());
+    assertThat(String.join(" ", p.args())).contains("--otlp-traces-endpoint http://127.0.0.1:4318");
+    assertThat(p.ignored()).doesNotContain("--otlp-traces-endpoint");
+    assertThat(p.env()).containsEntry("OTEL_SERVICE_NAME", "vllm-decode").doesNotContainKey("HF_HOME")
+        .containsEntry("OTEL_RESOURCE_ATTRIBUTES", "k8s.pod.name=p,k8s.namespace.name=ns");
+  }
 }

@@ -22,6 +22,8 @@ public final class VllmFlags {
   public static final String HOST = "--host";
   public static final String KV_CACHE_DTYPE = "--kv-cache-dtype";
   public static final String KV_EVENTS_CONFIG = "--kv-events-config";
+  /** vLLM's OTLP traces collector (an llm_request span per request). */
+  public static final String OTLP_TRACES_ENDPOINT = "--otlp-traces-endpoint";
   public static final String LORA_MODULES = "--lora-modules";
   public static final String MAX_CPU_LORAS = "--max-cpu-loras";
   public static final String MAX_LORAS = "--max-loras";

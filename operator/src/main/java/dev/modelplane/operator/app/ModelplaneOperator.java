@@ -1,5 +1,6 @@
 package dev.modelplane.operator.app;
 
+import dev.modelplane.common.tracing.Tracing;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.common.EventRecorder;
 import dev.modelplane.operator.llmkube.isvc.InferenceServiceFinalizer;
@@ -49,13 +50,22 @@ public final class ModelplaneOperator implements AutoCloseable {
    */
   public static ModelplaneOperator create(KubernetesClient client, OperatorSettings settings, MeterRegistry registry,
       LeaderElectionConfiguration leaderElection) {
+    return create(client, settings, registry, leaderElection, Tracing.off());
+  }
+
+  /**
+   * Builds and registers the controllers, each reconcile traced by {@code tracing} ({@link ReconcileSpans}); call
+   * {@link #start()} to run them.
+   */
+  public static ModelplaneOperator create(KubernetesClient client, OperatorSettings settings, MeterRegistry registry,
+      LeaderElectionConfiguration leaderElection, Tracing tracing) {
     Clock clock = Clock.systemUTC();
     Operator operator = new Operator(o -> {
       o.withKubernetesClient(client)
           .withCloseClientOnStop(false)
           .withUseSSAToPatchPrimaryResource(settings.useSsa())
           .withSSABasedCreateUpdateMatchForDependentResources(settings.useSsa())
-          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+          .withMetrics(ReconcileSpans.wrap(MicrometerMetrics.withoutPerResourceMetrics(registry), tracing));
       if (leaderElection != null) {
         o.withLeaderElectionConfiguration(leaderElection);
       }

@@ -11,6 +11,7 @@ import dev.modelplane.router.request.PathPolicy;
 import dev.modelplane.router.request.RequestDirector;
 import dev.modelplane.router.request.RequestInput;
 import dev.modelplane.router.request.RequestParsers;
+import dev.modelplane.router.request.RequestTrace;
 import dev.modelplane.router.request.RouterException;
 import dev.modelplane.router.request.RoutingDecision;
 import dev.modelplane.router.scheduling.ResponseOutcome;
@@ -81,6 +82,8 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   private final ResponseProgress progress;
   private ResponseBodyRewrite responseBody;
   private boolean finished;
+  /** The request's spans; started with a body's headers, {@link RequestTrace#OFF} unless tracing is on. */
+  private RequestTrace trace = RequestTrace.OFF;
 
   ExtProcStream(StreamObserver<ProcessingResponse> out, RequestDirector director, PoolRegistry pools,
       RouterMetrics metrics, boolean disableSubsetFilter, long maxBodyBytes) {
@@ -162,6 +165,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       return;
     }
     phase = Phase.BODY;
+    trace = director.tracer().start("router.request", headers, headers.get(":method"), path);
     if (!fullDuplex) {
       send(ExtProcMessages.continueRequestHeaders());
     }
@@ -202,7 +206,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
     byte[] bytes = body.toByteArray();
     body = new ByteArrayOutputStream(0); // only the copy stays
     RequestInput input = new RequestInput(pool, path, headers,
-        bytes, disableSubsetFilter ? null : subsetHint, startNanos);
+        bytes, disableSubsetFilter ? null : subsetHint, startNanos, trace);
     // Behind a proxy the proxy itself has called the pool's endpoint picker — this router — so the pool's
     // endpointPickerRef is not followed again here: the pick is made in-process (client mode's --epp still wins).
     pending = director.route(input, false);
@@ -243,6 +247,9 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
       set.put(RequestDirector.REQUEST_ID, d.request().requestId());
     }
     set.putAll(d.request().setHeaders());
+    if (d.input().trace().active()) {
+      d.input().trace().injectUpstream(set::put); // Envoy forwards the upstream attempt's span as the parent
+    }
     var mutation = ExtProcMessages.headerMutation(set, d.request().removedHeaders());
     if (fullDuplex) {
       send(ExtProcMessages.requestHeadersResponse(mutation, d.destinationHeader()));
@@ -338,9 +345,10 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
   /** The response is over ({@code completed}: it reached its end) or the stream went away. */
   private void complete(boolean completed) {
     reservation.release();
+    trace.end(responseStatus, completed ? null : "stream ended before the response");
     if (!finished && decision != null) {
       finished = true;
-      director.finished(decision);
+      director.finished(decision, completed);
       director.complete(decision, ResponseOutcome.of(responseStatus, completed, responseBytes, progress),
           System.nanoTime());
     }
@@ -360,6 +368,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private void reject(RouterException e) {
     reservation.release();
+    trace.end(e.code().httpStatus(), e.getMessage());
     send(ExtProcMessages.immediate(e.code().httpStatus(), "application/json", RequestParsers.defaults()
         .errorShape(path != null ? path : headers.get(":path")).body(e.code(), e.getMessage()), e.retryAfterSeconds()));
     metrics.extProcStreams.inc("immediate_" + e.code().httpStatus());
@@ -369,6 +378,7 @@ final class ExtProcStream implements StreamObserver<ProcessingRequest> {
 
   private void fail(Status status) {
     reservation.release();
+    trace.end(0, status.toString());
     phase = Phase.DONE;
     metrics.extProcStreams.inc("grpc_error");
     out.onError(status.asRuntimeException());

@@ -5,7 +5,11 @@ import dev.modelplane.router.request.RequestDirector;
 import dev.modelplane.router.request.RoutingDecision;
 import dev.modelplane.router.scheduling.ResponseOutcome;
 import dev.modelplane.router.scheduling.ResponseProgress;
+import dev.modelplane.common.tracing.TraceHeaders;
+import dev.modelplane.router.request.RequestTrace;
+import dev.modelplane.router.request.RequestTracer;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.Map;
 
 /**
  * What one exchange reports when it ends — the director's response-complete step, the gateway's request count and
@@ -23,12 +27,32 @@ final class ExchangeReport {
   private int attempts;
   private long ttfbNanos = -1;
   private int upstreamStatus;
+  /** The request's spans; {@link RequestTrace#OFF} unless tracing is on. */
+  private final RequestTrace trace;
 
   ExchangeReport(GatewayContext ctx, HttpServerRequest req) {
     this.ctx = ctx;
     this.req = req;
     this.startNanos = ctx.nanoClock().getAsLong();
     this.progress = ctx.director().responseProgress();
+    RequestTracer tracer = ctx.director().tracer();
+    this.trace = tracer.enabled() ? tracer.start("router.request", traceHeaders(req), req.method().name(), req.path())
+        : RequestTrace.OFF;
+  }
+
+  /** The incoming W3C trace context headers (only those: the span needs nothing else). */
+  private static Map<String, String> traceHeaders(HttpServerRequest req) {
+    String parent = req.getHeader(TraceHeaders.TRACEPARENT);
+    if (parent == null) {
+      return Map.of();
+    }
+    String state = req.getHeader("tracestate");
+    return state == null ? Map.of(TraceHeaders.TRACEPARENT, parent)
+        : Map.of(TraceHeaders.TRACEPARENT, parent, "tracestate", state);
+  }
+
+  RequestTrace trace() {
+    return trace;
   }
 
   /** When the request arrived. */
@@ -72,6 +96,7 @@ final class ExchangeReport {
    * reached its end.
    */
   void finished(int status, String error, boolean completed, long requestBytes, long responseBytes) {
+    trace.end(status, error);
     long now = ctx.nanoClock().getAsLong();
     long duration = now - startNanos;
     if (decision != null) {

@@ -106,7 +106,7 @@ final class ProxyExchange implements BodyReader.Listener, UpstreamAttempt.Listen
         route = route.withPool(choosePool(bytes));
         report.routed(route);
       }
-      pending = ctx.director().route(route.input(req, bytes, report.startNanos()));
+      pending = ctx.director().route(route.input(req, bytes, report.startNanos(), report.trace()));
     } catch (RouterException e) {
       fail(e);
       return;

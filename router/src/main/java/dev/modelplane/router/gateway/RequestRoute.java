@@ -110,10 +110,11 @@ record RequestRoute(EndpointPool pool, String uri, String path, Kind kind, boole
    * What the director is given to route the request: its headers (lower-cased, repeats joined, with the
    * {@code :path} and {@code :method} pseudo-headers ext_proc also gives) and its body.
    */
-  RequestInput input(HttpServerRequest req, byte[] body, long receivedNanos) {
+  RequestInput input(HttpServerRequest req, byte[] body, long receivedNanos,
+      dev.modelplane.router.request.RequestTrace trace) {
     Map<String, String> headers = joinedHeaders(req);
     headers.put(":path", uri);
     headers.put(":method", req.method().name());
-    return new RequestInput(pool, path, headers, body, null, receivedNanos);
+    return new RequestInput(pool, path, headers, body, null, receivedNanos, trace);
   }
 }

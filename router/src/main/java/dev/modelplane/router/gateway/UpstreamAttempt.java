@@ -84,6 +84,9 @@ final class UpstreamAttempt {
       ro.putHeader(io.vertx.core.http.HttpHeaders.HOST, host);
     }
     ctx.director().started(decision);
+    if (decision.input().trace().active()) { // this attempt's span as the model server's parent
+      decision.input().trace().injectUpstream((k, v) -> ro.getHeaders().set(k, v));
+    }
     open = true;
     ctx.clientFor(decision.input().pool()).request(ro).onComplete(ar -> {
       if (detached) {
@@ -158,7 +161,7 @@ final class UpstreamAttempt {
     if (open) {
       open = false;
       this.completed = completed;
-      ctx.director().finished(decision);
+      ctx.director().finished(decision, completed);
     }
   }
 

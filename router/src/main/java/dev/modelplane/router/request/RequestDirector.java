@@ -59,6 +59,8 @@ public final class RequestDirector implements AutoCloseable {
   private final ExternalRoute externalRoute;
   /** Who picks for each pool when there is no {@link #externalRoute}: in-process, or the pool's own picker. */
   private volatile PoolPickers poolPickers = PoolPickers.IN_PROCESS;
+  /** Starts each request's spans; off unless {@code --tracing}. */
+  private volatile RequestTracer tracer = RequestTracer.OFF;
   private final RequestLimits limits;
   private final RequestJson json;
   private final InflightBytes inflight;
@@ -127,6 +129,16 @@ public final class RequestDirector implements AutoCloseable {
     this.liveView = view == null ? null : new LiveViewFeed(view);
   }
 
+  /** Turns request tracing on (or off with {@link RequestTracer#OFF}). */
+  public void tracer(RequestTracer tracer) {
+    this.tracer = tracer == null ? RequestTracer.OFF : tracer;
+  }
+
+  /** Starts the front ends' request spans. */
+  public RequestTracer tracer() {
+    return tracer;
+  }
+
   public SchedulingSetup setup() {
     return setup;
   }
@@ -165,20 +177,28 @@ public final class RequestDirector implements AutoCloseable {
     }
     ParsedRequest parsed;
     List<EndpointState> candidates;
+    RequestTrace trace = input.trace();
+    io.opentelemetry.api.trace.Span parse = trace.child("router.parse");
     try {
       parsed = ParsedRequest.read(input, json);
       candidates = locator.locate(input, Set.of());
     } catch (RouterException e) {
+      RequestSpans.failed(parse, e);
       recordError(null, null, e);
       refused(input, null, null, e);
       return new PendingDecision(CompletableFuture.failedFuture(e), () -> { });
     }
+    parse.end();
+    io.opentelemetry.api.trace.Span wait = trace.child("router.admission");
     Admission.Ticket ticket = admission.admit(input.pool(), candidates, parsed);
     CompletableFuture<RoutingDecision> decision = ticket.admitted().handle((ok, err) -> {
       try {
         if (err != null) {
-          throw unwrap(err);
+          RuntimeException e = unwrap(err);
+          RequestSpans.failed(wait, e);
+          throw e;
         }
+        wait.end();
         return schedule(input, parsed, Set.of(), null);
       } catch (RouterException e) {
         recordError(parsed.incomingModel(), parsed.targetModel(), e);
@@ -223,6 +243,7 @@ public final class RequestDirector implements AutoCloseable {
 
   /** The front end sent the request to {@code decision.destination()}. */
   public void started(RoutingDecision decision) {
+    decision.input().trace().upstreamStarted(decision.destination(), decision.attempt());
     EndpointState state = decision.destination().state();
     if (state != null) {
       state.requestStarted();
@@ -232,6 +253,7 @@ public final class RequestDirector implements AutoCloseable {
 
   /** The model server's response headers arrived from {@code servedBy}. */
   public void responseReceived(RoutingDecision decision, int status, Destination servedBy) {
+    decision.input().trace().upstreamResponded(status);
     if (status >= 200 && status < 300) {
       InferenceRequest r = decision.request();
       labels.served(r.targetModel());
@@ -259,6 +281,12 @@ public final class RequestDirector implements AutoCloseable {
 
   /** The attempt on {@code decision.destination()} ended (completed, failed or abandoned). */
   public void finished(RoutingDecision decision) {
+    finished(decision, false);
+  }
+
+  /** The attempt on {@code decision.destination()} ended; {@code completed}: its response reached its end. */
+  public void finished(RoutingDecision decision, boolean completed) {
+    decision.input().trace().upstreamFinished(completed);
     EndpointState state = decision.destination().state();
     if (state != null) {
       state.requestFinished();
@@ -317,10 +345,30 @@ public final class RequestDirector implements AutoCloseable {
   /** {@code earlier}: the same request as its failed attempt was scheduled, {@code null} the first time. */
   private RoutingDecision schedule(RequestInput input, ParsedRequest parsed, Set<EndpointId> excluded,
       InferenceRequest earlier) {
+    RequestTrace trace = input.trace();
+    io.opentelemetry.api.trace.Span span = trace.child("router.schedule");
+    try {
+      RoutingDecision d = schedule(input, parsed, excluded, earlier, trace, span);
+      trace.scheduled(span, d.result(), d.request());
+      span.end();
+      return d;
+    } catch (RuntimeException e) {
+      RequestSpans.failed(span, e);
+      throw e;
+    }
+  }
+
+  private RoutingDecision schedule(RequestInput input, ParsedRequest parsed, Set<EndpointId> excluded,
+      InferenceRequest earlier, RequestTrace trace, io.opentelemetry.api.trace.Span span) {
     List<EndpointState> states = locator.locate(input, excluded);
     InferenceRequest request = inferenceRequest(input, parsed);
     if (earlier != null) {
       request.inheritAttributes(earlier);
+    }
+    if (span.isRecording()) {
+      trace.identified(request);
+      trace.markForScores(request);
+      request.attribute(RequestTrace.CANDIDATES, states.size());
     }
     List<Candidate> candidates = new ArrayList<>(states.size());
     for (EndpointState s : states) {

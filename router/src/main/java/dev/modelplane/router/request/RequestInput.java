@@ -13,7 +13,18 @@ import java.util.Map;
  * @param body the full request body
  * @param subsetHint the proxy's {@code x-gateway-destination-endpoint-subset} list, {@code null} when absent
  * @param receivedNanos {@link System#nanoTime()} when the request arrived
+ * @param trace the request's spans ({@link RequestTrace#OFF} when tracing is off)
  */
 public record RequestInput(EndpointPool pool, String path, Map<String, String> headers, byte[] body,
-    List<String> subsetHint, long receivedNanos) {
+    List<String> subsetHint, long receivedNanos, RequestTrace trace) {
+
+  public RequestInput {
+    trace = trace == null ? RequestTrace.OFF : trace;
+  }
+
+  /** An untraced request. */
+  public RequestInput(EndpointPool pool, String path, Map<String, String> headers, byte[] body,
+      List<String> subsetHint, long receivedNanos) {
+    this(pool, path, headers, body, subsetHint, receivedNanos, RequestTrace.OFF);
+  }
 }

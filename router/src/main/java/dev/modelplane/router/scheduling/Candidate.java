@@ -46,6 +46,11 @@ public final class Candidate {
     return attributes == null ? null : attributes.get(key);
   }
 
+  /** Every attribute, or {@code null} when none was written. */
+  public Map<String, Object> attributes() {
+    return attributes;
+  }
+
   public void attribute(String key, Object value) {
     if (attributes == null) {
       attributes = new HashMap<>();

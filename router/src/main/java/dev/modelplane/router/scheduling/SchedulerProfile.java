@@ -56,6 +56,8 @@ public final class SchedulerProfile {
     int n = remaining.size();
     double[] total = new double[n];
     double[] scores = new double[n];
+    // A traced request keeps each scorer's score on its candidates (the router's schedule span reports them).
+    boolean keepScores = request.attribute("trace.keepScores") != null;
     for (WeightedScorer ws : scorers) {
       java.util.Arrays.fill(scores, 0);
       long start = System.nanoTime();
@@ -64,6 +66,11 @@ public final class SchedulerProfile {
       double weight = ws.weight();
       for (int i = 0; i < n; i++) {
         total[i] += clamp(scores[i]) * weight;
+      }
+      if (keepScores) {
+        for (int i = 0; i < n; i++) {
+          remaining.get(i).attribute("trace.score." + ws.scorer().name(), clamp(scores[i]));
+        }
       }
     }
     List<ScoredCandidate> scored = new ArrayList<>(n);
