@@ -76,7 +76,7 @@ public final class RequestTrace {
       span.setAttribute("modelplane.scheduling.candidates", candidates);
     }
     span.setAttribute("modelplane.endpoint", chosen.endpoint().hostPort());
-    span.setAttribute("modelplane.endpoint.pod", chosen.state().id().name());
+    span.setAttribute("modelplane.endpoint.name", chosen.state().id().name());
     if (chosen.attributes() != null) {
       chosen.attributes().forEach((k, v) -> {
         if (k.startsWith(SCORE_PREFIX) && v instanceof Double d) {
