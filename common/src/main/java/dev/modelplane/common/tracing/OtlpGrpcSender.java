@@ -106,7 +106,7 @@ final class OtlpGrpcSender implements GrpcSender {
     return metadata;
   }
 
-  /** Stops the channel: calls under way get {@link TERMINATION_WAIT_SECONDS} seconds to finish, then are cut. */
+  /** Stops the channel: calls under way get {@value #TERMINATION_WAIT_SECONDS} seconds to finish, then are cut. */
   @Override
   public CompletableResultCode shutdown() {
     CompletableResultCode done = new CompletableResultCode();
