@@ -52,7 +52,8 @@ import picocli.CommandLine;
 final class OperatorCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(OperatorCommand.class);
 
-  @Option(names = "--tracing", description = "Export a span per reconcile over OTLP/HTTP as the OTEL_* variables say; "
+  @Option(names = "--tracing", description = "Export a span per reconcile over OTLP (HTTP, or gRPC with "
+      + "OTEL_EXPORTER_OTLP_PROTOCOL=grpc) as the OTEL_* variables say; "
       + "also on when OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set.")
   boolean tracing;
 

@@ -41,6 +41,9 @@ final class UpTracing {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint);
     env.put("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", endpoint.replaceAll("/+$", "") + "/v1/traces");
+    // The URL is an OTLP/HTTP one: a grpc protocol inherited from the shell must not send gRPC to it.
+    env.put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
+    env.put("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf");
     env.put("OTEL_TRACES_SAMPLER", "parentbased_always_on");
     if (service != null) {
       env.put("OTEL_SERVICE_NAME", service);

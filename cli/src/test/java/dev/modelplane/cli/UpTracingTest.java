@@ -19,6 +19,8 @@ class UpTracingTest {
     UpTracing t = UpTracing.of("http://127.0.0.1:4318/");
     assertThat(t.env("modelplane-router")).containsEntry("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318/")
         .containsEntry("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://127.0.0.1:4318/v1/traces")
+        .containsEntry("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")
+        .containsEntry("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf")
         .containsEntry("OTEL_TRACES_SAMPLER", "parentbased_always_on")
         .containsEntry("OTEL_SERVICE_NAME", "modelplane-router");
     assertThat(t.env(null)).doesNotContainKey("OTEL_SERVICE_NAME");

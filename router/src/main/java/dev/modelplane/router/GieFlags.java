@@ -29,8 +29,9 @@ public final class GieFlags {
   boolean leaderElection;
 
   @Option(names = "--tracing", arity = "0..1", fallbackValue = "true", defaultValue = "false",
-      description = "GIE's OpenTelemetry switch: export a trace per request over OTLP/HTTP as the OTEL_* variables say "
-          + "(OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER[_ARG]: by default "
+      description = "GIE's OpenTelemetry switch: export a trace per request over OTLP as the OTEL_* variables say "
+          + "(OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or grpc, OTEL_SERVICE_NAME, "
+          + "OTEL_TRACES_SAMPLER[_ARG]: by default "
           + "parentbased_traceidratio at 0.1, as GIE). Off by default.")
   boolean tracing;
 

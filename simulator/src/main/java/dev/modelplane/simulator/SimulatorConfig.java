@@ -171,7 +171,8 @@ public final class SimulatorConfig {
   Long seed;
 
   @Option(names = "--otlp-traces-endpoint", paramLabel = "URL", description = "vLLM's flag: export an llm_request "
-      + "span per request (with queue, prefill and decode children) to this OTLP/HTTP collector; the OTEL_* variables "
+      + "span per request (with queue, prefill and decode children) to this OTLP collector (HTTP; gRPC with "
+      + "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc); the OTEL_* variables "
       + "apply too. Without it (and without OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) no traces are made.")
   String otlpTracesEndpoint;
 

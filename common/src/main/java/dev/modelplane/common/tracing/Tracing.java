@@ -7,6 +7,7 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.resources.Resource;
@@ -50,7 +51,7 @@ public final class Tracing implements AutoCloseable {
       return OFF;
     }
     SpanExporter exporter = switch (settings.exporter()) {
-      case OTLP -> OtlpHttpSpanExporter.builder().setEndpoint(settings.tracesEndpoint().toString()).build();
+      case OTLP -> otlpExporter(settings);
       case CONSOLE -> new ConsoleSpanExporter();
       case NONE -> null;
     };
@@ -59,10 +60,21 @@ public final class Tracing implements AutoCloseable {
         : BatchSpanProcessor.builder(exporter).build();
     Tracing t = build(settings, processor);
     LOG.atInfo().addKeyValue("service", settings.serviceName()).addKeyValue("exporter", settings.exporter())
+        .addKeyValue("protocol", settings.exporter() == TracingSettings.Exporter.OTLP ? settings.protocol().envName()
+            : null)
         .addKeyValue("endpoint", settings.tracesEndpoint()).addKeyValue("sampler", settings.sampler())
         .addKeyValue("ratio", settings.sampler().endsWith("traceidratio") ? settings.ratio() : null)
         .log("tracing on");
     return t;
+  }
+
+  private static SpanExporter otlpExporter(TracingSettings settings) {
+    String endpoint = settings.tracesEndpoint().toString();
+    return switch (settings.protocol()) {
+      case HTTP_PROTOBUF -> OtlpHttpSpanExporter.builder().setEndpoint(endpoint).build();
+      // The gRPC sender is ours (OtlpGrpcSenderProvider), found through META-INF/services.
+      case GRPC -> OtlpGrpcSpanExporter.builder().setEndpoint(endpoint).build();
+    };
   }
 
   /** Tracing with {@code settings}' sampler and resource, exporting each span at once to {@code exporter} (tests). */

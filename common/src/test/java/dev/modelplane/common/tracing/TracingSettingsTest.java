@@ -41,6 +41,24 @@ class TracingSettingsTest {
   }
 
   @Test
+  void grpcUsesTheEndpointAsIsAndDefaultsToPort4317() {
+    TracingSettings s = read(Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"));
+    assertThat(s.protocol()).isEqualTo(TracingSettings.Protocol.GRPC);
+    assertThat(s.tracesEndpoint()).hasToString("http://localhost:4317");
+    assertThat(read(Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc", "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "https://collector:4317")).tracesEndpoint()).hasToString("https://collector:4317");
+    assertThat(read(Map.of("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc", "OTEL_EXPORTER_OTLP_PROTOCOL",
+        "http/protobuf", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://c:4317")).tracesEndpoint())
+        .hasToString("http://c:4317");
+    assertThat(TracingSettings.fromEnv(Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"), true, "s", "http://b:2",
+        "always_on", 1).tracesEndpoint()).hasToString("http://b:2");
+    assertThat(read(Map.of()).protocol()).isEqualTo(TracingSettings.Protocol.HTTP_PROTOBUF);
+    // Another exporter does not read the OTLP protocol at all.
+    assertThat(read(Map.of("OTEL_TRACES_EXPORTER", "console", "OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"))
+        .exporter()).isEqualTo(TracingSettings.Exporter.CONSOLE);
+  }
+
+  @Test
   void offIgnoresTheEnvironment() {
     TracingSettings s = TracingSettings.fromEnv(Map.of("OTEL_TRACES_SAMPLER", "nonsense"), false, "s", null,
         "always_on", 1);
@@ -62,8 +80,14 @@ class TracingSettingsTest {
         .hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
     assertThatThrownBy(() -> read(Map.of("OTEL_TRACES_EXPORTER", "zipkin")))
         .hasMessageContaining("OTEL_TRACES_EXPORTER=zipkin");
-    assertThatThrownBy(() -> read(Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")))
-        .hasMessageContaining("OTEL_EXPORTER_OTLP_PROTOCOL=grpc");
+    assertThatThrownBy(() -> read(Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json")))
+        .hasMessageContaining("OTEL_EXPORTER_OTLP_PROTOCOL=http/json").hasMessageContaining("grpc");
+    assertThatThrownBy(() -> read(Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc",
+        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "thrift")))
+        .hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=thrift");
+    assertThatThrownBy(() -> read(Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc",
+        "OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4317")))
+        .hasMessageContaining("OTEL_EXPORTER_OTLP_ENDPOINT=collector:4317");
     assertThatThrownBy(() -> read(Map.of("OTEL_RESOURCE_ATTRIBUTES", "novalue")))
         .hasMessageContaining("OTEL_RESOURCE_ATTRIBUTES");
   }
