@@ -36,14 +36,20 @@ public final class ControlPlaneBinaries {
     if (found.isPresent()) {
       return found.get();
     }
+    Path script = buildableScript();
+    return runScript(script).orElseThrow(() -> new IOException("hack/control-plane/build.sh failed; run it by hand "
+        + "to see why"));
+  }
+
+  /** The build script, when the binaries can be built here: it is reachable and Go is installed. */
+  private static Path buildableScript() throws IOException {
     Path script = buildScript().orElseThrow(() -> new IOException(
         "control-plane binaries not found and hack/control-plane/build.sh is not reachable; set "
             + "MODELPLANE_CONTROL_PLANE_BIN to a directory holding " + String.join(", ", NAMES)));
     if (!goInstalled()) {
       throw new IOException(missingMessage());
     }
-    return runScript(script).orElseThrow(() -> new IOException("hack/control-plane/build.sh failed; run it by hand "
-        + "to see why"));
+    return script;
   }
 
   /**
@@ -55,12 +61,7 @@ public final class ControlPlaneBinaries {
     if (found.isPresent()) {
       return found.get();
     }
-    Path script = buildScript().orElseThrow(() -> new IOException(
-        "control-plane binaries not found and hack/control-plane/build.sh is not reachable; set "
-            + "MODELPLANE_CONTROL_PLANE_BIN to a directory holding " + String.join(", ", NAMES)));
-    if (!goInstalled()) {
-      throw new IOException(missingMessage());
-    }
+    Path script = buildableScript();
     try {
       QuietBuild.Outcome outcome = QuietBuild.run(List.of(script.toString()), log, "control-plane: ", stages, 120);
       String out = outcome.stdout();
