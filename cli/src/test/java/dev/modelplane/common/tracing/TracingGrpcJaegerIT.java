@@ -11,8 +11,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A span exported with {@code OTEL_EXPORTER_OTLP_PROTOCOL=grpc} arrives in a real Jaeger through its OTLP/gRPC port. */
-class TracingGrpcJaegerTest {
+/**
+ * A span exported with {@code OTEL_EXPORTER_OTLP_PROTOCOL=grpc} arrives in a real Jaeger through its OTLP/gRPC port.
+ * An integration test of the last module, so the build does not wait for Jaeger (built in the background by
+ * {@code hack/test}) before the earlier modules' tests.
+ */
+class TracingGrpcJaegerIT {
   @TempDir
   Path dir;
 
