@@ -71,9 +71,9 @@ public final class ModelStaging {
                 if [ -n "${AWS_SESSION_TOKEN:-}" ]; then
                   printf 'header = "x-amz-security-token: %s"\\n' "$(quoted "$AWS_SESSION_TOKEN")"
                 fi
-              } | curl -fL --retry 3 --config - -o "$1"
+              } | curl -fsSL --retry 3 -D "$1.headers" --config - -o "$1"
             else
-              printf 'url = "%s"\\n' "$(quoted "$url")" | curl -fL --retry 3 --config - -o "$1"
+              printf 'url = "%s"\\n' "$(quoted "$url")" | curl -fsSL --retry 3 -D "$1.headers" --config - -o "$1"
             fi ;;
           *)
             {
@@ -81,8 +81,29 @@ public final class ModelStaging {
               if [ -n "${HF_TOKEN:-}" ]; then
                 printf 'header = "Authorization: Bearer %s"\\n' "$(quoted "$HF_TOKEN")"
               fi
-            } | curl -fL --retry 3 --config - -o "$1" ;;
+            } | curl -fsSL --retry 3 -D "$1.headers" --config - -o "$1" ;;
         esac
+      }
+      # Progress: "model-downloader: progress <name> <bytes so far> <total bytes or ->" every PROGRESS_INTERVAL
+      # seconds while curl writes $1 and once at the end. The total is the last response's Content-Length in the
+      # header dump of the same curl call (a redirect's headers come first); the dump holds no request header.
+      total() {
+        tr -d '\\r' < "$1.headers" 2>/dev/null | awk '/^HTTP\\// { n = "" }
+          tolower($1) == "content-length:" { n = $2 } END { print (n == "" ? "-" : n) }'
+      }
+      progress() {
+        size=0
+        if [ -f "$1" ]; then size=$(wc -c < "$1" | tr -d ' '); fi
+        echo "model-downloader: progress $2 $size $(total "$1")"
+      }
+      # The watcher runs while $1.watch exists; the caller removes it and waits, so none outlives the download.
+      watch_progress() {
+        ticks=0
+        while [ -e "$1.watch" ]; do
+          sleep 1
+          ticks=$((ticks + 1))
+          if [ $((ticks % ${PROGRESS_INTERVAL:-5})) -eq 0 ] && [ -e "$1.watch" ]; then progress "$1" "$2"; fi
+        done
       }
       echo "$MODEL_FILES" | while read -r target url sha token; do
         [ -n "$target" ] || continue
@@ -95,7 +116,16 @@ public final class ModelStaging {
         fi
         mkdir -p "$(dirname "$target")"
         echo "downloading $(shown "$url")"
-        fetch "$target.tmp" "$url"
+        : > "$target.tmp.watch"
+        watch_progress "$target.tmp" "${target##*/}" &
+        watcher=$!
+        status=0
+        fetch "$target.tmp" "$url" || status=$?
+        rm -f "$target.tmp.watch"
+        wait "$watcher" || true
+        if [ "$status" -ne 0 ]; then rm -f "$target.tmp.headers"; exit "$status"; fi
+        progress "$target.tmp" "${target##*/}"
+        rm -f "$target.tmp.headers"
         if [ -n "${sha:-}" ]; then echo "$sha  $target.tmp" | sha256sum -c -; fi
         mv "$target.tmp" "$target"
         if [ -n "${token:-}" ]; then echo "$token" > "$target.source"; fi
