@@ -101,6 +101,7 @@ public final class ManifestRollout {
       for (HasMetadata object : objects) {
         Readiness r = POOL_API.equals(object.getApiVersion()) && "InferencePool".equals(object.getKind())
             ? poolReadiness(client, fetch(client, object)) : readiness(fetch(client, object));
+        r = withDownload(client, object, r);
         String key = object.getKind() + "/" + object.getMetadata().getName();
         if (!r.summary().equals(shown.get(key))) {
           shown.put(key, r.summary());
@@ -117,6 +118,18 @@ public final class ManifestRollout {
       }
       Thread.sleep(1000);
     }
+  }
+
+  /** An LLMKube InferenceService still starting also says how far its pods' model download is. */
+  private static Readiness withDownload(KubernetesClient client, HasMetadata object, Readiness r) {
+    if (r.ready() || !ModelplaneKind.LLMKUBE.equals(object.getApiVersion())
+        || !"InferenceService".equals(object.getKind())) {
+      return r;
+    }
+    String namespace = object.getMetadata().getNamespace();
+    List<String> progress = DownloadProgress.ofService(client, namespace == null ? client.getNamespace() : namespace,
+        object.getMetadata().getName());
+    return progress.isEmpty() ? r : new Readiness(false, r.summary() + "; " + String.join("; ", progress));
   }
 
   private static JsonNode fetch(KubernetesClient client, HasMetadata object) {

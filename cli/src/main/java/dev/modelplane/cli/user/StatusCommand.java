@@ -48,6 +48,11 @@ public final class StatusCommand extends UserCommand {
       Instant now = Instant.now();
       for (int i = 0; i < found.size(); i++) {
         describe(kinds.get(i), found.get(i), out(), now);
+        if (isLlmkubeService(kinds.get(i))) {
+          for (String progress : DownloadProgress.ofService(client, ns, name)) {
+            field(out(), "Download", progress);
+          }
+        }
       }
       events(client, ns, now);
       return 0;
@@ -111,6 +116,10 @@ public final class StatusCommand extends UserCommand {
         out.println("    " + omitted + " more in the full report ('modelplane bench report' plots them)");
       }
     }
+  }
+
+  private static boolean isLlmkubeService(ModelplaneKind kind) {
+    return ModelplaneKind.LLMKUBE.equals(kind.apiVersion()) && "InferenceService".equals(kind.kind());
   }
 
   private static void field(PrintWriter out, String label, String value) {
