@@ -16,6 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 final class GpuWaits {
   private final GpuQueue queue;
   private final Set<ResourceID> capacityWatchers = ConcurrentHashMap.newKeySet();
+  /**
+   * Services deleted lately, by uid, and when: the finalizer's controller forgets a service while the serving
+   * controller may still be in a reconcile that read it before the deletion; that reconcile must not queue it again.
+   */
+  private final Map<String, Instant> deleted = new ConcurrentHashMap<>();
+  private static final java.time.Duration DELETED_KEPT = java.time.Duration.ofMinutes(10);
 
   GpuWaits(GpuQueue queue) {
     this.queue = queue;
@@ -30,12 +36,24 @@ final class GpuWaits {
     } else {
       capacityWatchers.remove(ResourceID.fromResource(isvc));
     }
-    return waiting ? queue.enqueue(new GpuQueue.Entry(ns, name, priority == null ? 0 : priority, created(isvc)))
-        : queue.remove(ns, name);
+    String uid = isvc.getMetadata().getUid();
+    if (!waiting || (uid != null && deleted.containsKey(uid))) {
+      return queue.remove(ns, name);
+    }
+    int position = queue.enqueue(new GpuQueue.Entry(ns, name, priority == null ? 0 : priority, created(isvc)));
+    if (uid != null && deleted.containsKey(uid)) { // forgotten while it was being queued
+      return queue.remove(ns, name);
+    }
+    return position;
   }
 
   /** Forgets a deleted service. */
   void forget(InferenceService isvc) {
+    Instant now = Instant.now();
+    deleted.values().removeIf(at -> at.isBefore(now.minus(DELETED_KEPT)));
+    if (isvc.getMetadata().getUid() != null) {
+      deleted.put(isvc.getMetadata().getUid(), now);
+    }
     queue.remove(isvc.getMetadata().getNamespace(), isvc.getMetadata().getName());
     capacityWatchers.remove(ResourceID.fromResource(isvc));
   }
