@@ -33,7 +33,8 @@ abstract class EngineLoop implements Runnable {
   private volatile double kvUsage;
   volatile boolean stopped;
   private volatile Thread thread;
-  private KvEventPublisher kvEvents;
+  /** Where the KV cache's events go after each scheduling; null when nobody listens. */
+  private java.util.function.Consumer<List<KvEvent>> kvEvents;
   /** Records each finished request's spans; off unless tracing is on. */
   volatile SequenceSpans spans = SequenceSpans.OFF;
 
@@ -57,11 +58,16 @@ abstract class EngineLoop implements Runnable {
 
   /** Starts the engine thread, publishing the KV cache's events to {@code kvEvents} (null for none). */
   void start(String name, KvEventPublisher kvEvents) {
-    this.kvEvents = kvEvents;
+    this.kvEvents = kvEvents == null ? null : kvEvents::publish;
     Thread t = new Thread(this, name);
     t.setDaemon(true);
     thread = t;
     t.start();
+  }
+
+  /** Hands the KV cache's events to {@code sink} (a virtual run, which has no sockets); set before any step. */
+  void kvEvents(java.util.function.Consumer<List<KvEvent>> sink) {
+    this.kvEvents = sink;
   }
 
   void stop() {
@@ -114,6 +120,16 @@ abstract class EngineLoop implements Runnable {
   /** Whether arrivals or cancels wait to be taken in (or the engine is stopping): a reason to stop sleeping. */
   boolean handOverPending() {
     return stopped || !inbox.isEmpty() || !cancels.isEmpty();
+  }
+
+  /** Running sequences as of the last {@link #publish()} (what a scrape reads). */
+  int publishedRunning() {
+    return runningCount;
+  }
+
+  /** KV-cache usage as of the last {@link #publish()} (what a scrape reads). */
+  double publishedKvUsage() {
+    return kvUsage;
   }
 
   /** Refreshes the gauges from the engine's last published state; called before a scrape. */
@@ -213,7 +229,7 @@ abstract class EngineLoop implements Runnable {
     if (kvEvents != null) {
       List<KvEvent> events = kv.takeEvents();
       if (!events.isEmpty()) {
-        kvEvents.publish(events);
+        kvEvents.accept(events);
       }
     }
   }

@@ -49,6 +49,15 @@ final class LoraSlots {
     return true;
   }
 
+  /** The adapters the running batch uses. */
+  java.util.Set<String> running() {
+    return java.util.Set.copyOf(active.keySet());
+  }
+
+  int maxLoras() {
+    return maxLoras;
+  }
+
   void release(String adapter) {
     active.computeIfPresent(adapter, (k, v) -> v == 1 ? null : v - 1);
   }

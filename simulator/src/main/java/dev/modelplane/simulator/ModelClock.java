@@ -3,8 +3,11 @@ package dev.modelplane.simulator;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
-/** Model time in nanoseconds since start; wall time = model time × {@code --time-scale}. */
-final class ModelClock {
+/**
+ * Model time in nanoseconds since start; wall time = model time × {@code --time-scale}. {@link VirtualClock} is the
+ * one without a wall: time is what its driver says it is.
+ */
+class ModelClock {
   private final long origin = System.nanoTime();
   private final double scale;
 

@@ -33,13 +33,18 @@ final class Rank {
   private KvEventPublisher kvEvents;
 
   Rank(int index, SimulatorConfig config, long seed) {
+    this(index, config, seed, new ModelClock(config.timeScale()));
+  }
+
+  /** A rank whose engine reads model time from {@code clock} (a {@link VirtualClock} for a virtual run). */
+  Rank(int index, SimulatorConfig config, long seed, ModelClock clock) {
     this.index = index;
     this.config = config;
     this.servedNames = config.servedNames();
     this.tokenizer = config.tokenizer();
     this.metrics = new EngineMetrics(servedNames.get(0), config.blockSize(), config.kvCacheSize(),
         config.maxModelLen(), config.enableKvcache());
-    this.engine = EngineLoop.create(config, metrics, new ModelClock(config.timeScale()), seed * 31 + index);
+    this.engine = EngineLoop.create(config, metrics, clock, seed * 31 + index);
     this.failures = new FailureInjector(config.failureInjectionRate(), config.failureTypes(), config.model(),
         seed * 17 + index);
     this.random = new SplittableRandom(seed * 13 + index);

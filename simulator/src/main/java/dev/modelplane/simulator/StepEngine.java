@@ -49,9 +49,8 @@ final class StepEngine extends EngineLoop {
       drainInbox();
       // Back to back while there is work: a step starts when the last ended, even if this thread woke late.
       long start = continuous ? lastStepEnd : clock.now();
-      long swap = schedule(start);
-      publish();
-      if (batch.isEmpty()) {
+      long end = beginStep(start);
+      if (end < 0) {
         if (continuous) {
           continuous = false;
         } else {
@@ -59,14 +58,45 @@ final class StepEngine extends EngineLoop {
         }
         continue;
       }
-      long end = start + Math.round(cost.stepNanos(batch)) + swap;
       clock.sleepUntil(end, () -> stopped);
       drainInbox();
-      finishStep(end);
-      lastStepEnd = end;
+      endStep(end);
       continuous = true;
     }
   }
+
+  /**
+   * Schedules the step that starts at model time {@code start} and publishes the gauges; returns when it ends, or -1
+   * when there is nothing to run. The engine thread and {@link VirtualServer} both drive steps through this and
+   * {@link #endStep}, so a virtual run takes the same steps as a live one.
+   */
+  long beginStep(long start) {
+    long swap = schedule(start);
+    publish();
+    if (batch.isEmpty()) {
+      return -1;
+    }
+    long end = start + Math.round(cost.stepNanos(batch)) + swap;
+    if (stepLog != null) {
+      stepLog.step(start, end, scheduled, newTokens);
+    }
+    return end;
+  }
+
+  /** Ends the step begun last, at model time {@code end}: its sequences advance and emit their tokens. */
+  void endStep(long end) {
+    finishStep(end);
+    lastStepEnd = end;
+  }
+
+  /** Sees every step as it is scheduled (tests comparing a live engine with a virtual one). */
+  interface StepLog {
+    /** A step from {@code start} to {@code end} runs {@code newTokens[i]} tokens of {@code scheduled.get(i)}. */
+    void step(long start, long end, List<Sequence> scheduled, int[] newTokens);
+  }
+
+  /** Where steps are reported; null for nowhere (the default). Set before the engine starts. */
+  StepLog stepLog;
 
   /** Fills {@link #batch} and {@link #scheduled} for a step starting at {@code start}; returns adapter swap time. */
   long schedule(long start) {

@@ -57,9 +57,9 @@ public record PlanModel(ModelGeometry geometry, String modelConfigArg, String se
    * flags the dev cluster gives a model-server pod of that shape (prefix caching on).
    */
   public List<String> simulatorArgs(String gpu, int tensorParallelSize) {
-    List<String> args = new ArrayList<>(List.of(SimulatorFlags.MODEL_CONFIG, modelConfigArg, SimulatorFlags.GPU, gpu,
-        VllmFlags.TENSOR_PARALLEL_SIZE, Integer.toString(tensorParallelSize), VllmFlags.SERVED_MODEL_NAME,
-        servedModelName, SimulatorFlags.ENABLE_KVCACHE));
+    List<String> args = new ArrayList<>(List.of(VllmFlags.MODEL, servedModelName, SimulatorFlags.MODEL_CONFIG,
+        modelConfigArg, SimulatorFlags.GPU, gpu, VllmFlags.TENSOR_PARALLEL_SIZE, Integer.toString(tensorParallelSize),
+        SimulatorFlags.ENABLE_KVCACHE));
     return args;
   }
 }
