@@ -43,7 +43,7 @@ abstract class EngineLoop implements Runnable {
     this.maxNumSeqs = config.maxNumSeqs();
     this.budget = config.maxNumBatchedTokens();
     this.kv = new KvCache(config.kvCacheSize(), config.blockSize(), config.enableKvcache(), config.hashSeed(),
-        config.kvEvents().publishes());
+        config.kvEvents().publishes(), config.fastBlockHashes);
     this.metrics = metrics;
     this.clock = clock;
     this.lora = new LoraSlots(config.maxLoras());

@@ -159,12 +159,21 @@ final class EngineMetrics {
     promptTokens.add(promptLen, model);
   }
 
-  /** A later token, {@code itlSeconds} after the previous one. */
+  /** A later token, {@code itlSeconds} after the previous one (the hottest path: its series are kept). */
   void nextToken(double itlSeconds) {
-    generationTokens.add(1, model);
-    itl.observe(itlSeconds, model);
-    tpot.observe(itlSeconds, model);
+    if (tokenSeries == null) {
+      tokenSeries = generationTokens.metric().labelValues(model);
+      itlSeries = itl.child(model);
+      tpotSeries = tpot.child(model);
+    }
+    tokenSeries.inc();
+    itlSeries.observe(itlSeconds);
+    tpotSeries.observe(itlSeconds);
   }
+
+  private io.prometheus.metrics.core.datapoints.CounterDataPoint tokenSeries;
+  private io.prometheus.metrics.core.datapoints.DistributionDataPoint itlSeries;
+  private io.prometheus.metrics.core.datapoints.DistributionDataPoint tpotSeries;
 
   /** A sequence ended with {@code reason}; aborted ones count only as a finished request. */
   void finished(Sequence s, String reason, long nowNanos) {

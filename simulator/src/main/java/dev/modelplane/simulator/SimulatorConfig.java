@@ -110,6 +110,9 @@ public final class SimulatorConfig {
       description = "Prefix caching over the KV blocks (default ${DEFAULT-VALUE}; blocks are always accounted).")
   boolean enableKvcache = true;
 
+  /** Not a flag: a virtual run names KV blocks by a fast hash (see {@link KvCache}). */
+  boolean fastBlockHashes;
+
   @Option(names = "--kv-cache-size", description = "KV cache size in blocks (default 1024; with the step "
       + "calculator what the GPU's memory leaves after weights and activations).")
   Integer kvCacheSize;

@@ -63,6 +63,7 @@ public final class VirtualServer {
 
   private VirtualServer(SimulatorConfig config, long seed) {
     this.config = config;
+    config.fastBlockHashes = true;
     this.rank = new Rank(0, config, seed, clock);
     if (!(rank.engine instanceof StepEngine step)) {
       throw new IllegalArgumentException("a virtual run needs the engine-step model: give --preset or --model-config");

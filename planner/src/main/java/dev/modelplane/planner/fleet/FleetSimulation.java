@@ -12,6 +12,6 @@ public final class FleetSimulation {
 
   /** Runs {@code workload} through {@code fleet}; {@code seed} fixes every random choice. */
   public static FleetResult run(FleetConfig fleet, Workload workload, long seed) {
-    throw new UnsupportedOperationException("not yet");
+    return new Fleet(fleet, workload, seed).run();
   }
 }

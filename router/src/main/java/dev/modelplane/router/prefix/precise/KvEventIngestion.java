@@ -54,6 +54,8 @@ final class KvEventIngestion implements KvEventSubscriber.Listener, EndpointList
   private final Set<String> unmatched = ConcurrentHashMap.newKeySet();
   private KvEventSubscriber subscriber;
   private boolean closed;
+  /** Events come from the caller ({@link #fromCaller}), never from sockets: no subscriber is started. */
+  private volatile boolean callerFed;
   /** Central: why the next batch's server is to be forgotten first (subscriber thread only). */
   private String pendingReset;
 
@@ -202,8 +204,24 @@ final class KvEventIngestion implements KvEventSubscriber.Listener, EndpointList
     return pod + "@" + pool;
   }
 
+  /** From now on events come from {@link #apply} only: no socket is opened for any endpoint. */
+  void fromCaller() {
+    callerFed = true;
+  }
+
+  /** Applies {@code pod}'s batch as if read from its server (an in-process fleet; see {@link #fromCaller}). */
+  void apply(EndpointId pod, KvEventBatch batch) {
+    PoolIndex index = byEndpoint.get(pod);
+    if (index != null) {
+      index.apply(pod, batch);
+    }
+  }
+
   /** The subscriber, started on first use (bound to {@code zmqEndpoint} in central mode); null once closed. */
   private synchronized KvEventSubscriber subscriber() {
+    if (callerFed) {
+      return null;
+    }
     if (subscriber == null && !closed) {
       subscriber = new KvEventSubscriber("precise-prefix", config.topicFilter(), this);
       if (!config.discoverPods()) {

@@ -235,6 +235,19 @@ public final class PrecisePrefixCacheProducer extends NamedPlugin implements Pre
     }
   }
 
+  /**
+   * Takes the servers' events from {@link #apply} instead of their sockets: for a fleet that runs in-process (the
+   * planner's virtual-time simulation). Call before any endpoint is added; no socket is opened after.
+   */
+  public void eventsFromCaller() {
+    ingestion.fromCaller();
+  }
+
+  /** Applies one batch of {@code pod}'s KV-cache events, as if read from its server (after {@link #eventsFromCaller}). */
+  public void apply(EndpointId pod, dev.modelplane.common.kvevents.KvEventBatch batch) {
+    ingestion.apply(pod, batch);
+  }
+
   /** Each pool's index, for {@code /metrics}. */
   public List<PoolIndex.Status> statuses() {
     return ingestion.statuses();
