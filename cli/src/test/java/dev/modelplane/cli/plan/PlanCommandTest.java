@@ -186,7 +186,8 @@ class PlanCommandTest {
   @Test
   void unknownModelsNameTheFlag() {
     Result r = run("--model-config", "no-such-model", "--rate", "1", "--slo", "ttft-p90=1s");
-    assertThat(r.err()).startsWith("error: --model-config: unknown model \"no-such-model\"; built in: ").hasLineCount(1);
+    assertThat(r.err()).startsWith("error: --model-config: unknown model \"no-such-model\"; built in: ")
+        .hasLineCount(1);
     r = run("--preset", "no-such-preset", "--rate", "1", "--slo", "ttft-p90=1s");
     assertThat(r.err()).startsWith("error: --preset: unknown preset \"no-such-preset\"; known: ").hasLineCount(1);
   }

@@ -125,7 +125,8 @@ class PlanSearchTest {
         List.of(), 64);
     assertThat(bigOnL4.shapes()).extracting(SearchSpace.Shape::tensorParallelSize).containsOnly(8);
     assertThat(bigOnL4.unfit()).extracting(Rejection::tensorParallelSize).containsExactly(1, 3);
-    assertThat(bigOnL4.unfit().get(0).describe()).startsWith("l4 TP=1: llama-3.1-70b does not fit in the memory of 1 l4");
+    assertThat(bigOnL4.unfit().get(0).describe())
+        .startsWith("l4 TP=1: llama-3.1-70b does not fit in the memory of 1 l4");
     assertThat(bigOnL4.unfit().get(1).reason()).contains("not divisible by tensor-parallel size 3");
   }
 
