@@ -14,8 +14,9 @@ import java.util.function.Consumer;
 /**
  * Finds, for every shape of a {@link SearchSpace}, the fewest replicas that meet every objective, and ranks the
  * results. Latency is assumed to fall (and throughput to rise) as replicas are added, so each shape grows the count
- * 1, 2, 4, … until the objectives are met or the cap is reached, then bisects. Runs go one after another; the total
- * is capped, and shapes not reached within the cap are reported, not guessed.
+ * 1, 2, 4, … until the objectives are met or the cap is reached, then bisects; a shape whose neighbour (another
+ * router profile, a smaller tensor-parallel size) is answered starts from that answer instead. Runs go one after
+ * another; their total is capped, and shapes not reached within the cap are reported, not guessed.
  */
 public final class PlanSearch {
   /** Share of requests that may fail (be shed, refused or time out) in a plan that meets its objectives. */
@@ -62,35 +63,60 @@ public final class PlanSearch {
     prices.requireAll(space.gpus());
     List<Rejection> rejected = new ArrayList<>(space.unfit());
     List<Plan> plans = new ArrayList<>();
+    StartingPoints starts = new StartingPoints(space.maxReplicas());
     for (SearchSpace.Shape shape : space.shapes()) {
-      ShapeAnswer answer = fewestReplicas(shape, space, workload);
+      ShapeAnswer answer = fewestReplicas(shape, space, workload, starts.of(shape));
       if (answer.plan() != null) {
         plans.add(answer.plan());
+        starts.found(shape, answer.plan().candidate().replicas());
       } else {
         rejected.add(new Rejection(shape.gpu(), shape.tensorParallelSize(), shape.profile(), answer.reason()));
+        if (answer.atCap()) {
+          starts.found(shape, space.maxReplicas());
+        }
       }
     }
     plans.sort(ranking());
     return new PlanOutcome(plans, rejected, workload.describe(), slos, prices.priced(), totals);
   }
 
-  /** The plan for {@code shape} with the fewest replicas meeting every objective, or why there is none. */
-  private ShapeAnswer fewestReplicas(SearchSpace.Shape shape, SearchSpace space, Workload workload) {
+  /**
+   * The plan for {@code shape} with the fewest replicas meeting every objective, or why there is none. Starts at
+   * {@code start} (a neighbouring shape's answer, else 1), gallops up while the objectives are missed (steps 1, 2,
+   * 4, …) or, when met at once, down until they are missed, then bisects the bracket.
+   */
+  private ShapeAnswer fewestReplicas(SearchSpace.Shape shape, SearchSpace space, Workload workload, int start) {
     Map<Integer, FleetResult> runs = new HashMap<>();
-    int failing = 0;
-    int meeting = -1;
-    for (int r = 1; meeting < 0; r = Math.min(r * 2, space.maxReplicas())) {
+    int max = space.maxReplicas();
+    int failing = 0; // the most replicas known to miss (none need not be tried)
+    int meeting = -1; // the fewest known to meet
+    int r = Math.max(1, Math.min(start, max));
+    for (int step = 1; meeting < 0; step *= 2) {
       FleetResult result = run(shape.candidate(r), workload, runs);
       if (result == null) {
-        return ShapeAnswer.rejected(budgetReason());
+        return ShapeAnswer.rejected(budgetReason(), false);
       }
       if (shortfall(result) == null) {
         meeting = r;
-      } else if (r == space.maxReplicas()) {
+      } else if (r == max) {
         return ShapeAnswer.rejected("even " + r + " replica" + (r == 1 ? "" : "s") + " (--max-replicas) "
-            + shortfall(result));
+            + shortfall(result), true);
       } else {
         failing = r;
+        r = (int) Math.min(max, (long) r + step);
+      }
+    }
+    if (failing == 0) { // met at the start: look below it
+      for (int step = 1; meeting - step > 0; step *= 2) {
+        FleetResult result = run(shape.candidate(meeting - step), workload, runs);
+        if (result == null) {
+          return ShapeAnswer.of(plan(shape.candidate(meeting), runs.get(meeting), space));
+        }
+        if (shortfall(result) != null) {
+          failing = meeting - step;
+          break;
+        }
+        meeting -= step;
       }
     }
     while (meeting - failing > 1) {
@@ -215,14 +241,47 @@ public final class PlanSearch {
         r.ttft().p90() * 1000, r.itl().p90() * 1000, r.outputTokensPerSecond(), r.failed());
   }
 
-  /** A shape's plan, or why it has none. */
-  private record ShapeAnswer(Plan plan, String reason) {
+  /** A shape's plan, or why it has none (and whether that is because the replica cap is too few). */
+  private record ShapeAnswer(Plan plan, String reason, boolean atCap) {
     static ShapeAnswer of(Plan plan) {
-      return new ShapeAnswer(plan, null);
+      return new ShapeAnswer(plan, null, false);
     }
 
-    static ShapeAnswer rejected(String reason) {
-      return new ShapeAnswer(null, reason);
+    static ShapeAnswer rejected(String reason, boolean atCap) {
+      return new ShapeAnswer(null, reason, atCap);
+    }
+  }
+
+  /**
+   * Where each shape's search starts: another profile's answer for the same GPU and size (profiles change latency
+   * less than replicas do), else the answer for a smaller size on the same GPU scaled by the GPUs per replica, else 1.
+   */
+  private static final class StartingPoints {
+    private final int maxReplicas;
+    private final Map<String, Integer> bySize = new HashMap<>();
+    private final Map<String, int[]> lastByGpu = new HashMap<>();
+
+    StartingPoints(int maxReplicas) {
+      this.maxReplicas = maxReplicas;
+    }
+
+    int of(SearchSpace.Shape shape) {
+      Integer same = bySize.get(shape.gpu() + "/" + shape.tensorParallelSize());
+      if (same != null) {
+        return same;
+      }
+      int[] smaller = lastByGpu.get(shape.gpu());
+      if (smaller == null) {
+        return 1;
+      }
+      long gpus = (long) smaller[0] * smaller[1];
+      return (int) Math.min(maxReplicas, Math.max(1, (gpus + shape.tensorParallelSize() - 1)
+          / shape.tensorParallelSize()));
+    }
+
+    void found(SearchSpace.Shape shape, int replicas) {
+      bySize.putIfAbsent(shape.gpu() + "/" + shape.tensorParallelSize(), replicas);
+      lastByGpu.put(shape.gpu(), new int[] {shape.tensorParallelSize(), replicas});
     }
   }
 }

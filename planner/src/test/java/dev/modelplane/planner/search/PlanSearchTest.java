@@ -73,6 +73,37 @@ class PlanSearchTest {
   }
 
   @Test
+  void otherProfilesAndSizesStartFromTheirNeighboursAnswer() {
+    CapacityEvaluator evaluator = new CapacityEvaluator();
+    PlanSearch search = new PlanSearch(evaluator, SLOS, Prices.NONE, 1000, s -> { });
+    SearchSpace sizes = new SearchSpace(LLAMA_8B, List.of("a100"), List.of(1, 2), List.of(), 64);
+    PlanOutcome outcome = search.search(sizes, new FakeWorkload(37));
+
+    // TP=1 needs 37 replicas, TP=2 needs 15 (2.5 req/s each), whatever the profile
+    assertThat(outcome.plans()).extracting(p -> p.candidate().replicas()).containsOnly(37, 15).hasSize(6);
+    List<Candidate> tp1 = evaluator.calls.stream().filter(c -> c.tensorParallelSize() == 1).toList();
+    // the first profile searches from 1; the others check 37 and 36 only
+    assertThat(tp1).hasSizeLessThanOrEqualTo(12 + 2 + 2);
+    assertThat(tp1.subList(tp1.size() - 4, tp1.size())).extracting(Candidate::replicas).containsExactly(37, 36, 37,
+        36);
+    // TP=2 starts at 19 (37 GPUs' worth), not 1
+    assertThat(evaluator.calls.stream().filter(c -> c.tensorParallelSize() == 2).findFirst().orElseThrow()
+        .replicas()).isEqualTo(19);
+  }
+
+  @Test
+  void aShapeMissingAtTheCapTellsTheNextProfileToTryTheCapFirst() {
+    CapacityEvaluator evaluator = new CapacityEvaluator();
+    PlanSearch search = new PlanSearch(evaluator, SLOS, Prices.NONE, 1000, s -> { });
+    SearchSpace small = new SearchSpace(LLAMA_8B, List.of("a100"), List.of(1), List.of(), 4);
+    PlanOutcome outcome = search.search(small, SEVEN_PER_SECOND);
+
+    assertThat(outcome.rejected()).hasSize(3);
+    // 1, 2, 4 for the first profile; 4 alone for each of the others
+    assertThat(evaluator.calls).extracting(Candidate::replicas).containsExactly(1, 2, 4, 4, 4);
+  }
+
+  @Test
   void aShapeThatMissesAtTheCapIsRejectedWithWhy() {
     PlanSearch search = new PlanSearch(new CapacityEvaluator(), SLOS, Prices.NONE, 1000, s -> { });
     SearchSpace small = new SearchSpace(LLAMA_8B, List.of("a100"), List.of(1), List.of(RouterProfile.DEFAULT), 4);
