@@ -134,7 +134,7 @@ public final class PlanCommand implements Callable<Integer> {
   Evaluator evaluator;
   /** Where the traffic comes from. Tests set a fake. */
   WorkloadSource workloads = WorkloadSource.WORKLOADS;
-  /** Manifests in (-f) and out (--emit). */
+  /** Manifests in (-f) and out (--emit): new ManifestInput(PlanModel::fromManifest, PlanManifests::emit). */
   ManifestInput manifests = ManifestInput.UNAVAILABLE;
   /** Whether progress goes to stderr without --verbose. */
   boolean terminal = System.console() != null;
@@ -189,7 +189,7 @@ public final class PlanCommand implements Callable<Integer> {
   }
 
   /** The model from exactly one of --model-config, --preset and -f. */
-  private PlanModel model() {
+  private PlanModel model() throws java.io.IOException {
     long given = Stream.of(modelConfig, preset, manifest).filter(v -> v != null).count();
     if (given == 0) {
       throw new UserError("plan: give the model with --model-config FILE|NAME, --preset NAME or -f MANIFEST");
@@ -208,7 +208,7 @@ public final class PlanCommand implements Callable<Integer> {
       String flag = modelConfig != null ? "--model-config" : "--preset";
       throw new UserError(e.getMessage().startsWith(flag) ? e.getMessage() : flag + ": " + e.getMessage(), e);
     }
-    return manifests.read().apply(manifest);
+    return manifests.read().read(manifest);
   }
 
   private List<Slo> objectives() {
