@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         dev.modelplane.cli.user.DeployCommand.class, dev.modelplane.cli.user.ListCommand.class,
         dev.modelplane.cli.user.StatusCommand.class, dev.modelplane.cli.user.QueueCommand.class,
         dev.modelplane.cli.user.DeleteCommand.class, dev.modelplane.cli.user.ChatCommand.class,
-        dev.modelplane.cli.user.BenchCommand.class, CrdsCommand.class,
+        dev.modelplane.cli.user.BenchCommand.class, dev.modelplane.cli.plan.PlanCommand.class, CrdsCommand.class,
         DevClusterCommand.class,
         SimulatorCommand.class, dev.modelplane.router.RouterCommand.class, RenderCommand.class,
         OperatorCommand.class, ModelAgentCommand.class, FetchCommand.class})

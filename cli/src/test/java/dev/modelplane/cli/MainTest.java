@@ -47,7 +47,7 @@ class MainTest {
 
   @org.junit.jupiter.params.ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(strings = {"operator", "render", "crds", "dev-cluster",
-      "dev-cluster up", "dev-cluster down", "dev-cluster status", "model-agent", "router", "simulator"})
+      "dev-cluster up", "dev-cluster down", "dev-cluster status", "model-agent", "router", "simulator", "plan"})
   void everySubcommandAnswersHelp(String command) {
     List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
     args.add("--help");

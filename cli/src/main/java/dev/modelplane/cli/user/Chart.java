@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * @param yLabel the y axis's label
  * @param series the lines; points with a null y are left out
  */
-record Chart(String title, String xLabel, String yLabel, List<Series> series) {
+public record Chart(String title, String xLabel, String yLabel, List<Series> series) {
   static final int WIDTH = 760;
   static final int HEIGHT = 460;
   static final int LEFT = 80;
@@ -25,7 +25,7 @@ record Chart(String title, String xLabel, String yLabel, List<Series> series) {
   static final List<String> COLORS = List.of("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
       "#F0E442", "#000000");
 
-  Chart {
+  public Chart {
     series = List.copyOf(series);
   }
 
@@ -35,14 +35,14 @@ record Chart(String title, String xLabel, String yLabel, List<Series> series) {
    * @param name the legend's text
    * @param points the points, in x order
    */
-  record Series(String name, List<Point> points) {
-    Series {
+  public record Series(String name, List<Point> points) {
+    public Series {
       points = List.copyOf(points);
     }
   }
 
   /** One point of a series. */
-  record Point(double x, double y) {
+  public record Point(double x, double y) {
   }
 
   /** A tick: where (canvas pixels along its axis) and its label. */

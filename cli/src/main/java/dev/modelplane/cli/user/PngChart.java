@@ -16,12 +16,12 @@ import java.io.IOException;
 import javax.imageio.ImageIO;
 
 /** A {@link Chart} drawn into a PNG image of {@link Chart#WIDTH} by {@link Chart#HEIGHT}, laid out as the SVG. */
-final class PngChart {
+public final class PngChart {
   private PngChart() {
   }
 
   /** The PNG file's bytes. Runs headless: no display is needed. */
-  static byte[] render(Chart chart) throws IOException {
+  public static byte[] render(Chart chart) throws IOException {
     System.setProperty("java.awt.headless", "true");
     BufferedImage image = new BufferedImage(Chart.WIDTH, Chart.HEIGHT, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = image.createGraphics();

@@ -3,7 +3,7 @@ package dev.modelplane.cli.user;
 import java.util.Locale;
 
 /** A {@link Chart} as a standalone SVG document: frame, grid, ticks, axis labels, one polyline per series, legend. */
-final class SvgChart {
+public final class SvgChart {
   private final Chart chart;
   private final StringBuilder svg = new StringBuilder();
 
@@ -12,7 +12,7 @@ final class SvgChart {
   }
 
   /** The SVG document. */
-  static String render(Chart chart) {
+  public static String render(Chart chart) {
     return new SvgChart(chart).draw();
   }
 
