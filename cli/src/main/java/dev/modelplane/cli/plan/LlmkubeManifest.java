@@ -61,7 +61,10 @@ final class LlmkubeManifest {
     // The operator's GPU count: the Model's, else the service's resources, else one for an enabled GPU.
     JsonNode gpu = modelSpec.path("hardware").path("gpu");
     int count = gpu.path("count").asInt(0) > 0 ? gpu.path("count").asInt() : spec.path("resources").path("gpu").asInt(0);
-    return count > 0 ? count : gpu.path("enabled").asBoolean(false) ? 1 : null;
+    if (count > 0) {
+      return count;
+    }
+    return gpu.path("enabled").asBoolean(false) ? Integer.valueOf(1) : null;
   }
 
   /** The file's documents with the service and its Model set to {@code chosen}; notes receive what changed. */
@@ -88,7 +91,7 @@ final class LlmkubeManifest {
   /** A Model and an InferenceService serving {@code plan}'s model as {@code chosen} says. */
   static List<ObjectNode> pair(PlanModel plan, Candidate chosen, List<String> notes) {
     ModelGeometry g = plan.geometry();
-    String name = g.name().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+    String name = modelName(plan);
     ObjectNode model = NODES.objectNode().put("apiVersion", ManifestInput.LLMKUBE).put("kind", "Model");
     model.putObject("metadata").put("name", name);
     String repo = HuggingFaceRepos.of(g.name());
@@ -101,8 +104,13 @@ final class LlmkubeManifest {
     modelGpus(model, chosen.tensorParallelSize());
     ObjectNode isvc = service(name, chosen);
     service(isvc, plan, chosen, notes);
-    notes.add("clients send \"model\": \"" + name + "\" (LLMKube serves a model under its modelRef)");
+    notes.add("LLMKube serves the model under its Model's name: clients send \"model\": \"" + name + "\"");
     return List.of(model, isvc);
+  }
+
+  /** The Model's name {@link #pair} writes: the geometry's name as a DNS label. */
+  static String modelName(PlanModel plan) {
+    return plan.geometry().name().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
   }
 
   private static ObjectNode service(String modelRef, Candidate chosen) {

@@ -50,23 +50,24 @@ public final class PlanManifests {
 
   private static String header(PlanModel model, Candidate chosen, List<String> notes) {
     Gpu gpu = Gpu.byName(chosen.gpu());
+    boolean written = model.source() == PlanModel.Source.MODEL_CONFIG || model.source() == PlanModel.Source.PRESET;
+    String served = written ? LlmkubeManifest.modelName(model) : model.servedModelName();
     StringBuilder h = new StringBuilder();
     h.append("# modelplane plan: ").append(chosen.replicas()).append(chosen.replicas() == 1 ? " replica" : " replicas")
-        .append(" of ").append(model.geometry().name()).append(" (served as \"").append(model.servedModelName())
+        .append(" of ").append(model.geometry().name()).append(" (served as \"").append(served)
         .append("\"), each on ").append(chosen.tensorParallelSize()).append(" x ").append(gpu.product())
         .append(" (tensor parallelism ").append(chosen.tensorParallelSize()).append("), ").append(chosen.gpus())
         .append(" GPUs in all; router profile ").append(chosen.profile().label()).append('\n');
     h.append("# from ").append(switch (model.source()) {
       case MODEL_CONFIG -> "--model-config " + model.modelConfigArg();
       case PRESET -> "--preset (" + model.geometry().name() + ")";
-      default -> model.manifest().getFileName().toString();
+      default -> model.manifest().getFileName() + " (its comments are not kept)";
     }).append("; GPU nodes selected by ").append(GpuNodes.LABEL).append('=').append(GpuNodes.labelValue(gpu))
         .append('\n');
     for (String note : notes) {
       h.append("# note: ").append(note).append('\n');
     }
-    if (model.source() == PlanModel.Source.MODEL_CONFIG || model.source() == PlanModel.Source.PRESET
-        || model.source() == PlanModel.Source.LLMKUBE) {
+    if (written || model.source() == PlanModel.Source.LLMKUBE) {
       h.append("# router configuration (modelplane router --config FILE):\n");
       PickerProfiles.yaml(chosen.profile()).lines().forEach(l -> h.append("#   ").append(l).append('\n'));
     }

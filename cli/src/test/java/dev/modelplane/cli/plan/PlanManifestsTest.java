@@ -1,12 +1,14 @@
 package dev.modelplane.cli.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.modelplane.cli.devcluster.ServerKind;
 import dev.modelplane.cli.devcluster.SimulatorArgs;
 import dev.modelplane.cli.user.ManifestCheck;
+import dev.modelplane.cli.user.UserError;
 import dev.modelplane.operator.OperatorSettings;
 import dev.modelplane.operator.render.ManifestRenderer;
 import dev.modelplane.planner.fleet.RouterProfile;
@@ -29,6 +31,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PlanManifestsTest {
   private static final Path ROOT = PlanModelFromManifestTest.ROOT;
@@ -100,15 +103,45 @@ class PlanManifestsTest {
   void aPresetBecomesAnLlmkubeModelAndServiceWithAHeaderNamingThePlanRow() throws Exception {
     PlanModel model = PlanModel.fromPreset("llama-3.1-8b-h100");
     String yaml = PlanManifests.emit(model, new Candidate("l40s", 1, 2, RouterProfile.DEFAULT), null);
-    assertThat(yaml).startsWith("# modelplane plan: 2 replicas of llama-3.1-8b (served as \"llama-3.1-8b\"), each on "
+    assertThat(yaml).startsWith("# modelplane plan: 2 replicas of llama-3.1-8b (served as \"llama-3-1-8b\"), each on "
         + "1 x NVIDIA L40S (tensor parallelism 1), 2 GPUs in all; router profile default\n"
         + "# from --preset (llama-3.1-8b); GPU nodes selected by nvidia.com/gpu.product=NVIDIA-L40S\n")
         .contains("source: hf://meta-llama/Llama-3.1-8B-Instruct",
-            "# note: clients send \"model\": \"llama-3-1-8b\"");
+            "# note: LLMKube serves the model under its Model's name: clients send \"model\": \"llama-3-1-8b\"");
     List<HasMetadata> objects = render(yaml);
     Deployment d = deployment(objects, "llama-3-1-8b");
     Container vllm = servingContainer(objects, d, 2, 1, "NVIDIA-L40S");
     assertSimulatedAsPlanned(d, vllm, "llama-3.1-8b", "l40s", 1);
+  }
+
+  @Test
+  void anLlmkubeModelAloneGetsAServiceAndAnOmeBaseModelAloneCannotBeEmitted(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("model.yaml");
+    Files.writeString(file, """
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: qwen-7b}
+        spec: {source: "hf://Qwen/Qwen2.5-7B-Instruct", format: safetensors}
+        """);
+    String yaml = PlanManifests.emit(PlanModel.fromManifest(file), new Candidate("l4", 2, 1, RouterProfile.DEFAULT),
+        null);
+    assertThat(yaml).contains("# note: the file has no InferenceService: one serving its Model with vLLM is added");
+    List<HasMetadata> objects = render(yaml);
+    Deployment d = deployment(objects, "qwen-7b");
+    Container vllm = servingContainer(objects, d, 1, 2, "NVIDIA-L4");
+    assertSimulatedAsPlanned(d, vllm, "qwen2.5-7b", "l4", 2);
+
+    Path base = dir.resolve("base.yaml");
+    Files.writeString(base, """
+        apiVersion: ome.io/v1beta1
+        kind: BaseModel
+        metadata: {name: llama-3-1-8b}
+        spec: {modelFormat: {name: safetensors}, storage: {storageUri: "hf://meta-llama/Llama-3.1-8B"}}
+        """);
+    PlanModel ome = PlanModel.fromManifest(base);
+    assertThatThrownBy(() -> PlanManifests.emit(ome, new Candidate("h100", 1, 1, RouterProfile.DEFAULT), null))
+        .isInstanceOf(UserError.class).hasMessage(base + ": --emit needs an OME InferenceService in the file (it has "
+            + "only the base model); add one, or plan from --model-config");
   }
 
   @Test
