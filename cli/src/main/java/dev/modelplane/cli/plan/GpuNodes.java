@@ -31,8 +31,7 @@ final class GpuNodes {
     if (!selected.isEmpty()) {
       return Optional.of(selected);
     }
-    for (JsonNode term : pod.path("affinity").path("nodeAffinity").path("requiredDuringSchedulingIgnoredDuringExecution")
-        .path("nodeSelectorTerms")) {
+    for (JsonNode term : requiredTerms(pod)) {
       for (JsonNode e : term.path("matchExpressions")) {
         if (LABEL.equals(e.path("key").asText()) && "In".equals(e.path("operator").asText())
             && e.path("values").size() > 0) {
@@ -41,6 +40,11 @@ final class GpuNodes {
       }
     }
     return Optional.empty();
+  }
+
+  private static JsonNode requiredTerms(JsonNode pod) {
+    return pod.path("affinity").path("nodeAffinity").path("requiredDuringSchedulingIgnoredDuringExecution")
+        .path("nodeSelectorTerms");
   }
 
   /** The short name of the GPU {@code pod} selects, or null when it selects none the GPU table knows. */
@@ -57,8 +61,7 @@ final class GpuNodes {
     ObjectNode selector = pod.has("nodeSelector") && pod.get("nodeSelector").isObject()
         ? (ObjectNode) pod.get("nodeSelector") : pod.putObject("nodeSelector");
     selector.put(LABEL, value);
-    for (JsonNode term : pod.path("affinity").path("nodeAffinity").path("requiredDuringSchedulingIgnoredDuringExecution")
-        .path("nodeSelectorTerms")) {
+    for (JsonNode term : requiredTerms(pod)) {
       for (JsonNode e : term.path("matchExpressions")) {
         if (LABEL.equals(e.path("key").asText()) && e instanceof ObjectNode expression) {
           expression.put("operator", "In");

@@ -60,7 +60,8 @@ final class LlmkubeManifest {
     }
     // The operator's GPU count: the Model's, else the service's resources, else one for an enabled GPU.
     JsonNode gpu = modelSpec.path("hardware").path("gpu");
-    int count = gpu.path("count").asInt(0) > 0 ? gpu.path("count").asInt() : spec.path("resources").path("gpu").asInt(0);
+    int count = gpu.path("count").asInt(0) > 0 ? gpu.path("count").asInt()
+        : spec.path("resources").path("gpu").asInt(0);
     if (count > 0) {
       return count;
     }
@@ -122,15 +123,15 @@ final class LlmkubeManifest {
   }
 
   private static void modelGpus(ObjectNode model, int tp) {
-    ObjectNode hardware = child(child(model, "spec"), "hardware");
+    ObjectNode hardware = Trees.child(Trees.child(model, "spec"), "hardware");
     if (!hardware.has("accelerator") || "cpu".equals(hardware.path("accelerator").asText())) {
       hardware.put("accelerator", "cuda");
     }
-    child(hardware, "gpu").put("enabled", true).put("count", tp);
+    Trees.child(hardware, "gpu").put("enabled", true).put("count", tp);
   }
 
   private static void service(ObjectNode isvc, PlanModel plan, Candidate chosen, List<String> notes) {
-    ObjectNode spec = child(isvc, "spec");
+    ObjectNode spec = Trees.child(isvc, "spec");
     int tp = chosen.tensorParallelSize();
     spec.put("replicas", chosen.replicas());
     if (chosen.replicas() > 10) {
@@ -140,10 +141,10 @@ final class LlmkubeManifest {
     if (spec.remove("autoscaling") != null) {
       notes.add("spec.autoscaling removed: the plan is for a fixed number of replicas");
     }
-    child(spec, "resources").put("gpu", tp);
+    Trees.child(spec, "resources").put("gpu", tp);
     String runtime = spec.path("runtime").asText("llamacpp");
     if (runtime.equals("vllm") || runtime.equals("sglang")) {
-      child(spec, runtime + "Config").put("tensorParallelSize", tp);
+      Trees.child(spec, runtime + "Config").put("tensorParallelSize", tp);
     } else {
       notes.add("runtime " + runtime + " has no tensor parallelism; the plan simulated vLLM");
     }
@@ -171,9 +172,5 @@ final class LlmkubeManifest {
 
   private static boolean is(ObjectNode o, String kind) {
     return ManifestInput.LLMKUBE.equals(o.path("apiVersion").asText()) && kind.equals(o.path("kind").asText());
-  }
-
-  static ObjectNode child(ObjectNode parent, String field) {
-    return parent.get(field) instanceof ObjectNode o ? o : parent.putObject(field);
   }
 }

@@ -30,7 +30,10 @@ final class OmeManifest {
   private OmeManifest() {
   }
 
-  /** The model of the first InferenceService (its base model and runtime from the file), else of the first base model. */
+  /**
+   * The model of the first InferenceService (its base model and runtime from the file), else of the first base
+   * model.
+   */
   static PlanModel model(ManifestInput in, java.nio.file.Path file) {
     Document isvc = in.all(ManifestInput.OME, "InferenceService").stream().findFirst().orElse(null);
     String modelName = isvc == null ? null : isvc.tree().path("spec").path("model").path("name").asText(null);
@@ -140,20 +143,20 @@ final class OmeManifest {
       throw new dev.modelplane.cli.user.UserError(in.file() + ": --emit needs an OME InferenceService in the file "
           + "(it has only the base model); add one, or plan from --model-config");
     }
-    ObjectNode spec = LlmkubeManifest.child(isvc, "spec");
-    ObjectNode engine = LlmkubeManifest.child(spec, "engine");
+    ObjectNode spec = Trees.child(isvc, "spec");
+    ObjectNode engine = Trees.child(spec, "engine");
     engine.put("minReplicas", chosen.replicas()).put("maxReplicas", chosen.replicas());
     if (spec.remove("acceleratorSelector") != null | engine.remove("acceleratorOverride") != null) {
       notes.add("the accelerator class is removed: its runtime overrides could change the tensor parallelism; the "
           + "node selector names the GPU");
     }
-    ObjectNode runner = LlmkubeManifest.child(engine, "runner");
+    ObjectNode runner = Trees.child(engine, "runner");
     List<String> args = FlagList.without(FlagList.strings(runner.path("args")), LlmkubeManifest.TP_FLAGS);
     args.add(VllmFlags.TENSOR_PARALLEL_SIZE + "=" + chosen.tensorParallelSize());
     FlagList.put(runner, "args", args);
-    ObjectNode resources = LlmkubeManifest.child(runner, "resources");
+    ObjectNode resources = Trees.child(runner, "resources");
     for (String kind : List.of("limits", "requests")) {
-      LlmkubeManifest.child(resources, kind).put("nvidia.com/gpu", Integer.toString(chosen.tensorParallelSize()));
+      Trees.child(resources, kind).put("nvidia.com/gpu", Integer.toString(chosen.tensorParallelSize()));
     }
     GpuNodes.select(engine, Gpu.byName(chosen.gpu()));
     if (spec.has("decoder")) {
@@ -164,7 +167,7 @@ final class OmeManifest {
       spec.putObject("router").put("minReplicas", 1);
       notes.add("a router component is added: modelplane's router, configured by the annotation below");
     }
-    ObjectNode annotations = LlmkubeManifest.child(LlmkubeManifest.child(isvc, "metadata"), "annotations");
+    ObjectNode annotations = Trees.child(Trees.child(isvc, "metadata"), "annotations");
     annotations.put(PrecisePrefixStatus.CONFIG_ANNOTATION, PickerProfiles.yaml(chosen.profile()));
     if (chosen.profile() == RouterProfile.PRECISE) {
       notes.add("precise routing: the operator wires the engine's KV-cache events from the annotation; give the "

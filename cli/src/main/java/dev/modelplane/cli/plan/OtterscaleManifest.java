@@ -39,21 +39,21 @@ final class OtterscaleManifest {
     in.documents().forEach(d -> out.add(d.tree().deepCopy()));
     ObjectNode ms = out.stream().filter(o -> ManifestInput.OTTERSCALE.equals(o.path("apiVersion").asText())
         && "ModelService".equals(o.path("kind").asText())).findFirst().orElseThrow();
-    ObjectNode spec = LlmkubeManifest.child(ms, "spec");
-    ObjectNode decode = LlmkubeManifest.child(spec, "decode");
+    ObjectNode spec = Trees.child(ms, "spec");
+    ObjectNode decode = Trees.child(spec, "decode");
     decode.put("replicas", chosen.replicas());
-    LlmkubeManifest.child(decode, "parallelism").put("tensor", chosen.tensorParallelSize());
-    ObjectNode engine = LlmkubeManifest.child(spec, "engine");
+    Trees.child(decode, "parallelism").put("tensor", chosen.tensorParallelSize());
+    ObjectNode engine = Trees.child(spec, "engine");
     FlagList.put(engine, "args", FlagList.without(FlagList.strings(engine.path("args")), LlmkubeManifest.TP_FLAGS));
     GpuNodes.select(decode, Gpu.byName(chosen.gpu()));
     if (!"nvidia".equals(spec.path("accelerator").path("type").asText())) {
-      LlmkubeManifest.child(spec, "accelerator").put("type", "nvidia");
+      Trees.child(spec, "accelerator").put("type", "nvidia");
       notes.add("spec.accelerator.type set to nvidia: the plan is for NVIDIA GPUs");
     }
     if (spec.has("prefill")) {
       notes.add("the service has prefill pods: the plan simulated aggregated serving; they are left as they are");
     }
-    ObjectNode annotations = LlmkubeManifest.child(LlmkubeManifest.child(ms, "metadata"), "annotations");
+    ObjectNode annotations = Trees.child(Trees.child(ms, "metadata"), "annotations");
     annotations.put(PrecisePrefixStatus.CONFIG_ANNOTATION, PickerProfiles.yaml(chosen.profile()));
     if (chosen.profile() == RouterProfile.PRECISE) {
       notes.add("precise routing: the operator wires the servers' KV-cache events from the annotation; give the "
