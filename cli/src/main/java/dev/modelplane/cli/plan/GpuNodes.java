@@ -53,6 +53,18 @@ final class GpuNodes {
   }
 
   /**
+   * Points a selection of one GPU product at {@code gpu} ({@link #select}) where {@code pod} makes one; true when it
+   * did. Nothing is added where it selects no product.
+   */
+  static boolean reselect(ObjectNode pod, Gpu gpu) {
+    if (product(pod).isEmpty()) {
+      return false;
+    }
+    select(pod, gpu);
+    return true;
+  }
+
+  /**
    * Makes {@code pod} run on {@code gpu} nodes: the node selector's label, and every required affinity expression on
    * the label narrowed to that product (an expression on another product would leave no node to run on).
    */

@@ -56,7 +56,8 @@ final class OmeManifest {
     String accelerator = acceleratorClass(isvc == null ? MissingNode.getInstance() : isvc.tree().path("spec"));
     String gpu = Optional.ofNullable(GpuNodes.gpuName(engine)).or(() -> Optional.ofNullable(
         GpuNodes.gpuName(runtimeEngine))).or(() -> Optional.ofNullable(GpuNodes.gpuName(runtime)))
-        .or(() -> Optional.ofNullable(accelerator).map(Gpu::byProduct).map(Gpu::name)).orElse(null);
+        .or(() -> Optional.ofNullable(accelerator).map(Gpu::byProduct).map(Gpu::name))
+        .or(() -> Optional.ofNullable(GpuNodes.gpuName(baseSpec.path("storage")))).orElse(null);
     return new PlanModel(g, g.name(), served, PlanModel.Source.OME, gpu,
         tensorParallel(engine, runtime, accelerator), file);
   }
@@ -159,6 +160,16 @@ final class OmeManifest {
       Trees.child(resources, kind).put("nvidia.com/gpu", Integer.toString(chosen.tensorParallelSize()));
     }
     GpuNodes.select(engine, Gpu.byName(chosen.gpu()));
+    String modelName = spec.path("model").path("name").asText();
+    for (ObjectNode o : out) {
+      boolean base = ManifestInput.OME.equals(o.path("apiVersion").asText())
+          && List.of(BASE_MODELS).contains(o.path("kind").asText());
+      // The engine runs only where the model was downloaded: a download pinned to one GPU product follows the plan.
+      if (base && modelName.equals(o.path("metadata").path("name").asText())
+          && GpuNodes.reselect(Trees.child(Trees.child(o, "spec"), "storage"), Gpu.byName(chosen.gpu()))) {
+        notes.add(o.path("kind").asText() + " " + modelName + ": spec.storage downloads onto the plan's GPU nodes");
+      }
+    }
     if (spec.has("decoder")) {
       notes.add("the service has a decoder (prefill/decode): the plan simulated aggregated serving; the decoder is "
           + "left as it is");

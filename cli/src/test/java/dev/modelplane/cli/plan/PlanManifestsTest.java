@@ -58,16 +58,17 @@ class PlanManifestsTest {
   @Test
   void anOmeServiceIsWrittenBackWithTheEngineSizedAndTheRouterConfiguredByAnnotation() throws Exception {
     PlanModel model = PlanModel.fromManifest(ROOT.resolve("deploy/samples/ome/inferenceservice-llama.yaml"));
-    String yaml = PlanManifests.emit(model, new Candidate("h100", 1, 4, RouterProfile.DEFAULT), null);
+    String yaml = PlanManifests.emit(model, new Candidate("a100", 1, 4, RouterProfile.PRECISE), null);
     assertThat(yaml).contains("# note: the accelerator class is removed", "# note: a router component is added",
-        "modelplane.dev/endpoint-picker-config: |");
+        "# note: ClusterBaseModel llama-3-1-8b-instruct: spec.storage downloads onto the plan's GPU nodes",
+        "modelplane.dev/endpoint-picker-config: |").doesNotContain("NVIDIA-H100");
     List<HasMetadata> objects = render(yaml);
     Deployment engine = deployment(objects, "llama-3-1-8b-engine");
-    Container server = servingContainer(objects, engine, 4, 1, "NVIDIA-H100-80GB-HBM3");
-    assertThat(server.getArgs().getLast()).isEqualTo("--tensor-parallel-size=1");
+    Container server = servingContainer(objects, engine, 4, 1, "NVIDIA-A100-SXM4-80GB");
+    assertThat(server.getArgs()).contains("--tensor-parallel-size=1", "--kv-events-config");
     assertThat(routerArgs(objects, "llama-3-1-8b-router")).contains("--config-text="
-        + PickerProfiles.yaml(RouterProfile.DEFAULT));
-    assertSimulatedAsPlanned(engine, server, "llama-3.1-8b", "h100", 1);
+        + PickerProfiles.yaml(RouterProfile.PRECISE));
+    assertSimulatedAsPlanned(engine, server, "llama-3.1-8b", "a100", 1);
   }
 
   @Test

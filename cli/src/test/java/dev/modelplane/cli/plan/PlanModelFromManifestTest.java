@@ -86,7 +86,7 @@ class PlanModelFromManifestTest {
   }
 
   @Test
-  void anOmeBaseModelAloneIsReadFromItsSizeWhenNothingElseNamesIt(@TempDir Path dir) throws Exception {
+  void anOmeBaseModelAloneIsReadFromItsSizeAndItsDownloadNodes(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("base.yaml");
     Files.writeString(file, """
         apiVersion: ome.io/v1beta1
@@ -96,11 +96,16 @@ class PlanModelFromManifestTest {
           modelType: llama
           modelParameterSize: 70B
           modelFormat: {name: safetensors}
-          storage: {storageUri: "hf://acme/house-model", path: /raid/models/house}
+          storage:
+            storageUri: "hf://acme/house-model"
+            path: /raid/models/house
+            nodeSelector: {nvidia.com/gpu.product: NVIDIA-H200}
         """);
     PlanModel m = PlanModel.fromManifest(file);
     assertThat(m.geometry().name()).isEqualTo("llama-3.1-70b");
     assertThat(m.servedModelName()).isEqualTo("house-model");
+    assertThat(m.gpu()).isEqualTo("h200"); // downloaded onto H200 nodes only, so served there
+    assertThat(m.tensorParallelSize()).isNull();
   }
 
   @Test
