@@ -21,7 +21,7 @@ final class ManifestFamilies {
     };
   }
 
-  private static boolean serves(Document d) {
+  static boolean serves(Document d) {
     return d.is(ManifestInput.LLMKUBE, "InferenceService") || d.is(ManifestInput.OME, "InferenceService")
         || d.is(ManifestInput.OTTERSCALE, "ModelService");
   }

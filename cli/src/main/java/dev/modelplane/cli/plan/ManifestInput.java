@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.modelplane.cli.user.ManifestCheck;
 import dev.modelplane.cli.user.UserError;
-import dev.modelplane.operator.render.ManifestRenderer;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,14 +16,13 @@ import java.util.Set;
 
 /**
  * A manifest file a plan reads its model from: checked as {@code render} and {@code up -f} check files (so a typo is
- * the same one-line error), its documents as YAML trees (what {@code --emit} edits and writes back, keeping what the
- * user wrote) and as the API types {@code render} parses.
+ * the same one-line error, and every object of modelplane's kinds reads as its API type), its documents kept as YAML
+ * trees: what {@code --emit} edits and writes back, keeping every field the user wrote.
  *
  * @param file the file's name as given
  * @param documents the non-empty documents, in file order
- * @param objects the documents of the kinds {@code render} understands, as their API types
  */
-record ManifestInput(String file, List<Document> documents, List<HasMetadata> objects) {
+record ManifestInput(String file, List<Document> documents) {
   static final String LLMKUBE = "inference.llmkube.dev/v1alpha1";
   static final String OME = "ome.io/v1beta1";
   static final String OTTERSCALE = "model.otterscale.io/v1alpha1";
@@ -94,8 +91,7 @@ record ManifestInput(String file, List<Document> documents, List<HasMetadata> ob
         first = i + 1;
       }
     }
-    return new ManifestInput(file, List.copyOf(documents), List.copyOf(ManifestRenderer.parse(text,
-        new ArrayList<>())));
+    return new ManifestInput(file, List.copyOf(documents));
   }
 
   private static Optional<ObjectNode> tree(String file, String doc) {

@@ -29,12 +29,20 @@ public final class PlanManifests {
   public static String emit(PlanModel model, Candidate chosen, Workload workload) {
     Gpu.byName(chosen.gpu()); // an unknown GPU fails here, before anything is written
     List<String> notes = new ArrayList<>();
+    ManifestInput in = model.manifest() == null ? null : ManifestInput.read(model.manifest());
     List<ObjectNode> objects = switch (model.source()) {
       case MODEL_CONFIG, PRESET -> LlmkubeManifest.pair(model, chosen, notes);
-      case LLMKUBE -> LlmkubeManifest.emit(ManifestInput.read(model.manifest()), model, chosen, notes);
-      case OME -> OmeManifest.emit(ManifestInput.read(model.manifest()), model, chosen, notes);
-      case OTTERSCALE -> OtterscaleManifest.emit(ManifestInput.read(model.manifest()), chosen, notes);
+      case LLMKUBE -> LlmkubeManifest.emit(in, model, chosen, notes);
+      case OME -> OmeManifest.emit(in, model, chosen, notes);
+      case OTTERSCALE -> OtterscaleManifest.emit(in, chosen, notes);
     };
+    if (in != null) {
+      List<ManifestInput.Document> services = in.documents().stream().filter(ManifestFamilies::serves).toList();
+      if (services.size() > 1) {
+        notes.add("the file holds " + services.size() + " services: only the first, " + services.getFirst().who()
+            + ", is set to the plan");
+      }
+    }
     Set<String> adapters = workload == null ? Set.of() : new TreeSet<>(workload.adapters());
     if (!adapters.isEmpty()) {
       notes.add("the workload asks for LoRA adapters " + String.join(", ", adapters) + ": serve them on every "

@@ -75,7 +75,7 @@ class PlanManifestsTest {
   void anOmeServiceWithTheRuntimeElsewhereGetsPredictiveRoutingOnItsExistingRouter() throws Exception {
     PlanModel model = PlanModel.fromManifest(ROOT.resolve("deploy/samples/ome/inferenceservice-routed.yaml"));
     String yaml = PlanManifests.emit(model, new Candidate("a100", 2, 2, RouterProfile.PREDICTIVE), null);
-    assertThat(yaml).doesNotContain("a router component is added");
+    assertThat(yaml).doesNotContain("a router component is added", "services: only the first");
     List<HasMetadata> objects = render(yaml, ROOT.resolve("deploy/runtimes/vllm.yaml"));
     Deployment engine = deployment(objects, "qwen-chat-engine");
     Container server = servingContainer(objects, engine, 2, 2, "NVIDIA-A100-SXM4-80GB");
@@ -143,6 +143,34 @@ class PlanManifestsTest {
     assertThatThrownBy(() -> PlanManifests.emit(ome, new Candidate("h100", 1, 1, RouterProfile.DEFAULT), null))
         .isInstanceOf(UserError.class).hasMessage(base + ": --emit needs an OME InferenceService in the file (it has "
             + "only the base model); add one, or plan from --model-config");
+  }
+
+  @Test
+  void onlyTheFirstOfSeveralServicesIsSetToThePlanAndTheHeaderSaysSo(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("two.yaml");
+    Files.writeString(file, """
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: llama-3-2-1b}
+        spec: {source: "hf://meta-llama/Llama-3.2-1B-Instruct", format: safetensors}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: InferenceService
+        metadata: {name: first}
+        spec: {modelRef: llama-3-2-1b, runtime: vllm}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: InferenceService
+        metadata: {name: second}
+        spec: {modelRef: llama-3-2-1b, runtime: vllm, replicas: 1}
+        """);
+    String yaml = PlanManifests.emit(PlanModel.fromManifest(file), new Candidate("l4", 1, 5, RouterProfile.DEFAULT),
+        null);
+    assertThat(yaml).contains("# note: the file holds 2 services: only the first, InferenceService default/first, "
+        + "is set to the plan");
+    List<HasMetadata> objects = render(yaml);
+    servingContainer(objects, deployment(objects, "first"), 5, 1, "NVIDIA-L4");
+    assertThat(deployment(objects, "second").getSpec().getReplicas()).isEqualTo(1);
   }
 
   @Test
