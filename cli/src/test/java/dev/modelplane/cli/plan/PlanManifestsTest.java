@@ -174,6 +174,44 @@ class PlanManifestsTest {
   }
 
   @Test
+  void aRequiredAffinityOnTheGpuProductIsNarrowedAndTheServersOwnTensorParallelFlagGivesWay(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("affinity.yaml");
+    Files.writeString(file, """
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: Model
+        metadata: {name: small}
+        spec: {source: "hf://meta-llama/Llama-3.2-3B-Instruct", format: safetensors}
+        ---
+        apiVersion: inference.llmkube.dev/v1alpha1
+        kind: InferenceService
+        metadata: {name: chat}
+        spec:
+          modelRef: small
+          runtime: vllm
+          extraArgs: [--served-model-name, assistant, --tensor-parallel-size, "4", --seed=7]
+          affinity:
+            nodeAffinity:
+              requiredDuringSchedulingIgnoredDuringExecution:
+                nodeSelectorTerms:
+                - matchExpressions:
+                  - {key: nvidia.com/gpu.product, operator: In, values: [NVIDIA-L40S, NVIDIA-L4]}
+        """);
+    PlanModel model = PlanModel.fromManifest(file);
+    assertThat(model.tensorParallelSize()).isEqualTo(4);
+    String yaml = PlanManifests.emit(model, new Candidate("h100", 2, 1, RouterProfile.DEFAULT), null);
+    List<HasMetadata> objects = render(yaml);
+    Deployment d = deployment(objects, "chat");
+    Container vllm = servingContainer(objects, d, 1, 2, "NVIDIA-H100-80GB-HBM3");
+    assertThat(d.getSpec().getTemplate().getSpec().getAffinity().getNodeAffinity()
+        .getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().getFirst().getMatchExpressions()
+        .getFirst().getValues()).containsExactly("NVIDIA-H100-80GB-HBM3");
+    assertThat(vllm.getArgs()).containsSubsequence("--tensor-parallel-size", "2").doesNotContain("4")
+        .contains("--seed=7", "assistant");
+    assertSimulatedAsPlanned(d, vllm, "llama-3.2-3b", "h100", 2);
+  }
+
+  @Test
   void aWorkloadsAdaptersAreNamedInTheHeader() throws Exception {
     PlanModel model = PlanModel.fromConfig("qwen2.5-7b");
     String yaml = PlanManifests.emit(model, new Candidate("h100", 1, 1, RouterProfile.DEFAULT),
