@@ -68,7 +68,11 @@ public final class SimulatorArgs {
         .orElse(containerPort(container).orElse(kind.defaultPort()));
     int gpus = gpus(container);
     int tp = m.tensorParallel.orElse(gpus);
-    m.args.addAll(hardware(m.model, gpus, tp, gpuProduct));
+    // The model argument is often a mount path (/models): the served names may say what the model is.
+    List<String> names = new ArrayList<>();
+    names.add(m.model);
+    names.addAll(m.servedNames);
+    m.args.addAll(hardware(names, gpus, tp, gpuProduct));
     m.args.add(SimulatorFlags.ENABLE_KVCACHE);
     return new SimulatorPlan(kind, container.getName(), port, m.args, argv.flagsExcept(m.known),
         TracingEnv.of(pod, env));
@@ -179,14 +183,17 @@ public final class SimulatorArgs {
    * without a known GPU, or when nothing fits, the preset for the GPU count.
    */
   static List<String> hardware(String model, int gpus, int tp, String gpuProduct) {
+    return hardware(java.util.Collections.singletonList(model), gpus, tp, gpuProduct);
+  }
+
+  /** As {@link #hardware(String, int, int, String)}, the geometry from the first of {@code names} that names one. */
+  static List<String> hardware(List<String> names, int gpus, int tp, String gpuProduct) {
     Gpu gpu = Gpu.byProduct(gpuProduct);
     int parallel = Math.max(1, tp);
     if (gpu != null && (gpus > 0 || tp > 1)) {
       List<ModelGeometry> candidates = new ArrayList<>();
-      ModelGeometry named = ModelCatalog.guess(model);
-      if (named != null) {
-        candidates.add(named);
-      }
+      names.stream().map(ModelCatalog::guess).filter(java.util.Objects::nonNull).findFirst()
+          .ifPresent(candidates::add);
       candidates.add(ModelCatalog.geometry(parallel <= 1 ? "llama-3.1-8b" : "llama-3.1-70b"));
       for (ModelGeometry g : candidates) {
         if (fits(g, gpu, parallel)) {
@@ -263,6 +270,7 @@ public final class SimulatorArgs {
     final Set<String> known = new HashSet<>();
     Optional<Integer> tensorParallel = Optional.empty();
     String model;
+    final List<String> servedNames = new ArrayList<>();
     private boolean contextSet;
 
     Mapping(ContainerArgv argv) {
@@ -292,6 +300,7 @@ public final class SimulatorArgs {
     }
 
     void served(List<String> names) {
+      servedNames.addAll(names);
       if (!names.isEmpty()) {
         args.add(VllmFlags.SERVED_MODEL_NAME);
         args.addAll(names);

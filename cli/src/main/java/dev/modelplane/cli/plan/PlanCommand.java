@@ -134,10 +134,26 @@ public final class PlanCommand implements Callable<Integer> {
   Evaluator evaluator;
   /** Where the traffic comes from. Tests set a fake. */
   WorkloadSource workloads = WorkloadSource.WORKLOADS;
-  /** Manifests in (-f) and out (--emit): new ManifestInput(PlanModel::fromManifest, PlanManifests::emit). */
-  ManifestInput manifests = ManifestInput.UNAVAILABLE;
+  /** Manifests in (-f) and out (--emit). Tests set a fake. */
+  ManifestIo manifests = new ManifestIo(PlanModel::fromManifest, PlanManifests::emit);
   /** Whether progress goes to stderr without --verbose. */
-  boolean terminal = System.console() != null;
+  boolean terminal = onTerminal();
+
+  /**
+   * Whether a person is watching: a console on Java 21; from Java 22 on, where there is always a console object, one
+   * whose input and output are a terminal ({@code Console.isTerminal}, looked up so that the code still runs on 21).
+   */
+  static boolean onTerminal() {
+    java.io.Console console = System.console();
+    if (console == null) {
+      return false;
+    }
+    try {
+      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException e) {
+      return true;
+    }
+  }
 
   @Override
   public Integer call() throws Exception {

@@ -53,6 +53,19 @@ public record PlanModel(ModelGeometry geometry, String modelConfigArg, String se
   }
 
   /**
+   * The model of a manifest file: an LLMKube InferenceService and/or Model, an OME InferenceService and/or
+   * BaseModel/ClusterBaseModel (with its serving runtime when the file has it), or an OtterScale ModelService. The
+   * geometry is the built-in one the model's source, repository or name names; the served name, GPU (node label
+   * {@code nvidia.com/gpu.product}) and tensor parallelism are what the operator would give the servers.
+   *
+   * @throws dev.modelplane.cli.user.UserError one line naming the file, the object and the line: the file does not
+   *     read or check, holds no model, or names a model without a built-in geometry
+   */
+  public static PlanModel fromManifest(Path file) {
+    return ManifestFamilies.model(ManifestInput.read(file), file);
+  }
+
+  /**
    * The simulator flags of one replica of this model on {@code tensorParallelSize} GPUs of type {@code gpu}: the same
    * flags the dev cluster gives a model-server pod of that shape (prefix caching on).
    */

@@ -96,7 +96,7 @@ public final class ManifestCheck {
   }
 
   /** Where the field at {@code path} ({@code spec.env[0].name}) starts in {@code doc}: its name's line and column. */
-  static Optional<JsonLocation> fieldLocation(String doc, String path) {
+  public static Optional<JsonLocation> fieldLocation(String doc, String path) {
     String pointer = "/" + path.replaceAll("\\[(\\d+)]", ".$1").replace('.', '/');
     try (var parser = TREE.getFactory().createParser(doc)) {
       for (var token = parser.nextToken(); token != null; token = parser.nextToken()) {

@@ -181,6 +181,10 @@ class SimulatorArgsTest {
         .containsExactly("--model-config", "llama-3.1-70b", "--gpu", "h100", "--tensor-parallel-size", "4");
     assertThat(SimulatorArgs.hardware("Qwen/Qwen3-30B-A3B", 1, 0, "NVIDIA-H100-80GB-HBM3"))
         .containsExactly("--model-config", "qwen3-30b-a3b", "--gpu", "h100", "--tensor-parallel-size", "1");
+    // A model argument that is a mount path: the geometry from the first served name that names one.
+    assertThat(SimulatorArgs.hardware(java.util.Arrays.asList("/models", "chat", "meta-llama/Llama-3.2-3B-Instruct"), 2,
+        2, "NVIDIA-H100-80GB-HBM3"))
+        .containsExactly("--model-config", "llama-3.2-3b", "--gpu", "h100", "--tensor-parallel-size", "2");
     // An unknown model: an 8B one for one GPU; a model too large for the GPU: the same fallback.
     assertThat(SimulatorArgs.hardware("/mnt/models/custom", 1, 0, "NVIDIA-L4"))
         .containsExactly("--model-config", "llama-3.1-8b", "--gpu", "l4", "--tensor-parallel-size", "1");

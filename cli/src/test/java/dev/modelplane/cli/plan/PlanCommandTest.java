@@ -193,9 +193,9 @@ class PlanCommandTest {
   }
 
   @Test
-  void manifestsAreNotReadYet() {
-    failsWith("-f/--filename: reading the model from a manifest is not available yet; give --model-config or "
-        + "--preset", "-f", "model.yaml", "--rate", "1", "--slo", "ttft-p90=1s");
+  void aManifestThatIsNotThereIsNamed() {
+    failsWith("no-such.yaml: cannot read: no such file", "-f", "no-such.yaml", "--rate", "1", "--slo",
+        "ttft-p90=1s");
   }
 
   @Test
@@ -269,11 +269,13 @@ class PlanCommandTest {
   }
 
   @Test
-  void emittingIsNotAvailableYet(@TempDir Path tmp) {
+  void emitWritesAnLlmkubePairForAModelConfig(@TempDir Path tmp) throws Exception {
+    Path out = tmp.resolve("m.yaml");
     Result r = run("--model-config", "llama-3.1-8b", "--rate", "4", "--slo", "ttft-p90=200ms", "--emit",
-        tmp.resolve("m.yaml").toString());
-    assertThat(r.code()).isEqualTo(1);
-    assertThat(r.err()).isEqualTo("error: --emit: writing a manifest is not available yet\n");
+        out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(Files.readString(out)).contains("kind: Model", "kind: InferenceService",
+        "nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3");
   }
 
   @Test
@@ -283,7 +285,7 @@ class PlanCommandTest {
     command.evaluator = PER_GPU;
     command.workloads = new RecordingSource();
     command.terminal = false;
-    command.manifests = new ManifestInput(p -> PlanModel.fromConfig("llama-3.1-8b"),
+    command.manifests = new ManifestIo(p -> PlanModel.fromConfig("llama-3.1-8b"),
         (model, candidate, workload) -> "kind: Fake\nreplicas: " + candidate.replicas() + "\ntp: "
             + candidate.tensorParallelSize() + "\nmodel: " + model.servedModelName() + "\n");
     cli.setOut(new PrintWriter(new StringWriter()));
