@@ -19,6 +19,7 @@ import dev.modelplane.router.pool.MetricsSnapshot;
 import dev.modelplane.router.pool.PoolKey;
 import dev.modelplane.router.pool.PoolRegistry;
 import dev.modelplane.router.prefix.precise.PrecisePrefixCacheProducer;
+import dev.modelplane.router.prefix.precise.PrecisePrefixCacheScorer;
 import dev.modelplane.router.request.RequestDirector;
 import dev.modelplane.router.request.RequestInput;
 import dev.modelplane.router.tokenize.ModelTokenizers;
@@ -76,7 +77,9 @@ final class Fleet {
     this.director = new RequestDirector(setup, metrics, time::now, new VirtualExecutor(time));
     PrecisePrefixCacheProducer precise = null;
     for (Plugin p : setup.plugins().values()) {
-      if (p instanceof PrecisePrefixCacheProducer producer) {
+      PrecisePrefixCacheProducer producer = p instanceof PrecisePrefixCacheProducer pp ? pp
+          : p instanceof PrecisePrefixCacheScorer scorer ? scorer.producer() : null;
+      if (producer != null) {
         producer.eventsFromCaller();
         precise = producer;
       }

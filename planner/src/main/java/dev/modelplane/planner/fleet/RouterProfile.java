@@ -21,33 +21,35 @@ public enum RouterProfile {
     return label;
   }
 
+  /** The servers' {@code PYTHONHASHSEED} a deployed precise profile assumes (its block hashes then equal the router's). */
+  public static final String HASH_SEED = "42";
+  /** Where each server publishes its KV-cache events (vLLM's default port). */
+  public static final int EVENTS_PORT = 5557;
+
   /**
-   * The router's configuration for this profile, for servers with KV blocks of {@code blockSize} tokens: the
-   * router's default; the default with the approximate prefix scorer fed by the servers' KV-cache events instead
-   * (same weights); or the predicted-latency scorer over the approximate prefix match (docs/router.md).
+   * The router's configuration for this profile, for servers with KV blocks of {@code blockSize} tokens — what a
+   * plan simulates and what {@code plan --emit} deploys: the router's default; the same scorers and weights with
+   * {@code precise-prefix-cache-scorer} (the servers' KV-cache events) in place of the approximate prefix scorer; or
+   * the predicted-latency scorer over the approximate prefix match (docs/router.md).
    */
   public String pickerConfig(int blockSize) {
+    String defaults = dev.modelplane.router.config.ConfigLoader.DEFAULT_CONFIG;
     return switch (this) {
-      case DEFAULT -> dev.modelplane.router.config.ConfigLoader.DEFAULT_CONFIG;
-      case PRECISE -> """
-          apiVersion: inference.networking.x-k8s.io/v1alpha1
-          kind: EndpointPickerConfig
-          plugins:
-          - type: queue-scorer
-          - type: kv-cache-utilization-scorer
-          - type: precise-prefix-cache-producer
-            parameters: {tokenProcessorConfig: {blockSize: %d}}
-          - type: prefix-cache-scorer
-            parameters: {prefixMatchInfoProducerName: precise-prefix-cache-producer}
-          - type: lora-affinity-scorer
-          schedulingProfiles:
-          - name: default
-            plugins:
-            - {pluginRef: queue-scorer, weight: 2}
-            - {pluginRef: kv-cache-utilization-scorer, weight: 2}
-            - {pluginRef: prefix-cache-scorer, weight: 3}
-            - {pluginRef: lora-affinity-scorer, weight: 2}
-          """.formatted(blockSize);
+      case DEFAULT -> defaults;
+      case PRECISE -> {
+        String precise = """
+            - type: precise-prefix-cache-scorer
+              parameters:
+                tokenProcessorConfig: {blockSize: %d, hashSeed: "%s"}
+                kvEventsConfig: {podDiscoveryConfig: {socketPort: %d}}
+            """.formatted(blockSize, HASH_SEED, EVENTS_PORT);
+        String out = defaults.replace("- type: prefix-cache-scorer\n", precise)
+            .replace("pluginRef: prefix-cache-scorer\n", "pluginRef: precise-prefix-cache-scorer\n");
+        if (out.equals(defaults)) {
+          throw new IllegalStateException("the router's default configuration has no prefix-cache-scorer");
+        }
+        yield out;
+      }
       case PREDICTIVE -> """
           apiVersion: inference.networking.x-k8s.io/v1alpha1
           kind: EndpointPickerConfig
@@ -55,9 +57,18 @@ public enum RouterProfile {
           - type: approx-prefix-cache-producer
           - type: predicted-latency-scorer
           - type: max-score-picker
+          - type: metrics-data-source
+          - type: core-metrics-extractor
           schedulingProfiles:
           - name: default
-            plugins: [{pluginRef: predicted-latency-scorer}, {pluginRef: max-score-picker}]
+            plugins:
+            - pluginRef: predicted-latency-scorer
+            - pluginRef: max-score-picker
+          dataLayer:
+            sources:
+            - pluginRef: metrics-data-source
+              extractors:
+              - pluginRef: core-metrics-extractor
           """;
     };
   }
