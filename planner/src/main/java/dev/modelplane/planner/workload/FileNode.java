@@ -31,7 +31,9 @@ record FileNode(String file, String path, JsonNode node, Map<String, Integer> li
   /** Fails on a field not in {@code allowed}, suggesting the nearest allowed name. */
   void onlyFields(Set<String> allowed) {
     if (!node.isObject()) {
-      throw problem("must be a mapping of " + String.join(", ", allowed.stream().sorted().toList()));
+      String fields = String.join(", ", allowed.stream().sorted().toList());
+      throw path.isEmpty() ? fail("expected a mapping of fields (" + fields + "), got " + shown())
+          : problem("must be a mapping of " + fields + ", got " + shown());
     }
     for (String name : (Iterable<String>) node::fieldNames) {
       if (!allowed.contains(name)) {
@@ -125,7 +127,7 @@ record FileNode(String file, String path, JsonNode node, Map<String, Integer> li
       int cut = Math.max(at.lastIndexOf('.'), at.lastIndexOf('['));
       at = cut < 0 ? "" : at.substring(0, cut);
     }
-    return lines.get("");
+    return null; // the whole file
   }
 
   private String child(String name) {

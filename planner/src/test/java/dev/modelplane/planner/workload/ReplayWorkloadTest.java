@@ -146,7 +146,10 @@ class ReplayWorkloadTest {
     assertThat(w.rate()).isCloseTo(3, within(1e-9)); // 9 requests in 3 s of runs
     assertThat(all(w)).extracting(PlannedRequest::promptTokens).containsExactly(210, 187, 243, 199, 222, 176, 205,
         190);
-    List<PlannedRequest> hour = all(Workloads.replay(folder, 50.0, Duration.ofMinutes(10), 3));
+    Workload tenMinutes = Workloads.replay(folder, 50.0, Duration.ofMinutes(10), 3);
+    assertThat(tenMinutes.describe()).isEqualTo("replay of " + folder + ": 8 recorded request lengths (arrival times "
+        + "were not recorded), Poisson 50 req/s for 600 s, prompt mean 204, output mean 51.25");
+    List<PlannedRequest> hour = all(tenMinutes);
     assertThat(hour.size()).isCloseTo(30_000, within(600));
     assertThat(hour.get(8).promptTokens()).isEqualTo(210);
     assertThat(hour.get(hour.size() - 1).arrivalNanos()).isLessThan(600_000_000_000L);

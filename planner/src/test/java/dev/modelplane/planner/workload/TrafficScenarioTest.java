@@ -72,6 +72,9 @@ class TrafficScenarioTest {
     assertThat(LengthDistribution.parse("N(480,240)")).isEqualTo(new LengthDistribution.Normal(480, 240));
     assertThat(LengthDistribution.parse("LN(480.5,240)")).isEqualTo(new LengthDistribution.LogNormal(480.5, 240));
     assertThat(LengthDistribution.parse("LN(480.5,240)")).hasToString("LN(480.5,240)");
+    assertThat(new LengthDistribution.Empirical(List.of(10, 20, 90))).hasToString("empirical(3 lengths, mean 40)");
+    assertThatThrownBy(() -> new LengthDistribution.Empirical(List.of()))
+        .hasMessage("an empirical distribution needs at least one length");
     assertThatThrownBy(() -> LengthDistribution.parse("N(480)")).hasMessage("\"N(480)\" is not a length "
         + "distribution; expected a number, U(min,max), N(mean,stddev) or LN(mean,stddev)");
     assertThatThrownBy(() -> LengthDistribution.parse("U(1.5,3)"))

@@ -111,6 +111,12 @@ class WorkloadFileTest {
   }
 
   @Test
+  void priorityKeysMayBeBareNumbers() throws IOException {
+    assertThat(read("arrival: {rate: 1}\nrequests: 1\nscenario: D(1,1)\npriorities: {0: 3, -1: 1}\n").mix()
+        .priorities()).containsExactly(Map.entry(-1, 1.0), Map.entry(0, 3.0));
+  }
+
+  @Test
   void jsonFilesWork() throws IOException {
     Path file = write("w.json", """
         {"arrival": {"rate": 2}, "requests": 3, "scenario": "D(10,5)", "seed": 4}
@@ -178,15 +184,15 @@ class WorkloadFileTest {
         "line 2: duration must be a duration like 90s, 10m, 1h or a number of seconds, got \"soon\"");
     fails("arrival: {rate: 5}\nrequests: 2.5\nscenario: D(1,1)\n", "line 2: requests must be a whole number, got 2.5");
     fails("arrival: {rate: 5}\nscenario: D(1,1)\n",
-        "line 1: give duration (e.g. duration: 10m) or requests (e.g. requests: 5000)");
+        "give duration (e.g. duration: 10m) or requests (e.g. requests: 5000)");
     fails("duration: 10m\nscenario: D(1,1)\n",
-        "line 1: give arrival (e.g. arrival: {process: poisson, rate: 50}) or a rate");
+        "give arrival (e.g. arrival: {process: poisson, rate: 50}) or a rate");
     fails("arrival: {rate: 5}\nduration: 10m\nscenario: \"N(1,2)\"\n", "line 3: traffic scenario \"N(1,2)\" is not "
         + "one of D(in,out), N(mean_in,stddev_in)/(mean_out,stddev_out), U(min_in,max_in)/(min_out,max_out), "
         + "U(max_in,max_out) or P(prefix,suffix)/out");
     fails("arrival: {rate: 5}\nduration: 10m\nscenario: D(1,1)\nprompt: 5\n",
         "line 4: give either scenario or prompt and output, not both");
-    fails("arrival: {rate: 5}\nduration: 10m\nprompt: 5\n", "line 1: give output (e.g. output: N(480,240)) or a "
+    fails("arrival: {rate: 5}\nduration: 10m\nprompt: 5\n", "give output (e.g. output: N(480,240)) or a "
         + "scenario");
     fails("arrival: {rate: 5}\nduration: 10m\nprompt: 0\noutput: 1\n", "line 3: prompt must be at least 1, got 0");
     fails("arrival: {rate: 5}\nduration: 10m\nprompt: N(5)\noutput: 1\n", "line 3: prompt: \"N(5)\" is not a length "
@@ -225,6 +231,9 @@ class WorkloadFileTest {
   void unreadableFilesSaySo() throws IOException {
     fails("arrival: {rate: 5\nduration: 10m\n", "line 2: not valid YAML: while parsing a flow mapping");
     fails("", "the workload file is empty");
+    fails("just text\n", "expected a mapping of fields (arrival, duration, lora, output, prefix, priorities, prompt, "
+        + "requests, scenario, seed, tenants), got \"just text\"");
+    fails("arrival: 5\n", "line 1: arrival must be a mapping of cv, process, rate, got 5");
     Path missing = dir.resolve("missing.yaml");
     assertThatThrownBy(() -> Workloads.file(missing, null, null, 1)).hasMessageStartingWith(missing
         + ": cannot read the workload file (");
