@@ -30,10 +30,26 @@ record GenaiBenchResult(RecordedRequests requests, Double measuredRate) {
   private static final ObjectMapper JSON = JsonMapper.builder()
       .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
-  /** Whether {@code path} looks like genai-bench output rather than a request log. */
-  static boolean looksLike(Path path) {
-    return Files.isDirectory(path) || RESULT_FILE.matcher(path.getFileName().toString()).matches()
-        || path.getFileName().toString().endsWith(".json") && !path.getFileName().toString().endsWith(".jsonl");
+  /**
+   * Whether {@code path} is genai-bench output rather than a request log: a folder, a file named as genai-bench names
+   * them, or a {@code .json} file unless its first line is a whole JSON object with an arrival time (a request log
+   * named {@code .json}).
+   */
+  static boolean looksLike(Path path) throws IOException {
+    String name = String.valueOf(path.getFileName());
+    if (Files.isDirectory(path) || RESULT_FILE.matcher(name).matches()) {
+      return true;
+    }
+    if (!name.endsWith(".json")) {
+      return false;
+    }
+    try (Stream<String> lines = Files.lines(path)) {
+      String first = lines.filter(l -> !l.isBlank()).findFirst().orElse("");
+      JsonNode node = JSON.readTree(first);
+      return node == null || !node.isObject() || RequestLog.TIME.stream().noneMatch(node::has);
+    } catch (JsonProcessingException | java.io.UncheckedIOException notOneLine) {
+      return true;
+    }
   }
 
   static GenaiBenchResult read(Path path) throws IOException {

@@ -80,7 +80,7 @@ final class LengthSpec {
     for (String name : (Iterable<String>) node.node()::fieldNames) {
       if (!allowed.contains(name)) {
         throw node.field(name) == null ? node.fail(node.path() + "." + name + " is not used here")
-            : node.field(name).fail(node.path() + "." + name + " does not go with " + String.join(" ", used[0])
+            : node.field(name).fail(node.path() + "." + name + " does not go with " + used[0]
                 + (used[0].equals("distribution") ? " " + node.field("distribution").text() : ""));
       }
     }

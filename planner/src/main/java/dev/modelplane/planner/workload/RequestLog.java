@@ -23,7 +23,8 @@ import java.util.function.Function;
  */
 final class RequestLog {
   private static final ObjectMapper JSON = new JsonMapper();
-  private static final List<String> TIME = List.of("timestamp", "time", "arrival_time", "created");
+  /** The names an arrival time goes by. */
+  static final List<String> TIME = List.of("timestamp", "time", "arrival_time", "created");
   private static final List<String> PROMPT = List.of("prompt_tokens", "input_tokens", "num_input_tokens",
       "usage.prompt_tokens", "usage.input_tokens");
   private static final List<String> OUTPUT = List.of("output_tokens", "completion_tokens", "num_output_tokens",

@@ -2,7 +2,6 @@ package dev.modelplane.planner.workload;
 
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -76,7 +75,7 @@ public record SyntheticWorkload(ArrivalProcess arrival, Double durationSeconds, 
 
   @Override
   public Set<String> adapters() {
-    return mix.loraShare() > 0 ? Set.copyOf(new LinkedHashSet<>(mix.adapters())) : Set.of();
+    return mix.loraShare() > 0 ? Set.copyOf(mix.adapters()) : Set.of();
   }
 
   /** One pass over the workload, drawing as it goes. */

@@ -63,6 +63,9 @@ final class WorkloadFile {
   }
 
   private static SyntheticWorkload workload(FileNode top, Double rate, Duration duration, long seed) {
+    if (duration != null && (duration.isNegative() || duration.isZero())) {
+      throw new IllegalArgumentException("the duration must be more than 0 seconds, got " + duration);
+    }
     top.onlyFields(TOP);
     ArrivalProcess arrival = arrival(top.field("arrival"), rate, top);
     Double seconds = duration != null ? Double.valueOf(duration.toNanos() / 1e9)

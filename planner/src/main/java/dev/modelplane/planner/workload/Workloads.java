@@ -34,7 +34,7 @@ public final class Workloads {
 
   /**
    * A replay of recorded traffic: a request log (JSON lines) or a genai-bench result (an experiment folder or one of
-   * its result files, any {@code .json} or folder; anything else is read as a log). {@code rate}, when not null, rescales the arrival times to that mean rate; {@code duration},
+   * its result files; a {@code .json} file whose first line is a whole request with its time is a log). {@code rate}, when not null, rescales the arrival times to that mean rate; {@code duration},
    * when not null, cuts the replay (or repeats it) to that length.
    */
   public static Workload replay(Path file, Double rate, Duration duration, long seed) {

@@ -50,6 +50,14 @@ class ReplayWorkloadTest {
   }
 
   @Test
+  void aLogNamedJsonIsStillALog() throws IOException {
+    Path file = Files.writeString(dir.resolve("log.json"), "{\"time\": 0, \"prompt_tokens\": 5, \"output_tokens\": 5}\n"
+        + "{\"time\": 2, \"prompt_tokens\": 6, \"output_tokens\": 5}\n");
+    assertThat(all(Workloads.replay(file, null, null, 1))).extracting(PlannedRequest::arrivalNanos)
+        .containsExactly(0L, 2_000_000_000L);
+  }
+
+  @Test
   void rfc3339TimesAndOutOfOrderLines() throws IOException {
     Path file = log("""
         {"timestamp": "2026-11-28T21:00:01.250Z", "prompt_tokens": 2, "output_tokens": 2}

@@ -136,6 +136,8 @@ class WorkloadFileTest {
     assertThat(w.durationSeconds()).isEqualTo(30);
     assertThat(w.maxRequests()).isNull();
     assertThat(w.seed()).isEqualTo(9);
+    assertThatThrownBy(() -> Workloads.file(file, null, Duration.ZERO, 1))
+        .hasMessage("the duration must be more than 0 seconds, got PT0S");
     Path noArrival = write("n.yaml", "duration: 10s\nscenario: D(10,5)\n");
     assertThat(((SyntheticWorkload) Workloads.file(noArrival, 3.0, null, 1)).arrival())
         .isEqualTo(new ArrivalProcess.Poisson(3));
