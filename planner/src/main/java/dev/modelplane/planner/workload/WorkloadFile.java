@@ -75,7 +75,7 @@ final class WorkloadFile {
       throw top.fail("give duration (e.g. duration: 10m) or requests (e.g. requests: 5000)");
     }
     if (seconds != null && !(seconds > 0)) {
-      throw (duration == null ? top.field("duration") : top).problem("must be more than 0 seconds");
+      throw top.field("duration").problem("must be more than 0 seconds, got " + top.field("duration").shown());
     }
     LengthDistribution prompt;
     LengthDistribution output;

@@ -184,6 +184,7 @@ class WorkloadFileTest {
     fails("arrival: {rate: 5, cv: 2}\n" + base, "line 1: arrival.cv (burstiness) needs process: gamma");
     fails("arrival: {rate: 5}\nduration: soon\nscenario: D(1,1)\n",
         "line 2: duration must be a duration like 90s, 10m, 1h or a number of seconds, got \"soon\"");
+    fails("arrival: {rate: 5}\nduration: -3\nscenario: D(1,1)\n", "line 2: duration must be more than 0 seconds, got -3");
     fails("arrival: {rate: 5}\nrequests: 2.5\nscenario: D(1,1)\n", "line 2: requests must be a whole number, got 2.5");
     fails("arrival: {rate: 5}\nscenario: D(1,1)\n",
         "give duration (e.g. duration: 10m) or requests (e.g. requests: 5000)");
