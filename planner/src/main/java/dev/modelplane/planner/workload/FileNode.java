@@ -1,6 +1,7 @@
 package dev.modelplane.planner.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelplane.common.text.EditDistance;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -134,23 +135,8 @@ record FileNode(String file, String path, JsonNode node, Map<String, Integer> li
     return path.isEmpty() ? name : path + "." + name;
   }
 
-  /** Edit distance, for suggestions. */
+  /** Edit distance ignoring case, for suggestions. */
   static int distance(String a, String b) {
-    int[] previous = new int[b.length() + 1];
-    int[] current = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      previous[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      current[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = Character.toLowerCase(a.charAt(i - 1)) == Character.toLowerCase(b.charAt(j - 1)) ? 0 : 1;
-        current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
-      }
-      int[] swap = previous;
-      previous = current;
-      current = swap;
-    }
-    return previous[b.length()];
+    return EditDistance.between(a.toLowerCase(java.util.Locale.ROOT), b.toLowerCase(java.util.Locale.ROOT));
   }
 }
