@@ -157,6 +157,9 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    // The simulated routers and servers log what a live one would (an index warming up, …): a plan shows only its
+    // answer, and warnings.
+    dev.modelplane.common.logging.LogSetup.configure(dev.modelplane.common.logging.LogFormat.KEYVALUE, "warn");
     PlanModel model = model();
     List<Slo> objectives = objectives();
     Prices priced = Prices.parse(prices);

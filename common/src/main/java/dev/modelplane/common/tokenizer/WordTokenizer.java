@@ -69,6 +69,70 @@ public final class WordTokenizer implements ModelTokenizer {
     return "word";
   }
 
+  /**
+   * The ids alone, as {@link #tokenize} gives them, without making a string per token: the simulator encodes every
+   * prompt, and a capacity plan encodes hundreds of thousands.
+   */
+  @Override
+  public int[] encode(String text, boolean addSpecialTokens) {
+    int n = text.length();
+    int[] ids = new int[Math.max(4, n / 4)];
+    int count = 0;
+    int i = 0;
+    while (i < n && Character.isWhitespace(text.charAt(i))) {
+      i++;
+    }
+    while (i < n) {
+      int start = i;
+      int cp = text.codePointAt(i);
+      if (isWord(cp)) {
+        while (i < n && isWord(text.codePointAt(i))) {
+          i += Character.charCount(text.codePointAt(i));
+        }
+      } else {
+        i += Character.charCount(cp);
+      }
+      while (i < n && Character.isWhitespace(text.charAt(i))) {
+        i++;
+      }
+      if (count == ids.length) {
+        ids = java.util.Arrays.copyOf(ids, count * 2);
+      }
+      ids[count++] = id(text, start, i);
+    }
+    return java.util.Arrays.copyOf(ids, count);
+  }
+
+  /** {@link #id(String)} of {@code text[from, to)}: FNV-1a over its UTF-8 bytes, encoded here. */
+  private static int id(String text, int from, int to) {
+    int h = 0x811c9dc5;
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      int cp = c;
+      if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(text.charAt(i + 1))) {
+        cp = Character.toCodePoint(c, text.charAt(++i));
+      } else if (Character.isSurrogate(c)) {
+        cp = '?'; // what String.getBytes writes for an unpaired surrogate
+      }
+      if (cp < 0x80) {
+        h = (h ^ cp) * 0x01000193;
+      } else if (cp < 0x800) {
+        h = (h ^ (0xc0 | cp >> 6)) * 0x01000193;
+        h = (h ^ (0x80 | cp & 0x3f)) * 0x01000193;
+      } else if (cp < 0x10000) {
+        h = (h ^ (0xe0 | cp >> 12)) * 0x01000193;
+        h = (h ^ (0x80 | cp >> 6 & 0x3f)) * 0x01000193;
+        h = (h ^ (0x80 | cp & 0x3f)) * 0x01000193;
+      } else {
+        h = (h ^ (0xf0 | cp >> 18)) * 0x01000193;
+        h = (h ^ (0x80 | cp >> 12 & 0x3f)) * 0x01000193;
+        h = (h ^ (0x80 | cp >> 6 & 0x3f)) * 0x01000193;
+        h = (h ^ (0x80 | cp & 0x3f)) * 0x01000193;
+      }
+    }
+    return Integer.remainderUnsigned(h, VOCAB_SIZE);
+  }
+
   /** The tokens of {@code text}; a token's vocabulary spelling and its piece of text are the same string. */
   @Override
   public Tokens tokenize(String text, boolean addSpecialTokens) {

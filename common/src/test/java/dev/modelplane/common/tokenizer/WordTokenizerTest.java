@@ -46,4 +46,18 @@ class WordTokenizerTest {
     assertThat(word.encodeChat(chat)).containsExactly(word.encode("<|system|> Be terse. <|user|> Hi <|assistant|> ",
         false));
   }
+
+  @Test
+  void encodingGivesTheIdsOfTheTokensForAnyText() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+    String alphabet = "ab9_ \t\n.,!é日\uD83D\uDE00\uD83D-";
+    for (int round = 0; round < 2000; round++) {
+      StringBuilder sb = new StringBuilder();
+      for (int k = r.nextInt(40); k > 0; k--) {
+        sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+      }
+      String text = sb.toString();
+      assertThat(word.encode(text, false)).as(text).containsExactly(word.tokenize(text, false).ids());
+    }
+  }
 }
