@@ -157,7 +157,9 @@ public final class PlanCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    quietSimulatedComponents();
+    // The simulated routers and servers log what a live one would (an index warming up, …): a plan shows only its
+    // answer, and warnings.
+    dev.modelplane.common.logging.LogSetup.configure(dev.modelplane.common.logging.LogFormat.KEYVALUE, "warn");
     PlanModel model = model();
     List<Slo> objectives = objectives();
     Prices priced = Prices.parse(prices);
@@ -203,18 +205,6 @@ public final class PlanCommand implements Callable<Integer> {
       Files.writeString(emit, yaml, StandardCharsets.UTF_8);
     }
     return 0;
-  }
-
-  /**
-   * The simulated routers and servers log what a live one would (an index warming up, …); a plan shows only its
-   * answer, and their warnings.
-   */
-  private static void quietSimulatedComponents() {
-    if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext context) {
-      for (String name : List.of("dev.modelplane.router", "dev.modelplane.simulator")) {
-        context.getLogger(name).setLevel(ch.qos.logback.classic.Level.WARN);
-      }
-    }
   }
 
   /** The model from exactly one of --model-config, --preset and -f. */
